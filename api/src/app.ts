@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Koa from 'koa';
+import { koaBody, HttpMethodEnum } from 'koa-body';
+import cors from '@koa/cors';
+import helmet from 'koa-helmet';
+import serve from 'koa-static';
+import send from 'koa-send';
+import { UPLOAD_LIMITS } from '@sitewalk/proto';
+import { config } from './config.js';
+import { errorMiddleware } from './http/error-middleware.js';
+import { csrfProtection, requestContext, requestTimeout } from './http/middleware.js';
+import { isUploadRequest } from './http/upload.js';
+import { apiRouter } from './routes/index.js';
+import { db } from './db/index.js';
+
+/** Builds the Koa application: API under /api, the built client everywhere else. */
+export function createApp(opts: { serveClient?: boolean } = {}): Koa {
+  db(); // binds Objection models to the shared knex instance
+  const app = new Koa();
+  app.proxy = config.trustProxy;
+
+  app.use(requestContext);
+  app.use(errorMiddleware);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'style-src': ["'self'", "'unsafe-inline'", 'https:'],
+          'font-src': ["'self'", 'data:', 'https:'],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  if (config.corsOrigins.length) {
+    const allowed = new Set(config.corsOrigins);
+    app.use(cors({ origin: (ctx) => (allowed.has(ctx.get('origin')) ? ctx.get('origin') : ''), credentials: true }));
+  }
+  app.use(requestTimeout(config.requestTimeoutMs, isUploadRequest));
+  app.use(async (ctx, next) => (ctx.path.startsWith('/api') ? csrfProtection(ctx, next) : next()));
+  app.use(
+    koaBody({
+      multipart: false,
+      jsonLimit: UPLOAD_LIMITS.jsonBytes,
+      formLimit: UPLOAD_LIMITS.jsonBytes,
+      textLimit: UPLOAD_LIMITS.jsonBytes,
+      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+      onError: (err: Error) => {
+        throw Object.assign(new Error(err.message), { status: /too large/i.test(err.message) ? 413 : 400 });
+      },
+    }),
+  );
+  const router = apiRouter();
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+
+  if (opts.serveClient !== false) serveClient(app);
+  return app;
+}
+
+/** Serves client/dist with a single-page fallback to index.html. */
+function serveClient(app: Koa): void {
+  const dist = config.clientDist;
+  app.use(serve(dist, { index: false, maxage: 0, setHeaders: (res, p) => {
+    if (p.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+  } }));
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'GET' || ctx.path.startsWith('/api') || ctx.path.startsWith('/socket.io')) return next();
+    if (!fs.existsSync(path.join(dist, 'index.html'))) {
+      ctx.status = 503;
+      ctx.type = 'text/plain';
+      ctx.body = 'The SiteWalk client is not built yet. Run "make start" (it builds it) or "npm run build -w client".';
+      return;
+    }
+    ctx.set('Cache-Control', 'no-cache');
+    await send(ctx, 'index.html', { root: dist });
+  });
+}

@@ -1,0 +1,22 @@
+import pg from 'pg';
+
+/**
+ * Creates the database named in the URL when it does not exist yet, by
+ * connecting to the server's maintenance database.
+ */
+export async function ensureDatabase(url: string, opts: { recreate?: boolean } = {}): Promise<void> {
+  const u = new URL(url);
+  const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`Database name "${name}" must use letters, digits and underscores.`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    if (opts.recreate) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,34 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root: api/src/config.ts -> ../.. */
+export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const env = process.env;
+const int = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
+
+/** Process configuration from the environment; one place, read once. */
+export const config = {
+  env: env.NODE_ENV ?? 'development',
+  port: int(env.PORT, 8080),
+  host: env.HOST ?? '0.0.0.0',
+  appUrl: (env.APP_URL ?? `http://localhost:${int(env.PORT, 8080)}`).replace(/\/$/, ''),
+  databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sitewalk',
+  redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379/0',
+  /** Prefix of every Redis key SiteWalk writes (BullMQ, rate limits, socket.io). */
+  redisPrefix: env.REDIS_PREFIX ?? 'sitewalk',
+  dataDir: path.resolve(ROOT_DIR, env.DATA_DIR ?? '.data'),
+  storageDir: path.resolve(ROOT_DIR, env.STORAGE_DIR ?? path.join(env.DATA_DIR ?? '.data', 'storage')),
+  clientDist: path.resolve(ROOT_DIR, env.CLIENT_DIST ?? 'client/dist'),
+  logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
+  /** Trust X-Forwarded-* (set behind a reverse proxy, and in tests). */
+  trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+  corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+  /** Secret for signed file URLs; generated into .data when not given. */
+  appSecret: env.APP_SECRET ?? '',
+  requestTimeoutMs: int(env.REQUEST_TIMEOUT_MS, 30_000),
+  loginLimitPerIp: int(env.LOGIN_LIMIT_PER_IP, 30),
+  loginLimitPerAccount: int(env.LOGIN_LIMIT_PER_ACCOUNT, 5),
+  loginLimitWindowSec: int(env.LOGIN_LIMIT_WINDOW_SEC, 15 * 60),
+};
+export type Config = typeof config;

@@ -1,0 +1,2 @@
+export { db, closeDb, migrateLatest, migrationSource } from './knex.js';
+export * from './models/index.js';

@@ -1,0 +1,10 @@
+import type { Knex } from 'knex';
+import * as platform from './20261122_0001_platform.js';
+
+/**
+ * Every migration, in order. Listed here (not discovered on disk) so they run
+ * the same under tsx, vitest and a bundler. Add new ones at the end.
+ */
+export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: (k: Knex) => Promise<void> }> = {
+  '20261122_0001_platform': platform,
+};

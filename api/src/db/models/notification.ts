@@ -1,0 +1,46 @@
+import type { Notification as NotificationDto } from '@sitewalk/proto';
+import { BaseModel } from './base.js';
+
+export class Notification extends BaseModel {
+  static override tableName = 'notifications';
+  id!: number;
+  user_id!: number;
+  kind!: string;
+  title!: string;
+  message!: string;
+  type!: string;
+  link!: string | null;
+  is_read!: boolean;
+  dedupe_key!: string | null;
+  created_at!: Date;
+
+  toDto(): NotificationDto {
+    return {
+      id: this.id,
+      title: this.title,
+      message: this.message,
+      type: this.type,
+      is_read: this.is_read,
+      created_at: new Date(this.created_at).toISOString(),
+      link: this.link,
+    };
+  }
+}
+
+export class NotificationPreference extends BaseModel {
+  static override tableName = 'notification_preferences';
+  id!: number;
+  user_id!: number;
+  kind!: string;
+  in_app!: boolean;
+  email!: boolean;
+}
+
+export class NotificationGlobalSetting extends BaseModel {
+  static override tableName = 'notification_global_settings';
+  static override idColumn = 'user_id';
+  user_id!: number;
+  in_app!: boolean;
+  email!: boolean;
+  browser!: boolean;
+}

@@ -1,0 +1,66 @@
+import type { Context, Next } from 'koa';
+import { HTTP_DEFAULTS } from '@sitewalk/proto';
+import { ValidationError, NotFoundError, UniqueViolationError, ForeignKeyViolationError, NotNullViolationError, CheckViolationError, DataError } from 'objection';
+import { HttpError } from './errors.js';
+import { envelope } from './envelope.js';
+
+interface Mapped {
+  status: number;
+  message: string;
+  details?: unknown;
+}
+
+/** Maps every error to a status and a message for people; never leaks SQL or stacks. */
+export function mapError(err: unknown): Mapped {
+  if (err instanceof HttpError) return { status: err.status, message: err.message, details: err.details };
+  if (err instanceof ValidationError) return { status: 400, message: err.message || HTTP_DEFAULTS[400] };
+  if (err instanceof NotFoundError) return { status: 404, message: HTTP_DEFAULTS[404] };
+  if (err instanceof UniqueViolationError) return { status: 409, message: HTTP_DEFAULTS[409] };
+  if (err instanceof ForeignKeyViolationError) return { status: 409, message: 'This refers to something that does not exist or is still in use.' };
+  if (err instanceof NotNullViolationError || err instanceof CheckViolationError || err instanceof DataError) {
+    return { status: 400, message: HTTP_DEFAULTS[400] };
+  }
+  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; code?: string };
+  const status = e.status ?? e.statusCode;
+  // Errors of koa / koa-body / formidable: body too large, bad JSON, aborted upload.
+  if (e.code === 'LIMIT_FILE_SIZE' || status === 413 || /maxFileSize|maxTotalFileSize|too large/i.test(e.message ?? '')) {
+    return { status: 413, message: HTTP_DEFAULTS[413] };
+  }
+  if (status === 415) return { status: 415, message: HTTP_DEFAULTS[415] };
+  if (status && status >= 400 && status < 500) {
+    const message = status === 400 && /JSON|body/i.test(e.message ?? '') ? 'The request body is not valid JSON.' : (HTTP_DEFAULTS[status] ?? HTTP_DEFAULTS[400]);
+    return { status, message };
+  }
+  if (typeof (err as { httpCode?: number }).httpCode === 'number') {
+    const c = (err as { httpCode: number }).httpCode;
+    if (c >= 400 && c < 500) return { status: c === 413 ? 413 : 400, message: HTTP_DEFAULTS[c === 413 ? 413 : 400] };
+  }
+  return { status: 500, message: HTTP_DEFAULTS[500] };
+}
+
+/** The one error middleware: every failure becomes an envelope with a person-readable message. */
+export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) {
+      ctx.status = 404;
+      ctx.body = envelope('error', 'This address does not exist.', null);
+    }
+  } catch (err) {
+    const mapped = mapError(err);
+    const log = ctx.state.log ?? console;
+    if (mapped.status >= 500) log.error({ err }, 'request failed');
+    else log.info({ status: mapped.status, msg: mapped.message }, 'request refused');
+    ctx.status = mapped.status;
+    if (mapped.status === 429) {
+      const retry = (mapped.details as { retry_after?: number } | undefined)?.retry_after;
+      if (retry) ctx.set('Retry-After', String(retry));
+    }
+    ctx.body = envelope('error', mapped.message, mapped.status === 400 && mapped.details ? { issues: sanitizeIssues(mapped.details) } : null);
+  }
+}
+
+function sanitizeIssues(details: unknown): unknown {
+  if (!Array.isArray(details)) return undefined;
+  return details.slice(0, 20).map((i: { path?: unknown[]; message?: string }) => ({ path: i.path, message: i.message }));
+}

@@ -1,0 +1,80 @@
+import crypto from 'node:crypto';
+import type { Context } from 'koa';
+import argon2 from 'argon2';
+import { loginSchema, type LoginResponse, type RefreshResponse } from '@sitewalk/proto';
+import { User, toUserDto } from '../db/index.js';
+import { body } from '../http/validate.js';
+import { ok } from '../http/envelope.js';
+import { forbidden, unauthorized, tooManyRequests } from '../http/errors.js';
+import { requireAuth, type AuthState } from '../http/auth.js';
+import { CSRF_COOKIE } from '../http/middleware.js';
+import { consume, isBlocked, limiter } from '../http/rate-limit.js';
+import { config } from '../config.js';
+import { issueSession, revokeSession, rotateSession } from '../services/session.service.js';
+import { signedUrl } from '../storage/index.js';
+import type { RouteModule } from './types.js';
+
+// A hash to verify against when the account does not exist, so both cases take as long.
+const DUMMY_HASH = argon2.hash('not-a-real-password-' + crypto.randomUUID());
+
+const ipLimiter = () => limiter('login-ip', config.loginLimitPerIp, config.loginLimitWindowSec);
+const accountLimiter = () => limiter('login-account', config.loginLimitPerAccount, config.loginLimitWindowSec);
+
+export const findByLogin = (login: string) =>
+  User.query()
+    .whereRaw('lower(username) = lower(?)', [login])
+    .orWhereRaw('lower(email) = lower(?)', [login])
+    .first();
+
+const authRoutes: RouteModule = (r) => {
+  // SPEC §7: the client gets its CSRF token from here (and axios echoes it).
+  r.get('/sanctum/csrf-cookie', (ctx) => {
+    ctx.cookies.set(CSRF_COOKIE, crypto.randomBytes(24).toString('base64url'), {
+      httpOnly: false,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      overwrite: true,
+    });
+    ctx.status = 204;
+  });
+
+  r.post('/login', async (ctx) => {
+    const input = body(ctx, loginSchema);
+    const account = input.username.toLowerCase();
+    await consume(ipLimiter(), ctx.ip, 'Too many sign-in attempts from this address.');
+    const blocked = await isBlocked(accountLimiter(), account);
+    if (blocked) {
+      const min = Math.max(1, Math.ceil(blocked.msBeforeNext / 60_000));
+      throw tooManyRequests(`Too many failed sign-in attempts for this account. Try again in ${min} minute(s).`, Math.ceil(blocked.msBeforeNext / 1000));
+    }
+    const user = await findByLogin(input.username);
+    const valid = user ? await argon2.verify(user.password_hash, input.password) : (await argon2.verify(await DUMMY_HASH, input.password), false);
+    if (!user || !valid) {
+      await consume(accountLimiter(), account, 'Too many failed sign-in attempts for this account.');
+      throw unauthorized('Wrong username or password.');
+    }
+    await accountLimiter().delete(account);
+    if (!user.active) {
+      throw forbidden(user.email_verified_at ? 'This account is disabled. Contact your administrator.' : 'Your account is not active yet. Open the activation link we sent to your e-mail.');
+    }
+    const s = await issueSession(user.id, { remember: input.remember_me, ip: ctx.ip, userAgent: ctx.get('user-agent') });
+    ok<LoginResponse>(ctx, { token: s.token, user: toUserDto(user, signedUrl), expiresAt: s.expiresAt }, 'Signed in.');
+  });
+
+  r.post('/logout', requireAuth, async (ctx) => {
+    await revokeSession((ctx.state.auth as AuthState).session.id);
+    ok(ctx, null, 'Signed out.');
+  });
+
+  const refresh = async (ctx: Context) => {
+    const s = await rotateSession((ctx.state.auth as AuthState).session).catch(() => {
+      throw unauthorized('Your session has expired. Please sign in again.');
+    });
+    ok<RefreshResponse>(ctx, { token: s.token, expiresAt: s.expiresAt }, 'Session renewed.');
+  };
+  r.post('/auth/refresh', requireAuth, refresh);
+  // SPEC §7 names the session refresh under the design-cloud segment.
+  r.post('/autodesk/refresh', requireAuth, refresh);
+};
+
+export default authRoutes;

@@ -1,0 +1,44 @@
+import http from 'node:http';
+import { createApp } from './app.js';
+import { config } from './config.js';
+import { logger } from './logger.js';
+import { attachRealtime } from './realtime/gateway.js';
+import { closeDb } from './db/index.js';
+import { closeRedis } from './redis.js';
+import { closeQueues } from './queue/index.js';
+import { closeEmitter } from './realtime/emitter.js';
+import { canAccessProject } from './services/access.service.js';
+
+/** Starts the HTTP server: API, Socket.IO and the client on one port. */
+export async function startServer(port = config.port) {
+  const app = createApp();
+  const server = http.createServer(app.callback());
+  const realtime = attachRealtime(server, { canJoinProject: canAccessProject });
+  await new Promise<void>((resolve) => server.listen(port, config.host, resolve));
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  logger.info({ port: actualPort }, `SiteWalk is listening on http://localhost:${actualPort}`);
+  const close = async () => {
+    await realtime.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
+  };
+  return { server, io: realtime.io, port: actualPort, close };
+}
+
+const isMain = import.meta.url === `file://${process.argv[1]}`;
+if (isMain) {
+  const running = await startServer();
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}

@@ -1,0 +1,47 @@
+import { SECRET_PLACEHOLDER, SECRET_SETTING_KEYS, SETTINGS_DEFAULTS, type SettingKey, type Settings } from '@sitewalk/proto';
+import type { Knex } from 'knex';
+import { db } from '../db/index.js';
+
+const SECRET_SET = new Set<string>(SECRET_SETTING_KEYS);
+
+/** All settings: stored values over the defaults of SPEC §3. */
+export async function getSettings(trx: Knex | Knex.Transaction = db()): Promise<Settings> {
+  const rows: { key: string; value: unknown }[] = await trx('settings').select('key', 'value');
+  const merged: Record<string, unknown> = { ...SETTINGS_DEFAULTS };
+  for (const r of rows) if (r.key in SETTINGS_DEFAULTS) merged[r.key] = r.value;
+  return merged as Settings;
+}
+
+export async function getSetting<K extends SettingKey>(key: K): Promise<Settings[K]> {
+  return (await getSettings())[key];
+}
+
+/** Settings as anyone may see them: secrets replaced by the placeholder when set. */
+export function publicSettings(s: Settings): Settings {
+  const out: Record<string, unknown> = { ...s };
+  for (const k of SECRET_SET) out[k] = s[k as SettingKey] ? SECRET_PLACEHOLDER : '';
+  return out as Settings;
+}
+
+/**
+ * Writes the given settings in one transaction. A secret sent back as the
+ * placeholder keeps its stored value. Returns the keys that really changed.
+ */
+export async function saveSettings(patch: Partial<Settings>, trx?: Knex.Transaction): Promise<SettingKey[]> {
+  const run = async (t: Knex.Transaction) => {
+    const current = await getSettings(t);
+    const changed: SettingKey[] = [];
+    for (const [k, v] of Object.entries(patch) as [SettingKey, unknown][]) {
+      if (v === undefined) continue;
+      if (SECRET_SET.has(k) && v === SECRET_PLACEHOLDER) continue;
+      if (JSON.stringify(current[k]) === JSON.stringify(v)) continue;
+      changed.push(k);
+      await t('settings')
+        .insert({ key: k, value: JSON.stringify(v), updated_at: t.fn.now() })
+        .onConflict('key')
+        .merge();
+    }
+    return changed;
+  };
+  return trx ? run(trx) : db().transaction(run);
+}

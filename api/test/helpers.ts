@@ -1,0 +1,53 @@
+import crypto from 'node:crypto';
+import argon2 from 'argon2';
+import request from 'supertest';
+import type Koa from 'koa';
+import { createApp } from '../src/app.js';
+import { User } from '../src/db/index.js';
+import { issueSession } from '../src/services/session.service.js';
+
+let app: Koa | null = null;
+/** The Koa app under test (real Postgres and Redis), created once per test file. */
+export function testApp(): Koa {
+  app ??= createApp({ serveClient: false });
+  return app;
+}
+
+/** An HTTP client bound to the app, with a unique client IP so rate limits of other tests never meet. */
+export function api() {
+  return request(testApp().callback());
+}
+
+export const uniqueIp = () => `10.${crypto.randomInt(255)}.${crypto.randomInt(255)}.${crypto.randomInt(1, 255)}`;
+export const uniqueName = (prefix = 'user') => `${prefix}_${crypto.randomBytes(5).toString('hex')}`;
+
+// Hashing is slow on purpose; tests share one hash of the default password.
+const DEFAULT_PASSWORD = 'correct horse battery';
+let defaultHash: Promise<string> | null = null;
+
+export interface TestUser {
+  user: User;
+  password: string;
+  token: string;
+  auth: { Authorization: string };
+}
+
+/** Creates an active user with a session; `super_admin: true` for an administrator. */
+export async function createUser(over: Partial<User> & { password?: string } = {}): Promise<TestUser> {
+  const { password = DEFAULT_PASSWORD, ...fields } = over;
+  defaultHash ??= argon2.hash(DEFAULT_PASSWORD);
+  const hash = password === DEFAULT_PASSWORD ? await defaultHash : await argon2.hash(password);
+  const username = fields.username ?? uniqueName();
+  const user = await User.query().insertAndFetch({
+    username,
+    email: `${username.toLowerCase()}@example.test`,
+    password_hash: hash,
+    first_name: 'Test',
+    last_name: 'User',
+    active: true,
+    email_verified_at: new Date(),
+    ...fields,
+  });
+  const s = await issueSession(user.id, { remember: false });
+  return { user, password, token: s.token, auth: { Authorization: `Bearer ${s.token}` } };
+}

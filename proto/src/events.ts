@@ -1,0 +1,32 @@
+import type { Notification } from './notifications.js';
+
+/** Socket.IO rooms: every authenticated socket joins `user:{id}`. */
+export const userRoom = (userId: number) => `user:${userId}`;
+export const projectRoom = (projectId: number) => `project:${projectId}`;
+
+/** Events the server pushes to browsers. */
+export interface ServerToClientEvents {
+  'notification:new': (n: Notification) => void;
+  'notification:unread': (p: { unread: number }) => void;
+  /** Progress of a long job the user started (PDF sheets, video, ...). */
+  'job:progress': (p: JobProgressEvent) => void;
+  'session:revoked': () => void;
+}
+
+export interface ClientToServerEvents {
+  'project:join': (projectId: number, ack?: (ok: boolean) => void) => void;
+  'project:leave': (projectId: number) => void;
+}
+
+export interface JobProgressEvent {
+  job: string;
+  /** The object the job works on, e.g. `{kind: 'pdf-upload', id: 12}`. */
+  subject: { kind: string; id: number };
+  project_id?: number;
+  state: 'queued' | 'active' | 'completed' | 'failed';
+  /** 0..100 */
+  percent: number;
+  /** Short human text: 'Page 3 of 10', or the failure reason. */
+  message: string;
+  detail?: Record<string, unknown>;
+}

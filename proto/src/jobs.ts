@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/**
+ * The typed job registry: every job's name, payload schema, queue and retry
+ * policy. The api enqueues through one function that reads this table; the
+ * workers process refuses to start when a job here has no handler.
+ */
+
+export const QUEUES = ['mail', 'notifications', 'sheets'] as const;
+export type QueueName = (typeof QUEUES)[number];
+
+const notificationTypeSchema = z.string().min(1).max(20);
+
+export const jobPayloads = {
+  'mail.send': z.object({
+    to: z.string().email(),
+    subject: z.string().min(1).max(300),
+    text: z.string().max(100_000),
+    html: z.string().max(200_000).optional(),
+    /** Why the mail is sent; used in logs and for idempotency keys. */
+    reason: z.string().max(100),
+  }),
+  'notify.dispatch': z.object({
+    user_id: z.number().int().positive(),
+    /** The preference key this notification belongs to (see NOTIFICATION_KINDS). */
+    kind: z.string().min(1).max(60),
+    title: z.string().min(1).max(200),
+    message: z.string().max(2000),
+    type: notificationTypeSchema.default('info'),
+    link: z.string().max(2000).optional(),
+    /** Also send the same text by e-mail when the user's preference allows it. */
+    email: z.boolean().default(true),
+  }),
+  'sheet.from-pdf': z.object({
+    upload_id: z.number().int().positive(),
+  }),
+} as const;
+
+export type JobName = keyof typeof jobPayloads;
+export type JobOf<N extends JobName> = z.infer<(typeof jobPayloads)[N]>;
+export type JobInput<N extends JobName> = z.input<(typeof jobPayloads)[N]>;
+
+export interface JobPolicy {
+  queue: QueueName;
+  attempts: number;
+  /** Exponential backoff base delay in ms. */
+  backoffMs: number;
+  /** How many of these run at once in one worker process. */
+  concurrency: number;
+  /** Longest a single run may take before it counts as stalled, in ms. */
+  timeoutMs: number;
+}
+
+export const JOB_POLICIES: Record<JobName, JobPolicy> = {
+  'mail.send': { queue: 'mail', attempts: 5, backoffMs: 2_000, concurrency: 4, timeoutMs: 60_000 },
+  'notify.dispatch': { queue: 'notifications', attempts: 5, backoffMs: 1_000, concurrency: 8, timeoutMs: 30_000 },
+  'sheet.from-pdf': { queue: 'sheets', attempts: 3, backoffMs: 5_000, concurrency: 1, timeoutMs: 30 * 60_000 },
+};
+
+export const JOB_NAMES = Object.keys(jobPayloads) as JobName[];
+
+/** The jobs that travel on one queue. */
+export const jobsOfQueue = (queue: QueueName): JobName[] =>
+  JOB_NAMES.filter((n) => JOB_POLICIES[n].queue === queue);

@@ -1,0 +1,213 @@
+import { z } from 'zod';
+
+/**
+ * Every application setting of SPEC §3 with its default. Values are strings,
+ * booleans, numbers or string lists; the database stores them as JSON.
+ */
+export const SETTINGS_DEFAULTS = {
+  // Branding
+  name: 'SiteWalk',
+  theme_color: '#2987f2',
+  dark_mode: true,
+  font_backend: 'Nunito',
+  version: '0.1.0',
+  logo: '',
+  small_logo: '',
+  background: '',
+  background_reg: '',
+  website_url: '',
+  website_name: '',
+  help_url: 'https://github.com/sitewalk/sitewalk#readme',
+  footer_link_1: '',
+  footer_value_1: '',
+  footer_link_2: '',
+  footer_value_2: '',
+  footer_link_3: '',
+  footer_value_3: '',
+  font_provider: 'system',
+  timezone: 'Asia/Amman',
+  languages_enabled: true,
+  announcement: '',
+  // Mail server
+  smtp_server: '',
+  smtp_auth: false,
+  smtp_username: '',
+  smtp_password: '',
+  smtp_secure: 'tls',
+  smtp_port: 587,
+  smtp_from_email: '',
+  smtp_from_name: '',
+  smtp_valid: false,
+  contact_email: '',
+  notify_email: '',
+  // Registration and legal
+  enable_registration: false,
+  terms_and_conditions: '',
+  privacy_policy: '',
+  cookie_policy: '',
+  cookie_consent: false,
+  validate_email: false,
+  furl_blacklist: 'admin,api,login,register,recover,activate,viewer,showcase,dashboard,settings,static,assets',
+  enable_wizard: true,
+  // Payment
+  paypal_enabled: false,
+  paypal_live: false,
+  paypal_client_id: '',
+  paypal_client_secret: '',
+  id_product_paypal: '',
+  // Social login
+  social_google_enable: false,
+  social_google_id: '',
+  social_google_secret: '',
+  social_facebook_enable: false,
+  social_facebook_id: '',
+  social_facebook_secret: '',
+  social_twitter_enable: false,
+  social_twitter_id: '',
+  social_twitter_secret: '',
+  // Profile fields
+  first_name_enable: true,
+  first_name_mandatory: true,
+  last_name_enable: true,
+  last_name_mandatory: false,
+  company_enable: true,
+  company_mandatory: false,
+  tax_id_enable: false,
+  tax_id_mandatory: false,
+  street_enable: false,
+  street_mandatory: false,
+  city_enable: true,
+  city_mandatory: false,
+  postal_code_enable: false,
+  postal_code_mandatory: false,
+  province_enable: false,
+  province_mandatory: false,
+  country_enable: true,
+  country_mandatory: false,
+  tel_enable: true,
+  tel_mandatory: false,
+  // Real-time
+  peerjs_host: '',
+  peerjs_port: 9000,
+  peerjs_path: '',
+  turn_host: '',
+  turn_port: 5349,
+  turn_username: '',
+  turn_password: '',
+  jitsi_domain: '',
+  // Map
+  leaflet_street_basemap: '',
+  leaflet_street_subdomain: '',
+  leaflet_satellite_basemap: '',
+  leaflet_satellite_subdomain: '',
+  maxzoom: 20,
+  // Notification triggers
+  notify_registrations: false,
+  notify_useradd: false,
+  notify_plan_expires: false,
+  notify_plan_expiring: false,
+  notify_plan_changes: false,
+  notify_plan_cancels: false,
+  notify_vt_create: false,
+  notify_project_create: false,
+  // Security
+  captcha_login: false,
+  captcha_register: false,
+  '2fa_enable': false,
+  maintenance_backend: false,
+  maintenance_viewer: false,
+  maintenance_ip: '',
+  // Sharing
+  share_providers: ['email', 'whatsapp', 'facebook', 'twitter', 'linkedin', 'telegram', 'facebook_messenger', 'pinterest', 'reddit'] as string[],
+  // Storage
+  aws_s3_type: '',
+  aws_s3_vt_auto: false,
+  aws_s3_accountid: '',
+  aws_s3_custom_domain: '',
+  aws_s3_region: '',
+  aws_s3_key: '',
+  aws_s3_secret: '',
+  aws_s3_bucket: '',
+  // Integration
+  api_key: '',
+  adsk_enable: false,
+  adsk_client: '',
+  adsk_secret: '',
+  // Bank transfer
+  bank_name: '',
+  bank_account_name: '',
+  bank_account_number: '',
+  bank_swift_bic: '',
+  bank_iban: '',
+  bank_address: '',
+};
+
+export type Settings = typeof SETTINGS_DEFAULTS;
+export type SettingKey = keyof Settings;
+
+/** Keys whose values are secrets: never returned in clear by GET /settings. */
+export const SECRET_SETTING_KEYS = [
+  'smtp_password',
+  'paypal_client_secret',
+  'social_google_secret',
+  'social_facebook_secret',
+  'social_twitter_secret',
+  'turn_password',
+  'aws_s3_key',
+  'aws_s3_secret',
+  'api_key',
+  'adsk_secret',
+] as const satisfies readonly SettingKey[];
+
+/**
+ * What GET /settings shows in place of a secret that is set. Sending it back
+ * in PUT /settings keeps the stored secret (SPEC §3 for adsk_secret).
+ */
+export const SECRET_PLACEHOLDER = '********';
+
+/** Keys whose change makes the server re-check the SMTP connection. */
+export const SMTP_SETTING_KEYS = [
+  'smtp_server',
+  'smtp_auth',
+  'smtp_username',
+  'smtp_password',
+  'smtp_secure',
+  'smtp_port',
+  'smtp_from_email',
+] as const satisfies readonly SettingKey[];
+
+export const PROFILE_FIELDS = [
+  'first_name',
+  'last_name',
+  'company',
+  'tax_id',
+  'street',
+  'city',
+  'postal_code',
+  'province',
+  'country',
+  'tel',
+] as const;
+export type ProfileField = (typeof PROFILE_FIELDS)[number];
+
+const valueSchemaFor = (v: unknown): z.ZodTypeAny => {
+  if (typeof v === 'boolean') return z.boolean();
+  if (typeof v === 'number') return z.number().finite();
+  if (Array.isArray(v)) return z.array(z.string().max(200)).max(100);
+  return z.string().max(20_000);
+};
+
+/** PUT /settings body: any subset of known keys, each with its own type. */
+export const settingsUpdateSchema = z
+  .object(
+    Object.fromEntries(
+      Object.entries(SETTINGS_DEFAULTS).map(([k, v]) => [k, valueSchemaFor(v).optional()]),
+    ) as { [K in SettingKey]: z.ZodOptional<z.ZodTypeAny> },
+  )
+  .strict()
+  .refine((o) => Object.keys(o).length > 0, { message: 'Give at least one setting to change.' })
+  .refine((o) => typeof o.theme_color !== 'string' || /^#[0-9a-fA-F]{6}$/.test(o.theme_color), {
+    message: 'theme_color must be a colour like #2987f2.',
+    path: ['theme_color'],
+  });
+export type SettingsUpdate = Partial<Settings>;

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { PROFILE_FIELDS } from './settings.js';
+import type { NotificationPreferences } from './notifications.js';
+
+export const ROLES = ['super_admin', 'guest', 'editor', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** The user as the API shows it (SPEC §3 User profile). Never carries secrets. */
+export interface User {
+  id: number;
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  avatar: string | null;
+  cover_image: string | null;
+  super_admin: boolean;
+  role: string;
+  adsk_auth: boolean;
+  company: string;
+  tax_id: string;
+  street: string;
+  city: string;
+  postal_code: string;
+  province: string;
+  country: string;
+  tel: string;
+  language: string;
+  active: boolean;
+  created_at: string;
+}
+
+/** SPEC §6: super_admin when the flag is set, else the role, defaulting to guest. */
+export const effectiveRole = (u: Pick<User, 'super_admin' | 'role'> | null | undefined): string =>
+  !u ? 'guest' : u.super_admin ? 'super_admin' : u.role || 'guest';
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(3, 'Username must be at least 3 characters.')
+  .max(50, 'Username must be at most 50 characters.')
+  .regex(/^[A-Za-z0-9._-]+$/, 'Username may use letters, digits, dot, dash and underscore only.');
+
+export const passwordSchema = z
+  .string()
+  .min(8, 'Password must be at least 8 characters.')
+  .max(200, 'Password must be at most 200 characters.');
+
+export const emailSchema = z.string().trim().toLowerCase().email('Invalid email format').max(254);
+
+const profileFieldSchema = z.string().trim().max(200);
+
+export const profileFieldsSchema = z.object(
+  Object.fromEntries(PROFILE_FIELDS.map((f) => [f, profileFieldSchema.optional()])) as {
+    [K in (typeof PROFILE_FIELDS)[number]]: z.ZodOptional<typeof profileFieldSchema>;
+  },
+);
+
+/** PUT /users/{id}: the changed fields only. */
+export const userUpdateSchema = profileFieldsSchema
+  .extend({
+    username: usernameSchema.optional(),
+    email: emailSchema.optional(),
+    language: z.enum(['en', 'ar']).optional(),
+    // Only a super admin may change these; the service enforces it.
+    role: z.enum(ROLES).optional(),
+    super_admin: z.boolean().optional(),
+    active: z.boolean().optional(),
+  })
+  .strict()
+  .refine((o) => Object.keys(o).length > 0, { message: 'Nothing to update.' });
+
+/** POST /users (super admin creates a user). */
+export const userCreateSchema = profileFieldsSchema
+  .extend({
+    username: usernameSchema,
+    email: emailSchema,
+    password: passwordSchema,
+    role: z.enum(ROLES).default('guest'),
+    super_admin: z.boolean().default(false),
+  })
+  .strict();
+
+export interface PlanMembers {
+  members: unknown[];
+  invites: unknown[];
+  id_owner: number | null;
+}
+
+export interface UserStats {
+  projects: number;
+  visits: number;
+  sheets: number;
+  open_snags: number;
+}
+
+/** SPEC §3 Profile load response (GET /users/{id}/profile). */
+export interface ProfileLoad {
+  user: User;
+  plan_info: Record<string, unknown> | null;
+  user_stats: UserStats;
+  plan_slot: Record<string, unknown> | null;
+  plan_members: PlanMembers;
+  notification_preferences: NotificationPreferences;
+}

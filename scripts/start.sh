@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# make start: everything SiteWalk needs, then the API (with the client and
+# Socket.IO) and the workers on one port. Ctrl-C stops all it started.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/scripts/services.sh"
+cd "$ROOT"
+
+MODE="${1:-start}"   # start | dev
+
+command -v node >/dev/null || die "Node.js 20 or newer is needed (apt-get install nodejs npm)."
+ensure_node_modules
+rm -f "$DATA_DIR/started-services"
+ensure_services
+trap 'stop_services' EXIT
+
+export DATABASE_URL="${DATABASE_URL:-$DATABASE_SERVER_URL/sitewalk}"
+export REDIS_URL="${REDIS_URL:-$REDIS_SERVER_URL/0}"
+export PORT="${PORT:-8080}"
+export NODE_ENV="${NODE_ENV:-production}"
+
+log "Preparing the database"
+npx tsx api/src/cli/setup.ts
+
+pids=()
+cleanup() {
+  trap - INT TERM
+  log "Stopping SiteWalk"
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap 'cleanup; exit 0' INT TERM
+
+if [ "$MODE" = dev ]; then
+  export NODE_ENV=development
+  SITEWALK_SERVICE=workers npx tsx watch workers/src/main.ts & pids+=($!)
+  PORT=$((PORT + 1)) SITEWALK_SERVICE=api npx tsx watch api/src/server.ts & pids+=($!)
+  log "Development server with hot reload: http://localhost:${DEV_PORT:-5173} (API on :$((PORT + 1)))"
+  API_PORT=$((PORT + 1)) npm run dev -w client -- --port "${DEV_PORT:-5173}" --strictPort & pids+=($!)
+else
+  if [ ! -f client/dist/index.html ] || [ -n "$(find client/src client/index.html proto/src proto/translations -newer client/dist/index.html -print -quit 2>/dev/null)" ]; then
+    log "Building the client"
+    npm run build -w client >/dev/null
+  fi
+  SITEWALK_SERVICE=workers npx tsx workers/src/main.ts & pids+=($!)
+  SITEWALK_SERVICE=api npx tsx api/src/server.ts & pids+=($!)
+  log "SiteWalk runs on http://localhost:$PORT  (Ctrl-C stops it)"
+  [ -f "$DATA_DIR/initial-admin.txt" ] && log "First sign-in: see .data/initial-admin.txt"
+fi
+
+# Ends when any part stops; then everything else is stopped too.
+wait -n "${pids[@]}" || true
+cleanup

@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import { Redis } from 'ioredis';
+import knexFactory from 'knex';
+import { ensureDatabase } from '../api/src/cli/ensure-database.js';
+import { migrationSource } from '../api/src/db/knex.js';
+
+/** Once per run: a fresh test database at the latest schema, and no stale test keys in Redis. */
+export default async function setup() {
+  const url = process.env.DATABASE_URL!;
+  if (!/_test\b/.test(new URL(url).pathname)) throw new Error(`Refusing to reset ${url}: test databases end in _test.`);
+  await ensureDatabase(url, { recreate: true });
+  const k = knexFactory({ client: 'pg', connection: url });
+  await k.migrate.latest({ migrationSource });
+  await k.destroy();
+
+  const prefix = process.env.REDIS_PREFIX!;
+  const r = new Redis(process.env.REDIS_URL!);
+  let cursor = '0';
+  do {
+    const [next, keys] = await r.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await r.del(...keys);
+  } while (cursor !== '0');
+  await r.quit();
+  fs.rmSync(process.env.DATA_DIR!, { recursive: true, force: true });
+}

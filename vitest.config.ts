@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+/** Test environment defaults so `npx vitest` works outside `make test` too. */
+const testEnv = {
+  NODE_ENV: 'test',
+  DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sitewalk_test',
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/1',
+  REDIS_PREFIX: process.env.REDIS_PREFIX ?? 'sitewalk-test',
+  DATA_DIR: process.env.DATA_DIR ?? '.data/test',
+  APP_SECRET: process.env.APP_SECRET ?? 'test-secret-not-for-production',
+  TRUST_PROXY: '1',
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+};
+Object.assign(process.env, testEnv);
+
+export default defineConfig({
+  test: {
+    env: testEnv,
+    globalSetup: ['./test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Two cores: more parallel files only queue up behind Postgres and argon2.
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'proto', include: ['proto/src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'api', include: ['api/src/**/*.test.ts', 'api/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'workers', include: ['workers/src/**/*.test.ts', 'workers/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'client', include: ['client/src/**/*.test.ts'] } },
+    ],
+  },
+});
