@@ -53,7 +53,7 @@ start_own_postgres() {
   fi
   if [ ! -f "$dir/PG_VERSION" ]; then
     log "Creating a PostgreSQL cluster in .data/postgres"
-    "${run[@]}" "'$bin/initdb' -D '$dir' -U postgres -A trust -E UTF8 >'$dir/../postgres-init.log' 2>&1" || die "initdb failed: see .data/postgres-init.log"
+    "${run[@]}" "'$bin/initdb' -D '$dir' -U postgres -A trust -E UTF8" >"$DATA_DIR/postgres-init.log" 2>&1 || die "initdb failed: see .data/postgres-init.log"
   fi
   log "Starting PostgreSQL on 127.0.0.1:$OWN_PG_PORT"
   "${run[@]}" "'$bin/pg_ctl' -D '$dir' -l '$dir/server.log' -w -t 60 -o \"-p $OWN_PG_PORT -k /tmp -c listen_addresses=127.0.0.1\" start" >/dev/null ||

@@ -10,6 +10,7 @@ MODE="${1:-start}"   # start | dev
 
 command -v node >/dev/null || die "Node.js 20 or newer is needed (apt-get install nodejs npm)."
 ensure_node_modules
+bash "$ROOT/scripts/install-system-deps.sh" runtime
 rm -f "$DATA_DIR/started-services"
 ensure_services
 trap 'stop_services' EXIT

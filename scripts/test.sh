@@ -20,7 +20,7 @@ export APP_SECRET="test-secret-not-for-production"
 export TRUST_PROXY=1
 export LOG_LEVEL="${LOG_LEVEL:-warn}"
 
-bash "$ROOT/scripts/install-system-deps.sh"
+bash "$ROOT/scripts/install-system-deps.sh" test
 
 log "Type checking"
 npm run typecheck

@@ -1,0 +1,16 @@
+# One image for the api and the workers; the client is built into it.
+FROM node:20-bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends poppler-utils qpdf fonts-dejavu-core ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY proto/package.json proto/
+COPY api/package.json api/
+COPY workers/package.json workers/
+COPY client/package.json client/
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build -w client
+ENV NODE_ENV=production PORT=8080
+EXPOSE 8080
+CMD ["npx", "tsx", "api/src/server.ts"]
