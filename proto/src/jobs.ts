@@ -20,6 +20,14 @@ export const jobPayloads = {
     /** Why the mail is sent; used in logs and for idempotency keys. */
     reason: z.string().max(100),
   }),
+  /**
+   * Checks the SMTP settings against the server (after they change, or on
+   * request) and stores the outcome in `smtp_valid`; super admins are told.
+   */
+  'mail.verify': z.object({
+    /** Who asked (a super admin saving settings); they are told the result too. */
+    requested_by: z.number().int().positive().optional(),
+  }),
   'notify.dispatch': z.object({
     user_id: z.number().int().positive(),
     /** The preference key this notification belongs to (see NOTIFICATION_KINDS). */
@@ -53,6 +61,8 @@ export interface JobPolicy {
 
 export const JOB_POLICIES: Record<JobName, JobPolicy> = {
   'mail.send': { queue: 'mail', attempts: 5, backoffMs: 2_000, concurrency: 4, timeoutMs: 60_000 },
+  // A failed check is an answer (smtp_valid false), not an error to retry.
+  'mail.verify': { queue: 'mail', attempts: 1, backoffMs: 1_000, concurrency: 1, timeoutMs: 60_000 },
   'notify.dispatch': { queue: 'notifications', attempts: 5, backoffMs: 1_000, concurrency: 8, timeoutMs: 30_000 },
   'sheet.from-pdf': { queue: 'sheets', attempts: 3, backoffMs: 5_000, concurrency: 1, timeoutMs: 30 * 60_000 },
 };

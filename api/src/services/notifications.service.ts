@@ -1,0 +1,186 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import {
+  NOTIFICATION_KINDS,
+  userRoom,
+  type JobInput,
+  type Notification as NotificationDto,
+  type NotificationGlobalSettings,
+  type NotificationKind,
+  type NotificationPreference as PreferenceDto,
+  type NotificationPreferences,
+  type Page,
+} from '@sitewalk/proto';
+import { Notification, NotificationGlobalSetting, NotificationPreference, db } from '../db/index.js';
+import { enqueue } from '../queue/index.js';
+import { emitTo } from '../realtime/emitter.js';
+
+type Db = Knex | Knex.Transaction;
+
+const GLOBAL_DEFAULTS: NotificationGlobalSettings = { in_app: true, email: true, browser: true };
+
+const toPreferenceDto = (p: NotificationPreference): PreferenceDto => ({
+  id: p.id,
+  kind: p.kind as NotificationKind,
+  in_app: p.in_app,
+  email: p.email,
+});
+
+const toGlobalDto = (g: NotificationGlobalSetting | undefined): NotificationGlobalSettings =>
+  g ? { in_app: g.in_app, email: g.email, browser: g.browser } : { ...GLOBAL_DEFAULTS };
+
+async function readPreferences(userId: number, k: Db) {
+  const [global, prefs] = await Promise.all([
+    NotificationGlobalSetting.query(k).findById(userId),
+    NotificationPreference.query(k).where({ user_id: userId }).orderBy('id'),
+  ]);
+  return { global, prefs };
+}
+
+/**
+ * A user's notification preferences: global switches and one row per
+ * NOTIFICATION_KINDS. Missing rows (a new user, or a kind added later) are
+ * created with the defaults on first read; ON CONFLICT keeps two concurrent
+ * first reads from failing or duplicating.
+ */
+export async function getPreferences(userId: number, trx?: Knex.Transaction): Promise<NotificationPreferences> {
+  const k = trx ?? db();
+  let { global, prefs } = await readPreferences(userId, k);
+  const missingKinds = NOTIFICATION_KINDS.filter((kind) => !prefs.some((p) => p.kind === kind));
+  if (!global || missingKinds.length) {
+    const create = async (t: Knex.Transaction) => {
+      await t('notification_global_settings').insert({ user_id: userId, ...GLOBAL_DEFAULTS }).onConflict('user_id').ignore();
+      if (missingKinds.length) {
+        await t('notification_preferences')
+          .insert(missingKinds.map((kind) => ({ user_id: userId, kind, in_app: true, email: true })))
+          .onConflict(['user_id', 'kind'])
+          .ignore();
+      }
+      return readPreferences(userId, t);
+    };
+    ({ global, prefs } = trx ? await create(trx) : await db().transaction(create));
+  }
+  const known = new Set<string>(NOTIFICATION_KINDS);
+  return {
+    global_settings: toGlobalDto(global),
+    preferences: prefs.filter((p) => known.has(p.kind)).map(toPreferenceDto),
+  };
+}
+
+/** Whether a notification of this kind goes to the user in the app and by e-mail. */
+export async function deliveryFor(userId: number, kind: string, trx?: Knex.Transaction): Promise<{ in_app: boolean; email: boolean }> {
+  const prefs = await getPreferences(userId, trx);
+  const own = prefs.preferences.find((p) => p.kind === kind);
+  return {
+    in_app: prefs.global_settings.in_app && (own?.in_app ?? true),
+    email: prefs.global_settings.email && (own?.email ?? true),
+  };
+}
+
+/**
+ * Changes one preference (by its id, which must be the user's) or the global
+ * switches. Returns the preferences as they are now, or null when the id is
+ * not one of the user's (the caller answers 404).
+ */
+export async function updatePreferences(
+  userId: number,
+  input: { id: number; in_app?: boolean; email?: boolean } | { global_settings: Partial<NotificationGlobalSettings> },
+): Promise<NotificationPreferences | null> {
+  return db().transaction(async (trx) => {
+    await getPreferences(userId, trx);
+    if ('global_settings' in input) {
+      const patch = definedOnly(input.global_settings);
+      if (Object.keys(patch).length) await NotificationGlobalSetting.query(trx).patch(patch).where({ user_id: userId });
+    } else {
+      const { id, ...rest } = input;
+      const patch = definedOnly(rest);
+      const row = await NotificationPreference.query(trx).findOne({ id, user_id: userId });
+      if (!row) return null;
+      if (Object.keys(patch).length) await NotificationPreference.query(trx).patch(patch).where({ id, user_id: userId });
+    }
+    return getPreferences(userId, trx);
+  });
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export interface NotifyInput {
+  kind: NotificationKind;
+  title: string;
+  message: string;
+  type?: string;
+  link?: string;
+  /** Also by e-mail when the user's preferences allow it (default true). */
+  email?: boolean;
+}
+
+/**
+ * The one way a feature notifies a user: a notify.dispatch job applies the
+ * user's preferences, stores the in-app notification, pushes it live and
+ * sends the e-mail. `key` makes it idempotent: the same key is not queued
+ * twice while the first job is kept (use it for "this event of this object").
+ */
+export async function notify(userId: number, input: NotifyInput, opts: { key?: string } = {}) {
+  const payload: JobInput<'notify.dispatch'> = { user_id: userId, ...input };
+  // BullMQ ids may not be integers nor contain ':'.
+  const jobId = opts.key ? `notify-${opts.key.replace(/:/g, '_')}` : `notify-${crypto.randomUUID()}`;
+  return enqueue('notify.dispatch', payload, { jobId });
+}
+
+/** Notifies every active super administrator (e.g. new registrations, SMTP check results). */
+export async function notifySuperAdmins(input: NotifyInput, opts: { key?: string } = {}): Promise<number> {
+  const admins: { id: number }[] = await db()('users').where({ super_admin: true, active: true }).select('id');
+  await Promise.all(admins.map((a) => notify(a.id, input, opts.key ? { key: `${opts.key}-u${a.id}` } : {})));
+  return admins.length;
+}
+
+export async function unreadCount(userId: number, k: Db = db()): Promise<number> {
+  const row = await k('notifications').where({ user_id: userId, is_read: false }).count<{ count: number }[]>({ count: '*' }).first();
+  return Number(row?.count ?? 0);
+}
+
+/** Tells the user's open browsers the new unread count (after any change). */
+export async function pushUnread(userId: number): Promise<number> {
+  const unread = await unreadCount(userId);
+  emitTo(userRoom(userId), 'notification:unread', { unread });
+  return unread;
+}
+
+export interface NotificationList extends Page<NotificationDto> {
+  unread: number;
+}
+
+/** The user's notifications, newest first, one page, with the unread count. */
+export async function listNotifications(userId: number, page: number, perPage: number): Promise<NotificationList> {
+  const k = db();
+  const [rows, total, unread] = await Promise.all([
+    Notification.query(k).where({ user_id: userId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(perPage).offset((page - 1) * perPage),
+    k('notifications').where({ user_id: userId }).count<{ count: number }[]>({ count: '*' }).first(),
+    unreadCount(userId, k),
+  ]);
+  return { items: rows.map((n) => n.toDto()), total: Number(total?.count ?? 0), page, per_page: perPage, unread };
+}
+
+/** Marks one of the user's notifications read; false when it is not theirs or does not exist. */
+export async function markRead(userId: number, notificationId: number): Promise<boolean> {
+  const found = await Notification.query().findOne({ id: notificationId, user_id: userId });
+  if (!found) return false;
+  if (!found.is_read) await Notification.query().patch({ is_read: true }).where({ id: notificationId, user_id: userId });
+  return true;
+}
+
+export async function markAllRead(userId: number): Promise<number> {
+  return Notification.query().patch({ is_read: true }).where({ user_id: userId, is_read: false });
+}
+
+/** Deletes one of the user's notifications; false when it is not theirs or does not exist. */
+export async function deleteNotification(userId: number, notificationId: number): Promise<boolean> {
+  const n = await Notification.query().delete().where({ id: notificationId, user_id: userId });
+  return n > 0;
+}
+
+export async function deleteRead(userId: number): Promise<number> {
+  return Notification.query().delete().where({ user_id: userId, is_read: true });
+}
