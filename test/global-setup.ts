@@ -7,7 +7,8 @@ import { migrationSource } from '../api/src/db/knex.js';
 /** Once per run: a fresh test database at the latest schema, and no stale test keys in Redis. */
 export default async function setup() {
   const url = process.env.DATABASE_URL!;
-  if (!/_test\b/.test(new URL(url).pathname)) throw new Error(`Refusing to reset ${url}: test databases end in _test.`);
+  // Per-engineer test databases (sitewalk_test_b) count too.
+  if (!/_test(_[a-z0-9]+)?$/.test(new URL(url).pathname)) throw new Error(`Refusing to reset ${url}: test databases end in _test or _test_<letter>.`);
   await ensureDatabase(url, { recreate: true });
   const k = knexFactory({ client: 'pg', connection: url });
   await k.migrate.latest({ migrationSource });
