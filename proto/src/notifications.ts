@@ -47,20 +47,45 @@ export interface NotificationPreferences {
   preferences: NotificationPreference[];
 }
 
-export const notificationIdSchema = z.object({ notification_id: z.coerce.number().int().positive() });
+export const notificationIdSchema = z.object({
+  notification_id: z.coerce.number({ error: 'notification_id must be a number.' }).int().positive().max(2_147_483_647),
+});
 
-/** POST /notifications/preferences: the preference object (with id), or global settings. */
-export const preferenceUpdateSchema = z.union([
-  z.object({
-    id: z.number().int().positive(),
-    in_app: z.boolean().optional(),
-    email: z.boolean().optional(),
-  }).strict(),
-  z.object({
-    global_settings: z.object({
+/**
+ * POST /notifications/preferences: the preference object (with its id; the
+ * client may send it whole, kind included, which is ignored), or the global
+ * switches as {global_settings}.
+ */
+export const preferenceUpdateSchema = z.union(
+  [
+    z.object({
+      id: z.number().int().positive(),
+      kind: z.string().max(60).optional(),
       in_app: z.boolean().optional(),
       email: z.boolean().optional(),
-      browser: z.boolean().optional(),
     }).strict(),
-  }).strict(),
-]);
+    z.object({
+      global_settings: z.object({
+        in_app: z.boolean().optional(),
+        email: z.boolean().optional(),
+        browser: z.boolean().optional(),
+      }).strict(),
+    }).strict(),
+  ],
+  { error: 'Send a notification preference with its id, or {global_settings} with in_app, email or browser switches.' },
+);
+export type PreferenceUpdate = z.infer<typeof preferenceUpdateSchema>;
+
+/** GET /notifications: one page of the user's notifications, newest first, and the unread count. */
+export interface NotificationListResponse {
+  items: Notification[];
+  total: number;
+  page: number;
+  per_page: number;
+  unread: number;
+}
+
+/** Answer of the calls that change notifications: the unread count after the change. */
+export interface UnreadCount {
+  unread: number;
+}

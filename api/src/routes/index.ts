@@ -2,10 +2,11 @@ import Router from '@koa/router';
 import authRoutes from './auth.routes.js';
 import filesRoutes from './files.routes.js';
 import healthRoutes from './health.routes.js';
+import notificationsRoutes from './notifications.routes.js';
 import type { RouteModule } from './types.js';
 
 /** Every feature's routes, mounted under /api. Add a feature by adding its module here. */
-const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes];
+const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes, notificationsRoutes];
 
 export function apiRouter(): Router {
   const router = new Router({ prefix: '/api' });
