@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROFILE_FIELDS } from './settings.js';
 import type { NotificationPreferences } from './notifications.js';
+import { pageQuerySchema, type Page } from './envelope.js';
 
 export const ROLES = ['super_admin', 'guest', 'editor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -70,16 +71,45 @@ export const userUpdateSchema = profileFieldsSchema
   .strict()
   .refine((o) => Object.keys(o).length > 0, { message: 'Nothing to update.' });
 
-/** POST /users (super admin creates a user). */
+/**
+ * POST /users (super admin creates a user). Without a password the account is
+ * created inactive and the person gets an invitation link by e-mail, where
+ * they choose their username and password.
+ */
 export const userCreateSchema = profileFieldsSchema
   .extend({
     username: usernameSchema,
     email: emailSchema,
-    password: passwordSchema,
+    password: passwordSchema.optional(),
     role: z.enum(ROLES).default('guest'),
     super_admin: z.boolean().default(false),
+    language: z.enum(['en', 'ar']).default('en'),
   })
   .strict();
+export type UserCreateRequest = z.input<typeof userCreateSchema>;
+export type UserUpdateRequest = z.input<typeof userUpdateSchema>;
+
+/** POST /users answer: the user, and whether an invitation mail was queued. */
+export interface UserCreateResponse {
+  user: User;
+  invitation_sent: boolean;
+}
+
+/** GET /users query: a page, optionally filtered by a search text. */
+export const userListQuerySchema = pageQuerySchema.extend({
+  /** Matches username, e-mail, first or last name, case-insensitively. */
+  search: z.string().trim().max(100, 'The search text is too long.').optional(),
+});
+export type UserListQuery = z.input<typeof userListQuerySchema>;
+export type UserList = Page<User>;
+
+/** Uploads of the user's own pictures (multipart field "file"). */
+export const USER_IMAGE_KINDS = ['avatar', 'cover_image'] as const;
+export type UserImageKind = (typeof USER_IMAGE_KINDS)[number];
+export const USER_IMAGE_MIMES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+/** Avatars are square crops; covers keep their ratio at this width. */
+export const AVATAR_SIZE_PX = 256;
+export const COVER_WIDTH_PX = 1600;
 
 export interface PlanMembers {
   members: unknown[];

@@ -3,10 +3,14 @@ import authRoutes from './auth.routes.js';
 import filesRoutes from './files.routes.js';
 import healthRoutes from './health.routes.js';
 import notificationsRoutes from './notifications.routes.js';
+import accountRoutes from './account.routes.js';
+import usersRoutes from './users.routes.js';
+import settingsRoutes from './settings.routes.js';
+import translationsRoutes from './translations.routes.js';
 import type { RouteModule } from './types.js';
 
 /** Every feature's routes, mounted under /api. Add a feature by adding its module here. */
-const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes, notificationsRoutes];
+const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes, notificationsRoutes, accountRoutes, usersRoutes, settingsRoutes, translationsRoutes];
 
 export function apiRouter(): Router {
   const router = new Router({ prefix: '/api' });

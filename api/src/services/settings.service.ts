@@ -1,6 +1,8 @@
-import { SECRET_PLACEHOLDER, SECRET_SETTING_KEYS, SETTINGS_DEFAULTS, type SettingKey, type Settings } from '@sitewalk/proto';
+import { SECRET_PLACEHOLDER, SECRET_SETTING_KEYS, SETTINGS_DEFAULTS, SMTP_SETTING_KEYS, type SettingKey, type Settings } from '@sitewalk/proto';
 import type { Knex } from 'knex';
 import { db } from '../db/index.js';
+import { enqueue } from '../queue/index.js';
+import { logger } from '../logger.js';
 
 const SECRET_SET = new Set<string>(SECRET_SETTING_KEYS);
 
@@ -44,4 +46,36 @@ export async function saveSettings(patch: Partial<Settings>, trx?: Knex.Transact
     return changed;
   };
   return trx ? run(trx) : db().transaction(run);
+}
+
+const SMTP_KEYS = new Set<string>(SMTP_SETTING_KEYS);
+
+export interface SettingsUpdateResult {
+  changed: SettingKey[];
+  /** True when the SMTP settings changed and a check of the server was queued. */
+  smtp_check_queued: boolean;
+}
+
+/**
+ * PUT /settings: saves what changed. `smtp_valid` belongs to the server and is
+ * ignored in the patch; when any SMTP setting changes it turns false in the
+ * same transaction and a mail.verify job checks the server again.
+ */
+export async function updateSettings(patch: Partial<Settings>, requestedBy: number): Promise<SettingsUpdateResult> {
+  const { smtp_valid: _serverOwned, ...rest } = patch;
+  const changed = await db().transaction(async (trx) => {
+    const changed = await saveSettings(rest, trx);
+    if (changed.some((k) => SMTP_KEYS.has(k))) await saveSettings({ smtp_valid: false }, trx);
+    return changed;
+  });
+  let smtp_check_queued = false;
+  if (changed.some((k) => SMTP_KEYS.has(k))) {
+    try {
+      await enqueue('mail.verify', { requested_by: requestedBy });
+      smtp_check_queued = true;
+    } catch (err) {
+      logger.error({ err }, 'could not queue the SMTP check');
+    }
+  }
+  return { changed, smtp_check_queued };
 }

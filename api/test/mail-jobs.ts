@@ -1,0 +1,25 @@
+import type { JobOf } from '@sitewalk/proto';
+import { queue } from '../src/queue/index.js';
+
+/**
+ * The mail.send jobs queued for an address, in whatever state a worker left
+ * them, oldest first: what the API asked to be mailed.
+ */
+export async function queuedMails(to: string): Promise<JobOf<'mail.send'>[]> {
+  const jobs = await queue('mail').getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed', 'paused']);
+  return jobs
+    .filter((j) => j?.name === 'mail.send' && (j.data as JobOf<'mail.send'>).to === to)
+    .sort((a, b) => a.timestamp - b.timestamp)
+    .map((j) => j.data as JobOf<'mail.send'>);
+}
+
+/** The token of the last link to `path` mailed to an address. */
+export async function lastMailedToken(to: string, path: string): Promise<string> {
+  const mails = await queuedMails(to);
+  const re = new RegExp(`${path.replace(/[/]/g, '\\/')}\\?token=([A-Za-z0-9_%-]+)`);
+  for (const m of mails.reverse()) {
+    const found = re.exec(m.text);
+    if (found) return decodeURIComponent(found[1]);
+  }
+  throw new Error(`no mail with a ${path} link was queued for ${to}`);
+}
