@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { startSmtpSink } from './support/smtp-sink.js';
+import type { E2eAdmin } from './support/provided.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CHROMIUM = '/usr/bin/chromium';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function ensureChromium(): void {
+  if (fs.existsSync(CHROMIUM)) return;
+  console.log('[e2e] Chromium is missing: installing the Debian package');
+  execFileSync('bash', [path.join(ROOT, 'scripts/install-system-deps.sh'), 'test'], { stdio: 'inherit' });
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is still missing: install the Debian package "chromium".`);
+}
+
+/**
+ * Builds the client once for the run. E2E_CLIENT_DIST names an existing build
+ * to reuse instead (handy while writing tests; `make test` always builds).
+ */
+function buildClient(outDir: string): void {
+  if (process.env.E2E_CLIENT_DIST) {
+    if (!fs.existsSync(path.join(outDir, 'index.html'))) throw new Error(`E2E_CLIENT_DIST=${outDir} holds no index.html`);
+    return;
+  }
+  console.log('[e2e] building the client');
+  execFileSync('npm', ['run', 'build', '-w', 'client', '--', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    // A production bundle, as users get it, whatever NODE_ENV the tests run with.
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+}
+
+/**
+ * Once per run: a fresh test database and Redis prefix, the client built, an
+ * SMTP sink, then the real server (API + Socket.IO + client on one port) and
+ * the real workers in this process, a super administrator and SMTP settings
+ * pointing at the sink.
+ */
+export default async function setup(project: TestProject) {
+  const dbUrl = process.env.DATABASE_URL ?? '';
+  if (!/_test(_[a-z0-9]+)?$/.test(new URL(dbUrl).pathname)) throw new Error(`Refusing to reset ${dbUrl}: test databases end in _test.`);
+  ensureChromium();
+
+  // The server's config is read once at import: the port and the public URL
+  // (used in mailed links) must be in the environment before the first import.
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  process.env.PORT = String(port);
+  process.env.APP_URL = baseUrl;
+  const dataDir = path.resolve(ROOT, process.env.DATA_DIR!);
+  const clientDist = process.env.E2E_CLIENT_DIST ? path.resolve(ROOT, process.env.E2E_CLIENT_DIST) : path.join(dataDir, 'client-dist');
+  process.env.CLIENT_DIST = clientDist;
+
+  // Drops and recreates the database, migrates, clears the Redis prefix and DATA_DIR.
+  const { default: resetTestState } = await import('../test/global-setup.js');
+  await resetTestState();
+  buildClient(clientDist);
+
+  const sink = await startSmtpSink();
+
+  const { saveSettings } = await import('../api/src/services/settings.service.js');
+  await saveSettings({
+    smtp_server: '127.0.0.1',
+    smtp_port: sink.smtpPort,
+    smtp_secure: 'none',
+    smtp_auth: false,
+    smtp_from_email: 'sitewalk@example.test',
+    smtp_from_name: 'SiteWalk',
+    smtp_valid: true,
+  });
+  const { createUser } = await import('../api/test/helpers.js');
+  const password = 'e2e admin password';
+  const { user } = await createUser({ username: 'e2e_admin', super_admin: true, role: 'super_admin', first_name: 'Ada', last_name: 'Admin', password });
+  const admin: E2eAdmin = { id: user.id, username: user.username, email: user.email, password };
+
+  const { startServer } = await import('../api/src/server.js');
+  const server = await startServer(port);
+
+  let workersProblem = '';
+  let workers: { close: () => Promise<void> } | null = null;
+  try {
+    const { handlers } = await import('../workers/src/jobs/index.js');
+    const { startWorkers } = await import('../workers/src/runner.js');
+    workers = startWorkers(handlers);
+  } catch (err) {
+    // Screens that need no job still get tested; the mail and notification tests say why they fail.
+    workersProblem = err instanceof Error ? err.message : String(err);
+    console.warn(`[e2e] workers not started: ${workersProblem}`);
+  }
+
+  project.provide('baseUrl', baseUrl);
+  project.provide('mailboxUrl', sink.mailboxUrl);
+  project.provide('admin', admin);
+  project.provide('workersProblem', workersProblem);
+
+  return async () => {
+    await workers?.close();
+    await server.close();
+    await sink.close();
+  };
+}

@@ -1,0 +1,43 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * How the tests find things on SiteWalk's screens: by role and accessible
+ * name, the way a person (or a screen reader) finds them. Kept in one place
+ * so a renamed label is fixed once.
+ */
+
+export function loginForm(page: Page) {
+  return {
+    username: page.getByLabel(/username|e-?mail/i).first(),
+    password: page.getByLabel(/^password/i).first(),
+    remember: page.getByLabel(/remember me/i),
+    submit: page.getByRole('button', { name: /^(sign in|log ?in)$/i }),
+  };
+}
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/**
+ * Signs in through the login screen (opening /login unless the page is
+ * already on the auth screen) and waits until the app has left it.
+ */
+export async function signIn(page: Page, who: Credentials, opts: { remember?: boolean } = {}): Promise<void> {
+  if (new URL(page.url()).pathname !== '/login') await page.goto('/login');
+  const form = loginForm(page);
+  await form.username.fill(who.username);
+  await form.password.fill(who.password);
+  if (opts.remember) await form.remember.check();
+  await form.submit.click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+/** The sidebar navigation of the signed-in layout. */
+export const sidebar = (page: Page): Locator => page.getByRole('navigation', { name: /main|sidebar|menu/i });
+
+/** Waits for the signed-in layout (its sidebar) to be on screen. */
+export async function expectSignedInLayout(page: Page): Promise<void> {
+  await sidebar(page).waitFor();
+}
