@@ -207,7 +207,7 @@ export const settingsUpdateSchema = z
   .strict()
   .refine((o) => Object.keys(o).length > 0, { message: 'Give at least one setting to change.' })
   .refine((o) => typeof o.theme_color !== 'string' || /^#[0-9a-fA-F]{6}$/.test(o.theme_color), {
-    message: 'theme_color must be a colour like #2987f2.',
+    message: 'The theme colour must be a hex colour like #2987f2.',
     path: ['theme_color'],
   });
 export type SettingsUpdate = Partial<Settings>;

@@ -18,7 +18,8 @@ async function processImage(file: UploadedFile, kind: UserImageKind): Promise<Bu
   await detectType(file, USER_IMAGE_MIMES, 'a JPEG, PNG or WebP image');
   let meta: sharp.Metadata;
   try {
-    meta = await sharp(file.filepath).metadata();
+    // Only the header is read here, so no limit is needed to learn the size.
+    meta = await sharp(file.filepath, { limitInputPixels: false }).metadata();
   } catch {
     throw badRequest(UNREADABLE);
   }

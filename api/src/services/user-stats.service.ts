@@ -29,18 +29,18 @@ const count = async (q: ReturnType<ReturnType<typeof db>>) => Number((await q.co
 export async function userStats(userId: number): Promise<UserStats> {
   const cols = await columnsOf(['projects', 'visits', 'maps', 'annotations']);
   const stats: UserStats = { projects: 0, visits: 0, sheets: 0, open_snags: 0 };
-  if (!cols.get('projects')?.has('owner_id')) return stats;
+  if (!cols.get('projects')?.has('id_owner')) return stats;
   const k = db();
-  const owned = k('projects').where('owner_id', userId).select('id');
+  const owned = k('projects').where('id_owner', userId).select('id');
   const inOwnedProjects = async (table: string, extra?: (q: ReturnType<typeof k>) => void) => {
-    if (!cols.get(table)?.has('project_id')) return 0;
-    const q = k(table).whereIn('project_id', owned.clone());
+    if (!cols.get(table)?.has('id_project')) return 0;
+    const q = k(table).whereIn('id_project', owned.clone());
     extra?.(q);
     return count(q);
   };
   const snagCols = cols.get('annotations');
   [stats.projects, stats.visits, stats.sheets, stats.open_snags] = await Promise.all([
-    count(k('projects').where('owner_id', userId)),
+    count(k('projects').where('id_owner', userId)),
     inOwnedProjects('visits'),
     inOwnedProjects('maps'),
     inOwnedProjects('annotations', (q) => {

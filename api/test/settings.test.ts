@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SECRET_PLACEHOLDER, SECRET_SETTING_KEYS, SETTINGS_DEFAULTS } from '@sitewalk/proto';
+import { db } from '../src/db/index.js';
+import { queue } from '../src/queue/index.js';
+import { api, createUser } from './helpers.js';
+import { lockSettings, type SettingsLock } from './settings-lock.js';
+
+let settings: SettingsLock;
+beforeAll(async () => {
+  settings = await lockSettings();
+  // Every key this file changes is restored when it ends.
+  await settings.set({
+    smtp_server: '', smtp_port: 587, smtp_password: '', smtp_valid: false,
+    adsk_secret: '', api_key: '', theme_color: '#2987f2', name: 'SiteWalk', enable_registration: false,
+  });
+}, 180_000);
+afterAll(() => settings.release());
+
+const stored = async (key: string) => (await db()('settings').where({ key }).first('value'))?.value;
+const verifyJobsBy = async (adminId: number) =>
+  (await queue('mail').getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed', 'paused'])).filter(
+    (j) => j?.name === 'mail.verify' && j.data.requested_by === adminId,
+  );
+
+describe('GET /api/settings', () => {
+  it('gives every setting to anyone, without a token', async () => {
+    const res = await api().get('/api/settings');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.data).sort()).toEqual(Object.keys(SETTINGS_DEFAULTS).sort());
+    expect(res.body.data).toMatchObject({ theme_color: '#2987f2', timezone: 'Asia/Amman', smtp_port: 587, maxzoom: 20, first_name_mandatory: true });
+  });
+
+  it('never shows a secret in clear: the placeholder when set, empty when not', async () => {
+    await settings.set({ adsk_secret: 'the-real-adsk-secret', api_key: '' });
+    const res = await api().get('/api/settings');
+    expect(res.body.data.adsk_secret).toBe(SECRET_PLACEHOLDER);
+    expect(res.body.data.api_key).toBe('');
+    expect(JSON.stringify(res.body)).not.toContain('the-real-adsk-secret');
+    for (const k of SECRET_SETTING_KEYS) expect(['', SECRET_PLACEHOLDER]).toContain(res.body.data[k]);
+  });
+});
+
+describe('PUT /api/settings', () => {
+  it('saves the changed settings for a super admin and answers with the public settings', async () => {
+    const admin = await createUser({ super_admin: true });
+    const res = await api().put('/api/settings').set(admin.auth).send({ name: 'Site Supervision', theme_color: '#112233', enable_registration: true });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Settings saved.');
+    expect(res.body.data).toMatchObject({ name: 'Site Supervision', theme_color: '#112233', enable_registration: true });
+    expect((await api().get('/api/settings')).body.data.name).toBe('Site Supervision');
+  });
+
+  it('keeps a stored secret when the placeholder comes back, and replaces it with a new value', async () => {
+    const admin = await createUser({ super_admin: true });
+    await settings.set({ adsk_secret: 'kept-secret' });
+    const keep = await api().put('/api/settings').set(admin.auth).send({ adsk_secret: SECRET_PLACEHOLDER, name: 'With secret' });
+    expect(keep.status).toBe(200);
+    expect(keep.body.data.adsk_secret).toBe(SECRET_PLACEHOLDER);
+    expect(await stored('adsk_secret')).toBe('kept-secret');
+    await api().put('/api/settings').set(admin.auth).send({ adsk_secret: 'new-secret' });
+    expect(await stored('adsk_secret')).toBe('new-secret');
+  });
+
+  it('marks SMTP unverified and queues a check of the mail server when an SMTP setting changes', async () => {
+    const admin = await createUser({ super_admin: true });
+    await settings.set({ smtp_valid: true });
+    const res = await api().put('/api/settings').set(admin.auth).send({ smtp_server: '127.0.0.1', smtp_port: 1, smtp_password: 'mail-pass' });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Settings saved. The mail server is being checked; you will be notified of the result.');
+    expect(res.body.data.smtp_valid).toBe(false);
+    expect(res.body.data.smtp_password).toBe(SECRET_PLACEHOLDER);
+    expect(await stored('smtp_password')).toBe('mail-pass');
+    expect(await verifyJobsBy(admin.user.id)).toHaveLength(1);
+  });
+
+  it('leaves smtp_valid to the server: a client cannot set it, and other changes do not reset it', async () => {
+    const admin = await createUser({ super_admin: true });
+    await settings.set({ smtp_valid: false });
+    const res = await api().put('/api/settings').set(admin.auth).send({ smtp_valid: true, name: 'Renamed' });
+    expect(res.body.data.smtp_valid).toBe(false);
+    await settings.set({ smtp_valid: true });
+    const other = await api().put('/api/settings').set(admin.auth).send({ name: 'Renamed again' });
+    expect(other.body.data.smtp_valid).toBe(true);
+    expect(await verifyJobsBy(admin.user.id)).toHaveLength(0);
+  });
+
+  it('answers 403 to a user who is not a super admin and 401 without a token', async () => {
+    const { auth } = await createUser();
+    const res = await api().put('/api/settings').set(auth).send({ name: 'Taken over' });
+    expect(res.status).toBe(403);
+    expect((await api().put('/api/settings').send({ name: 'Taken over' })).status).toBe(401);
+    expect((await api().get('/api/settings')).body.data.name).not.toBe('Taken over');
+  });
+
+  it('answers 400 to unknown keys, wrong types, a bad colour or nothing at all', async () => {
+    const admin = await createUser({ super_admin: true });
+    const cases: [unknown, RegExp][] = [
+      [{ no_such_setting: 1 }, /^Unknown field: no_such_setting\.$/],
+      [{ smtp_port: 'five' }, /^smtp_port/],
+      [{ theme_color: 'blue' }, /^The theme colour must be a hex colour like #2987f2\.$/],
+      [{}, /^Give at least one setting to change\.$/],
+    ];
+    for (const [input, message] of cases) {
+      const res = await api().put('/api/settings').set(admin.auth).send(input as object);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(message);
+    }
+    expect(await stored('theme_color')).not.toBe('blue');
+  });
+});
