@@ -26,6 +26,8 @@ export const NOTIFICATION_KINDS = [
   'plan',
   'team',
   'registration',
+  /** Platform messages for administrators, such as the result of the mail server check. */
+  'system',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

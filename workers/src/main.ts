@@ -1,25 +1,37 @@
-/** The workers process: every queue of the registry, until SIGTERM/SIGINT. */
+/** The workers process: the queues of WORKER_QUEUES (default all), until SIGTERM/SIGINT. */
 import { closeDb, db } from '@sitewalk/api/db';
 import { closeEmitter } from '@sitewalk/api/realtime';
 import { closeQueues } from '@sitewalk/api/queue';
 import { closeRedis } from '@sitewalk/api/redis';
 import { logger } from '@sitewalk/api/logger';
 import { handlers } from './jobs/index.js';
-import { startWorkers } from './runner.js';
+import { queuesFromEnv, startWorkers, type RunningWorkers } from './runner.js';
 
+let running: RunningWorkers;
+try {
+  running = startWorkers(handlers, { queues: queuesFromEnv() });
+} catch (err) {
+  logger.fatal({ err: (err as Error).message }, 'workers not started');
+  console.error(`SiteWalk workers: ${(err as Error).message}`);
+  process.exit(1);
+}
 db();
-const running = startWorkers(handlers);
 logger.info({ queues: running.workers.map((w) => w.name) }, 'workers started');
 
 let stopping = false;
+/** Stops taking jobs, lets the running ones finish (up to 30 s), then closes every connection. */
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'workers stopping: finishing running jobs');
-  const force = setTimeout(() => process.exit(1), 30_000);
+  const force = setTimeout(() => {
+    logger.error('jobs still running after 30 s: exiting; their locks expire and another worker retries them');
+    process.exit(1);
+  }, 30_000);
   force.unref();
   await running.close();
   await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
+  logger.info('workers stopped');
   process.exit(0);
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -10,20 +10,65 @@ export interface RunningWorkers {
   close: () => Promise<void>;
 }
 
+export interface WorkerTimings {
+  /** How long a worker holds a job's lock before renewing it; a dead worker's job is free again after this. */
+  lockMs?: number;
+  /** How often workers look for jobs whose lock expired (their worker died) and put them back. */
+  stalledMs?: number;
+}
+
+const envMs = (name: string): number | undefined => {
+  const v = process.env[name];
+  return v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined;
+};
+
 /**
- * Starts one BullMQ worker per queue, dispatching each job to its handler.
- * Bad payloads fail at once (UnrecoverableError): retrying cannot fix them.
+ * Lock and stall timings. The defaults suit production (a crashed worker's
+ * job is retried within about a minute); WORKER_LOCK_MS and
+ * WORKER_STALLED_MS shorten them, e.g. for the crash tests.
  */
-export function startWorkers(handlers: HandlerTable, opts: { queues?: readonly QueueName[] } = {}): RunningWorkers {
-  const missing = missingHandlers(handlers);
+export function workerTimings(queueJobs: JobName[], over: WorkerTimings = {}): Required<WorkerTimings> {
+  const defaultLock = Math.max(...queueJobs.map((n) => Math.min(JOB_POLICIES[n].timeoutMs, 120_000)), 30_000);
+  return {
+    lockMs: over.lockMs ?? envMs('WORKER_LOCK_MS') ?? defaultLock,
+    stalledMs: over.stalledMs ?? envMs('WORKER_STALLED_MS') ?? 30_000,
+  };
+}
+
+/**
+ * The queues this process serves: WORKER_QUEUES (comma-separated, e.g.
+ * "sheets" on a machine kept for heavy work), else all of them.
+ */
+export function queuesFromEnv(value = process.env.WORKER_QUEUES): QueueName[] {
+  const wanted = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!wanted.length) return [...QUEUES];
+  const unknown = wanted.filter((q) => !(QUEUES as readonly string[]).includes(q));
+  if (unknown.length) throw new Error(`Unknown queue(s) in WORKER_QUEUES: ${unknown.join(', ')}. Known: ${QUEUES.join(', ')}.`);
+  return wanted as QueueName[];
+}
+
+/**
+ * Starts one BullMQ worker per queue (all queues unless told otherwise),
+ * dispatching each job to its handler. Refuses to start when a job of a
+ * served queue has no handler. Bad payloads fail at once
+ * (UnrecoverableError): retrying cannot fix them.
+ */
+export function startWorkers(
+  handlers: Partial<HandlerTable>,
+  opts: { queues?: readonly QueueName[] } & WorkerTimings = {},
+): RunningWorkers {
+  const queues = opts.queues ?? QUEUES;
+  const missing = missingHandlers(handlers, queues);
   if (missing.length) throw new Error(`No handler for job(s): ${missing.join(', ')}. Refusing to start.`);
   const workers: Worker[] = [];
-  for (const queueName of opts.queues ?? QUEUES) {
+  const connections: ReturnType<typeof createRedis>[] = [];
+  for (const queueName of queues) {
     const names = jobsOfQueue(queueName);
     if (!names.length) continue;
     const concurrency = Math.max(...names.map((n) => JOB_POLICIES[n].concurrency));
-    const lockDuration = Math.max(...names.map((n) => Math.min(JOB_POLICIES[n].timeoutMs, 120_000)), 30_000);
+    const { lockMs, stalledMs } = workerTimings(names, opts);
     const connection = createRedis({ maxRetriesPerRequest: null });
+    connections.push(connection);
     const worker = new Worker(
       queueName,
       async (job: Job) => {
@@ -39,7 +84,14 @@ export function startWorkers(handlers: HandlerTable, opts: { queues?: readonly Q
         log.info('job completed');
         return result;
       },
-      { connection, prefix: bullPrefix(), concurrency, lockDuration, autorun: true },
+      {
+        connection,
+        prefix: bullPrefix(),
+        concurrency,
+        lockDuration: lockMs,
+        stalledInterval: stalledMs,
+        autorun: true,
+      },
     );
     worker.on('failed', (job, err) => logger.warn({ job: job?.name, job_id: job?.id, err: err.message }, 'job failed'));
     worker.on('error', (err) => logger.error({ err }, 'worker error'));
@@ -50,7 +102,7 @@ export function startWorkers(handlers: HandlerTable, opts: { queues?: readonly Q
     close: async () => {
       // Lets running jobs finish; a job still running past the lock is picked up by another worker.
       await Promise.all(workers.map((w) => w.close()));
-      await Promise.all(workers.map((w) => (w.opts.connection as ReturnType<typeof createRedis>).quit?.().catch(() => undefined)));
+      await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
     },
   };
 }

@@ -1,2 +1,3 @@
-export { emitTo, closeEmitter } from './emitter.js';
-export { attachRealtime, socketChannel, type Io } from './gateway.js';
+export { emitTo, signalSessionRevoked, closeEmitter } from './emitter.js';
+export { attachRealtime, type Io } from './gateway.js';
+export { socketChannel, sessionRoom } from './channel.js';

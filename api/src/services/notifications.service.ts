@@ -129,11 +129,11 @@ export async function notify(userId: number, input: NotifyInput, opts: { key?: s
   return enqueue('notify.dispatch', payload, { jobId });
 }
 
-/** Notifies every active super administrator (e.g. new registrations, SMTP check results). */
-export async function notifySuperAdmins(input: NotifyInput, opts: { key?: string } = {}): Promise<number> {
+/** Notifies every active super administrator (e.g. new registrations, SMTP check results); returns their ids. */
+export async function notifySuperAdmins(input: NotifyInput, opts: { key?: string } = {}): Promise<number[]> {
   const admins: { id: number }[] = await db()('users').where({ super_admin: true, active: true }).select('id');
   await Promise.all(admins.map((a) => notify(a.id, input, opts.key ? { key: `${opts.key}-u${a.id}` } : {})));
-  return admins.length;
+  return admins.map((a) => a.id);
 }
 
 export async function unreadCount(userId: number, k: Db = db()): Promise<number> {

@@ -1,7 +1,16 @@
 import type { HandlerTable } from '../registry.js';
+import { mailSend } from './mail-send.js';
+import { mailVerify } from './mail-verify.js';
+import { notifyDispatch } from './notify-dispatch.js';
 
 /**
  * One handler per job of the registry in proto/src/jobs.ts. Each is
  * idempotent: running it twice for the same payload has the effect of once.
+ * The workers process checks at start that every job of the queues it serves
+ * is here, and refuses to start otherwise.
  */
-export const handlers: HandlerTable = {} as HandlerTable;
+export const handlers: Partial<HandlerTable> = {
+  'mail.send': mailSend,
+  'mail.verify': mailVerify,
+  'notify.dispatch': notifyDispatch,
+};

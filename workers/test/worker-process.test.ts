@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDb, db } from '@sitewalk/api/db';
+import { closeQueues, enqueue, queue } from '@sitewalk/api/queue';
+import { closeEmitter } from '@sitewalk/api/realtime';
+import { closeRedis } from '@sitewalk/api/redis';
+import { jobsOfQueue } from '@sitewalk/proto';
+import { lockSettings, type SettingsLock } from '../../api/test/settings-lock.js';
+import { handlers } from '../src/jobs/index.js';
+import { queuesFromEnv, startWorkers } from '../src/runner.js';
+import { missingHandlers } from '../src/registry.js';
+import { runTs } from './child-process.js';
+import { settled, useOwnRedisPrefix } from './helpers.js';
+import { sinkSettings, startSmtpSink, type SmtpSink } from './smtp-sink.js';
+
+useOwnRedisPrefix('worker-process');
+
+afterAll(async () => {
+  await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis()]);
+  await closeDb();
+});
+
+describe('starting the workers', () => {
+  it('refuses to start when a job of a served queue has no handler, naming it', () => {
+    const { 'mail.send': _left, ...incomplete } = handlers;
+    expect(() => startWorkers(incomplete, { queues: ['mail'] })).toThrow('No handler for job(s): mail.send. Refusing to start.');
+    expect(missingHandlers({ 'mail.send': handlers['mail.send'] }, ['mail'])).toEqual(jobsOfQueue('mail').filter((n) => n !== 'mail.send'));
+  });
+
+  it('serves the queues named in WORKER_QUEUES and rejects unknown names', () => {
+    expect(queuesFromEnv('mail, notifications')).toEqual(['mail', 'notifications']);
+    expect(queuesFromEnv('')).toEqual(expect.arrayContaining(['mail', 'notifications']));
+    expect(() => queuesFromEnv('mail,video')).toThrow(/Unknown queue\(s\) in WORKER_QUEUES: video/);
+  });
+
+  it('the workers process exits with the reason instead of starting half-configured', async () => {
+    const child = runTs('workers/src/main.ts', { WORKER_QUEUES: 'mail,nonsense' });
+    const { code } = await child.exited;
+    expect(code).toBe(1);
+    expect(child.output()).toContain('SiteWalk workers: Unknown queue(s) in WORKER_QUEUES: nonsense');
+  });
+});
+
+describe('SIGTERM', () => {
+  let sink: SmtpSink;
+  let settings: SettingsLock;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    settings = await lockSettings();
+    await settings.set({ ...sinkSettings(sink.port), smtp_valid: true });
+  });
+  afterAll(async () => {
+    await settings?.release();
+    await sink?.close();
+  });
+
+  it('lets the running job finish, then the process exits cleanly', async () => {
+    const child = runTs('workers/src/main.ts', { WORKER_QUEUES: 'mail,notifications', LOG_LEVEL: 'info' });
+    await child.line(/"msg":"workers started"/);
+    // The server takes its time to accept the message: the job is mid-send when SIGTERM comes.
+    sink.delayData(1_500);
+    const to = `shutdown-${Date.now()}@example.test`;
+    const started = sink.dataStarted();
+    const job = await enqueue('mail.send', { to, subject: 'Sent during shutdown', text: 'Still delivered.', reason: 'test' });
+    await started;
+    child.proc.kill('SIGTERM');
+
+    const { code } = await child.exited;
+    expect(code).toBe(0);
+    expect(child.output()).toContain('workers stopping: finishing running jobs');
+    expect(child.output()).toContain('"msg":"workers stopped"');
+    expect(sink.to(to)).toHaveLength(1);
+    expect(await job.getState()).toBe('completed');
+    expect(await db()('sent_mails').where({ to })).toHaveLength(1);
+    sink.delayData(0);
+  });
+});
+
+describe('a job with a payload that does not fit its schema', () => {
+  it('fails at once without retries, whatever queued it', async () => {
+    const running = startWorkers(handlers, { queues: ['notifications'] });
+    try {
+      // Past the enqueue function's validation, as an older API version or a hand-made job would be.
+      const job = await queue('notifications').add('notify.dispatch', { user_id: 'nobody' }, { attempts: 5 });
+      const { state, job: done } = await settled(job);
+      expect(state).toBe('failed');
+      expect(done.attemptsMade).toBe(1);
+      expect(done.failedReason).toMatch(/Invalid payload for notify.dispatch/);
+    } finally {
+      await running.close();
+    }
+  });
+});
