@@ -44,6 +44,14 @@ describe('POST /api/register', () => {
     expect(stored!.password_hash).toMatch(/^\$argon2id\$/);
   });
 
+  it('ignores any attempt to register as an administrator', async () => {
+    const input = newAccount({ super_admin: true, role: 'super_admin', active: true });
+    const res = await api().post('/api/register').set('X-Forwarded-For', uniqueIp()).send(input);
+    expect(res.status).toBe(201);
+    const stored = await User.query().findById(res.body.data.id);
+    expect(stored).toMatchObject({ super_admin: false, role: 'guest' });
+  });
+
   it('with validate_email, keeps the account inactive until its mailed link is used', async () => {
     await settings.set({ validate_email: true });
     try {
