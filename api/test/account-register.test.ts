@@ -170,6 +170,7 @@ describe('invitations: POST /api/users without a password, then /api/activate-ac
     const [mail] = await queuedMails(email);
     expect(mail.subject).toBe('SiteWalk: you are invited');
     expect(mail.text).toContain('Hello Omar,');
+    expect(mail.text).toContain('Test User invited you to SiteWalk.');
     const token = await lastMailedToken(email, ACTIVATION_PATH);
 
     const check = await api().get('/api/check-invitation-token').query({ token }).set('X-Forwarded-For', uniqueIp());

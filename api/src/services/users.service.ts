@@ -29,6 +29,10 @@ export const userDto = (u: User): UserDto => toUserDto(u, signedUrl);
 /** How mails greet a person: first name, else username. */
 export const displayName = (u: Pick<User, 'first_name' | 'username'>) => u.first_name?.trim() || u.username;
 
+/** How mails name someone to others: full name, else username. */
+export const fullName = (u: Pick<User, 'first_name' | 'last_name' | 'username'>) =>
+  `${u.first_name ?? ''} ${u.last_name ?? ''}`.trim() || u.username;
+
 /** The account whose username or e-mail this is, whatever the case. */
 export const findUserByLogin = (login: string) =>
   User.query()
@@ -114,7 +118,7 @@ export async function createUserByAdmin(admin: User, input: z.infer<typeof userC
     const mail = invitationMail(lang, {
       siteName: settings.name,
       name: displayName(user),
-      invitedBy: displayName(admin),
+      invitedBy: fullName(admin),
       link: `${config.appUrl}${ACTIVATION_PATH}?token=${encodeURIComponent(token.token)}`,
       ttlMs: ACTIVATION_TTL_MS,
     });
