@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD_EMAIL_NEUTRAL_MESSAGE, PASSWORD_RESET_PATH } from '@sitewalk/proto';
+import { ACTIVATION_PATH, PASSWORD_EMAIL_NEUTRAL_MESSAGE, PASSWORD_RESET_PATH } from '@sitewalk/proto';
 import { db } from '../src/db/index.js';
 import { api, createUser, uniqueIp, uniqueName } from './helpers.js';
 import { lockSettings, type SettingsLock } from './settings-lock.js';
@@ -40,6 +40,21 @@ describe('POST /api/password/email', () => {
     expect(mail.subject).toBe('SiteWalk: إعادة تعيين كلمة المرور');
     expect(mail.text).toContain('مرحباً ليلى،');
     expect(mail.html).toContain('dir="rtl"');
+  });
+
+  it('sends a fresh activation link to an account that never activated, and nothing to a disabled one', async () => {
+    const waiting = await createUser({ active: false, email_verified_at: null });
+    const disabled = await createUser({ active: false, email_verified_at: new Date() });
+    for (const u of [waiting, disabled]) {
+      const res = await askReset(u.user.email);
+      expect(res.body.message).toBe(PASSWORD_EMAIL_NEUTRAL_MESSAGE);
+    }
+    const [mail] = await queuedMails(waiting.user.email);
+    expect(mail.subject).toBe('SiteWalk: activate your account');
+    const token = await lastMailedToken(waiting.user.email, ACTIVATION_PATH);
+    expect((await api().post('/api/activate-account').set('X-Forwarded-For', uniqueIp()).send({ token })).status).toBe(200);
+    expect((await signIn(waiting.user.username, waiting.password)).status).toBe(200);
+    expect(await queuedMails(disabled.user.email)).toHaveLength(0);
   });
 
   it('answers 503 with a clear message while the mail server is not set up', async () => {

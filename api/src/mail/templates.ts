@@ -112,14 +112,15 @@ export function activationMail(lang: MailLanguage, v: Common & { link: string; t
   );
 }
 
-export function invitationMail(lang: MailLanguage, v: Common & { link: string; ttlMs: number; invitedBy: string }): MailContent {
+/** `invitedBy` is left out when the link is sent again at the person's own request. */
+export function invitationMail(lang: MailLanguage, v: Common & { link: string; ttlMs: number; invitedBy?: string }): MailContent {
   if (lang === 'ar') {
     return render(
       {
         subject: `${v.siteName}: دعوة للانضمام`,
         greeting: `مرحباً ${v.name}،`,
         lines: [
-          `دعاك ${v.invitedBy} إلى ${v.siteName}. افتح الرابط أدناه لاختيار اسم المستخدم وكلمة المرور.`,
+          `${v.invitedBy ? `دعاك ${v.invitedBy}` : 'أنت مدعو'} إلى ${v.siteName}. افتح الرابط أدناه لاختيار اسم المستخدم وكلمة المرور.`,
           `يعمل الرابط مرة واحدة فقط، ولمدة ${days(v.ttlMs)} يوم.`,
         ],
         action: { label: 'قبول الدعوة', url: v.link },
@@ -133,7 +134,7 @@ export function invitationMail(lang: MailLanguage, v: Common & { link: string; t
       subject: `${v.siteName}: you are invited`,
       greeting: `Hello ${v.name},`,
       lines: [
-        `${v.invitedBy} invited you to ${v.siteName}. Open the link below to choose your username and password.`,
+        `${v.invitedBy ? `${v.invitedBy} invited you` : 'You are invited'} to ${v.siteName}. Open the link below to choose your username and password.`,
         `The link works once, for ${days(v.ttlMs)} day(s).`,
       ],
       action: { label: 'Accept the invitation', url: v.link },

@@ -20,7 +20,7 @@ import { consume, isBlocked, limiter } from '../http/rate-limit.js';
 import { config } from '../config.js';
 import { logger } from '../logger.js';
 import { emitTo } from '../realtime/emitter.js';
-import { activationMail, passwordResetMail, registrationNoticeMail } from '../mail/templates.js';
+import { activationMail, invitationMail, passwordResetMail, registrationNoticeMail } from '../mail/templates.js';
 import { mailLanguage, queueMail } from '../mail/mail-queue.js';
 import { getSettings } from './settings.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -173,8 +173,11 @@ export async function activateAccount(input: z.infer<typeof activateAccountSchem
 const resetMailLimiter = () => limiter('password-reset-mail', 3, 15 * 60);
 
 /**
- * Mails a one-time reset link when the login matches an active account.
- * Says nothing about whether it did: the caller answers the same either way.
+ * Mails a one-time reset link when the login matches an active account. An
+ * account still waiting for its first activation gets a fresh activation (or
+ * invitation) link instead, since an expired one would otherwise lock the
+ * person out for good. Says nothing about whether it mailed: the caller
+ * answers the same either way.
  */
 export async function requestPasswordReset(login: string): Promise<void> {
   const settings = await getSettings();
@@ -182,7 +185,8 @@ export async function requestPasswordReset(login: string): Promise<void> {
     throw new HttpError(503, 'Password recovery by e-mail is not available because the mail server is not set up. Contact your administrator.');
   }
   const user = await findUserByLogin(login);
-  if (!user || !user.active) return;
+  // An inactive account that was verified once was disabled by an administrator.
+  if (!user || (!user.active && user.email_verified_at)) return;
   try {
     await consume(resetMailLimiter(), String(user.id), 'Too many reset mails.');
   } catch {
@@ -190,6 +194,7 @@ export async function requestPasswordReset(login: string): Promise<void> {
     logger.info({ user_id: user.id }, 'password reset mail withheld: too many for this account');
     return;
   }
+  if (!user.active) return resendActivation(user, settings.name);
   const token = await issueUserToken(user.id, 'password_reset', PASSWORD_RESET_TTL_MS);
   const mail = passwordResetMail(mailLanguage(user.language), {
     siteName: settings.name,
@@ -198,6 +203,17 @@ export async function requestPasswordReset(login: string): Promise<void> {
     ttlMs: PASSWORD_RESET_TTL_MS,
   });
   await queueMail(user.email, mail, 'password-reset', `password-reset-${token.id}`);
+}
+
+/** A new activation link for an account never activated: an invitation if it was invited, else a registration's. */
+async function resendActivation(user: User, siteName: string): Promise<void> {
+  const last = await db()('user_tokens').where({ user_id: user.id }).whereIn('purpose', ['invitation', 'activation']).orderBy('id', 'desc').first('purpose');
+  const purpose = last?.purpose === 'invitation' ? 'invitation' : 'activation';
+  const token = await issueUserToken(user.id, purpose, ACTIVATION_TTL_MS);
+  const vars = { siteName, name: displayName(user), link: link(ACTIVATION_PATH, token.token), ttlMs: ACTIVATION_TTL_MS };
+  const lang = mailLanguage(user.language);
+  const mail = purpose === 'invitation' ? invitationMail(lang, vars) : activationMail(lang, vars);
+  await queueMail(user.email, mail, purpose, `${purpose}-${token.id}`);
 }
 
 const INVALID_RESET = 'This password reset link is not valid or has expired. Ask for a new one.';
