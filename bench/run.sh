@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# make bench: the measurements of bench/, one after another. They are not
+# tests (no number passes or fails); each step prints its results and
+# appends a dated section with the machine to bench/RESULTS.md.
+#
+#   bash bench/run.sh              every step
+#   bash bench/run.sh api client   only these steps
+#
+# Add a bench: write bench/<name>.ts, add a step_<name> function below and
+# its name to STEPS. Steps get DATABASE_SERVER_URL and REDIS_SERVER_URL and
+# must use a database of their own whose name ends in _bench.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/scripts/services.sh"
+cd "$ROOT"
+
+STEPS=(api client)
+
+# API throughput: authenticated GET /api/notifications against a bare Koa handler (autocannon).
+step_api() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_api_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-api-bench DATA_DIR=.data/api-bench npx tsx bench/api-bench.ts
+}
+
+# Client budget: initial JavaScript of /login, and page measurements in Chromium.
+step_client() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-bench DATA_DIR=.data/bench npx tsx bench/client-perf.ts
+}
+
+requested=("$@")
+[ ${#requested[@]} -eq 0 ] && requested=("${STEPS[@]}")
+for s in "${requested[@]}"; do
+  declare -F "step_$s" >/dev/null || die "Unknown bench step '$s'. Steps: ${STEPS[*]}"
+done
+
+ensure_node_modules
+rm -f "$DATA_DIR/started-services"
+ensure_services
+trap 'stop_services' EXIT
+
+for s in "${requested[@]}"; do
+  log "Bench: $s"
+  "step_$s"
+done
+log "Results are in bench/RESULTS.md"
