@@ -41,3 +41,6 @@ export const sidebar = (page: Page): Locator => page.getByRole('navigation', { n
 export async function expectSignedInLayout(page: Page): Promise<void> {
   await sidebar(page).waitFor();
 }
+
+/** Options for `expect.poll`: screens settle within seconds on a loaded two-core machine. */
+export const EVENTUALLY = { timeout: 15_000, interval: 100 } as const;
