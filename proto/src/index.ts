@@ -7,3 +7,6 @@ export * from './events.js';
 export * from './notifications.js';
 export * from './users.js';
 export * from './auth.js';
+export * from './projects.js';
+export * from './categories.js';
+export * from './sheets.js';

@@ -2,6 +2,7 @@ import type { HandlerTable } from '../registry.js';
 import { mailSend } from './mail-send.js';
 import { mailVerify } from './mail-verify.js';
 import { notifyDispatch } from './notify-dispatch.js';
+import { sheetFromPdf } from './sheet-from-pdf.js';
 
 /**
  * One handler per job of the registry in proto/src/jobs.ts. Each is
@@ -13,4 +14,5 @@ export const handlers: Partial<HandlerTable> = {
   'mail.send': mailSend,
   'mail.verify': mailVerify,
   'notify.dispatch': notifyDispatch,
+  'sheet.from-pdf': sheetFromPdf,
 };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as platform from './20261122_0001_platform.js';
+import * as projects from './20261122_0100_projects.js';
 
 /**
  * Every migration, in order. Listed here (not discovered on disk) so they run
@@ -7,4 +8,5 @@ import * as platform from './20261122_0001_platform.js';
  */
 export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: (k: Knex) => Promise<void> }> = {
   '20261122_0001_platform': platform,
+  '20261122_0100_projects': projects,
 };

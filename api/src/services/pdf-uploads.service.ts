@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { PdfUpload, db } from '../db/index.js';
+import { conflict, HttpError, notFound } from '../http/errors.js';
+import { detectType, type UploadedFile } from '../http/upload.js';
+import { enqueue } from '../queue/index.js';
+import { newKey, putFile, remove } from '../storage/index.js';
+import { logger } from '../logger.js';
+import { requireProject } from './access.service.js';
+import { projectFolder } from './sheets.service.js';
+
+type Actor = { id: number; super_admin: boolean };
+
+/** The BullMQ job id of an upload: enqueueing it twice keeps one job (ids may not be bare integers). */
+export const pdfJobId = (uploadId: number) => `pdf-upload-${uploadId}`;
+
+/** A file name fit for showing back to the user (never used as a storage name). */
+const displayName = (name: string | null) =>
+  (path.basename(name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'plan.pdf').slice(0, 255);
+
+/**
+ * Accepts a PDF plan set: checks it is a PDF by its bytes, stores it under a
+ * server-chosen name, records the upload and queues the sheet.from-pdf job.
+ * The sheets appear as the worker renders each page.
+ */
+export async function acceptPdfUpload(user: Actor, projectId: number, file: UploadedFile): Promise<PdfUpload> {
+  await requireProject(user, projectId, 'edit-sheets');
+  await detectType(file, ['application/pdf'], 'a PDF');
+  const key = newKey(`${projectFolder(projectId)}/pdf`, 'pdf');
+  await putFile(key, file.filepath);
+  let upload: PdfUpload;
+  try {
+    upload = await PdfUpload.query().insertAndFetch({
+      id_project: projectId,
+      id_user: user.id,
+      file_key: key,
+      original_name: displayName(file.originalFilename),
+      size_bytes: file.size,
+      status: 'queued',
+    });
+  } catch (err) {
+    await remove(key);
+    throw err;
+  }
+  try {
+    await enqueue('sheet.from-pdf', { upload_id: upload.id }, { jobId: pdfJobId(upload.id) });
+  } catch (err) {
+    logger.error({ err, upload_id: upload.id }, 'could not queue the PDF job');
+    await PdfUpload.query().deleteById(upload.id);
+    await remove(key);
+    throw new HttpError(503, 'The PDF could not be queued for processing. Please try again in a moment.');
+  }
+  return upload;
+}
+
+/** The project's most recent uploads, newest first. */
+export const recentUploads = (projectId: number, limit = 10) =>
+  PdfUpload.query().where({ id_project: projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+
+/**
+ * Removes stored PDF files of the project (one upload, or all), keeping the
+ * sheets made from them. A PDF still being turned into sheets is kept (409).
+ */
+export async function deleteStoredPdfs(user: Actor, projectId: number, uploadId?: number): Promise<{ removed: number }> {
+  const keys = await db().transaction(async (trx) => {
+    await requireProject(user, projectId, 'edit-sheets', trx);
+    const q = PdfUpload.query(trx).where({ id_project: projectId }).whereNotNull('file_key').forUpdate();
+    if (uploadId) q.where({ id: uploadId });
+    const rows = await q;
+    if (uploadId && !rows.length) {
+      const exists = await PdfUpload.query(trx).findOne({ id: uploadId, id_project: projectId });
+      if (!exists) throw notFound('This upload does not exist in this project.');
+    }
+    if (rows.some((r) => r.status === 'queued' || r.status === 'processing')) {
+      throw conflict('This PDF is still being turned into sheets. Delete it once it is done.');
+    }
+    if (rows.length) await PdfUpload.query(trx).patch({ file_key: null }).whereIn('id', rows.map((r) => r.id));
+    return rows.map((r) => r.file_key);
+  });
+  for (const k of keys) await remove(k);
+  return { removed: keys.length };
+}

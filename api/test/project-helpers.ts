@@ -1,0 +1,15 @@
+import type { ProjectCreateRequest, ProjectDetail } from '@sitewalk/proto';
+import { db } from '../src/db/index.js';
+import { api, uniqueName, type TestUser } from './helpers.js';
+
+/** Creates a project through the API as `owner` and returns what the API answered. */
+export async function newProject(owner: TestUser, fields: Partial<ProjectCreateRequest> = {}): Promise<ProjectDetail> {
+  const res = await api().post('/api/projects').set(owner.auth).send({ name: uniqueName('Tower'), ...fields });
+  if (res.status !== 201) throw new Error(`project not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data as ProjectDetail;
+}
+
+/** Makes `member` part of the project's team (the team feature does this through invitations). */
+export async function addMember(projectId: number, member: TestUser, role: 'editor' | 'viewer' = 'viewer') {
+  await db()('project_members').insert({ id_project: projectId, id_user: member.user.id, role });
+}

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+
+/**
+ * Sheets ("maps" in the API paths of SPEC §7) and the PDF plan uploads that
+ * make them. `data` of each answer:
+ *
+ *   POST   /maps                   → 201 MapDetail   body MapCreateRequest: an empty sheet (status 'empty')
+ *   GET    /maps/{id}              → MapDetail
+ *   PUT    /maps/{id}              → MapDetail       body MapUpdateRequest (changed fields only)
+ *   DELETE /maps/{id}              → {id, id_project}
+ *   GET    /maps/{id}/rooms        → MapRoom[]       query MapRoomsQuery
+ *   PUT    /maps/{id}/room-positions → MapRoom[]     body {rooms: [{id, x, y}]}: the rooms as stored
+ *   POST   /projects/{id}/pdf-sheet → 202 PdfUpload  multipart "file": the PDF, checked by content
+ *                                     (413 above UPLOAD_LIMITS.pdfBytes, 415 when not a PDF)
+ *
+ * How a sheet is shown (Leaflet with CRS.Simple):
+ *   - `tile_url_template` is a signed URL with `{z}`, `{x}` and `{y}`; give it to L.tileLayer
+ *     with { tileSize: tile_size, minZoom: 0, maxNativeZoom: max_zoom, noWrap: true, bounds }.
+ *   - The image is `width` × `height` pixels at zoom `max_zoom`, anchored at the top-left
+ *     corner of tile 0/0/0; at zoom z a pixel of the full image is 2^(z − max_zoom) screen pixels.
+ *     bounds = [map.unproject([0, height], max_zoom), map.unproject([width, 0], max_zoom)].
+ *   - Room positions (x, y) are in those full-image pixels, origin top-left.
+ *
+ * Live progress of a PDF upload arrives over Socket.IO as 'job:progress'
+ * (JobProgressEvent of events.ts) in the uploader's room and in the project's
+ * room (`project:join` with the project id) with
+ *   job: 'sheet.from-pdf', subject: {kind: 'pdf-upload', id: upload id}, project_id,
+ *   state: queued | active | completed | failed, percent 0..100, message ('Page 2 of 5',
+ *   or the reason of a failure), detail: PdfProgressDetail.
+ * Events carry the absolute state, so one that arrives twice (user room and
+ * project room) changes nothing.
+ */
+
+export const MAP_STATUSES = ['empty', 'processing', 'ready'] as const;
+export type MapStatus = (typeof MAP_STATUSES)[number];
+
+export const PDF_UPLOAD_STATUSES = ['queued', 'processing', 'done', 'failed'] as const;
+export type PdfUploadStatus = (typeof PDF_UPLOAD_STATUSES)[number];
+
+/**
+ * How plans are turned into sheets. A page is rendered at up to `maxDpi`
+ * while staying within `pixelBudget` pixels, so an A1 plan gets about 215 dpi
+ * and an A0 150 dpi; pages with a side over `maxSideMm` or under `minSideMm`
+ * are refused, as are files with more than `maxPages` pages.
+ */
+export const SHEET_RENDERING = {
+  tileSize: 256,
+  maxDpi: 300,
+  pixelBudget: 36_000_000,
+  maxSideMm: 5_000,
+  minSideMm: 10,
+  maxPages: 200,
+  thumbnailPx: 480,
+} as const;
+
+const sheetName = z.string().trim().min(1, 'Sheet name is required').max(200, 'Sheet name must be at most 200 characters.');
+
+export const mapCreateSchema = z
+  .object({
+    id_project: z.coerce.number().int().positive(),
+    name: sheetName,
+    page_label: z.string().trim().max(100).optional(),
+  })
+  .strict();
+export type MapCreateRequest = z.input<typeof mapCreateSchema>;
+
+export const mapUpdateSchema = z
+  .object({
+    name: sheetName,
+    page_label: z.string().trim().max(100),
+  })
+  .partial()
+  .strict()
+  .refine((o) => Object.keys(o).length > 0, { message: 'Nothing to update.' });
+export type MapUpdateRequest = z.input<typeof mapUpdateSchema>;
+
+/** GET /maps/{id}/rooms: id_map, when given, must be the sheet of the path. */
+export const mapRoomsQuerySchema = z
+  .object({
+    id_map: z.coerce.number().int().positive().optional(),
+    id_visit: z.coerce.number().int().positive().optional(),
+    osfm_cluster: z.coerce.number().int().min(0).optional(),
+  })
+  .strict();
+export type MapRoomsQuery = z.input<typeof mapRoomsQuerySchema>;
+
+export const roomPositionsSchema = z
+  .object({
+    rooms: z
+      .array(
+        z
+          .object({
+            id: z.number().int().positive(),
+            x: z.number().finite('x must be a number.'),
+            y: z.number().finite('y must be a number.'),
+          })
+          .strict(),
+      )
+      .min(1, 'Give at least one room.')
+      .max(2000, 'At most 2000 rooms at once.')
+      .refine((rooms) => new Set(rooms.map((r) => r.id)).size === rooms.length, { message: 'Each room may appear only once.' }),
+  })
+  .strict();
+export type RoomPositionsRequest = z.input<typeof roomPositionsSchema>;
+
+export const pdfSheetDeleteQuerySchema = z
+  .object({ id_upload: z.coerce.number().int().positive().optional() })
+  .strict();
+
+/** A sheet in lists (inside ProjectDetail.maps). */
+export interface MapSummary {
+  id: number;
+  id_project: number;
+  name: string;
+  /** The PDF page label ('A-101'), or '' when the page had none. */
+  page_label: string;
+  /** Page number in the uploaded PDF (1-based), null for sheets not made from a PDF. */
+  page: number | null;
+  status: MapStatus;
+  /** Full-resolution size in pixels; null until rendered. */
+  width: number | null;
+  height: number | null;
+  thumbnail_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** GET /maps/{id}. Tile fields are null until the sheet is 'ready'. */
+export interface MapDetail extends MapSummary {
+  id_upload: number | null;
+  /** Resolution the page was rendered at. */
+  dpi: number | null;
+  tile_size: number | null;
+  min_zoom: number;
+  max_zoom: number | null;
+  /** Signed, valid for hours: `/api/files/…/tiles/{z}/{y}/{x}.jpg?exp=…&sig=…&scope=folder`. */
+  tile_url_template: string | null;
+}
+
+/** A room placed (or to be placed) on a sheet; the visits feature owns the rest of a room. */
+export interface MapRoom {
+  id: number;
+  id_map: number | null;
+  id_visit: number | null;
+  name: string;
+  x: number | null;
+  y: number | null;
+  osfm_cluster: number | null;
+}
+
+/** State of one PDF upload: the single source of truth a progress bar reads. */
+export interface PdfUpload {
+  id: number;
+  id_project: number;
+  original_name: string;
+  size_bytes: number;
+  status: PdfUploadStatus;
+  pages_total: number | null;
+  pages_done: number;
+  /** Why it failed, in words for the user; null otherwise. */
+  error: string | null;
+  /** The sheets made so far, in page order. */
+  sheet_ids: number[];
+  /** false once the stored PDF was removed (DELETE /projects/{id}/pdf-sheet/delete). */
+  file_stored: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `detail` of a 'job:progress' event of the sheet.from-pdf job. */
+export interface PdfProgressDetail {
+  pages_done: number;
+  pages_total: number | null;
+  /** The sheet finished with this event, if any. */
+  id_map?: number;
+  sheet_ids: number[];
+}

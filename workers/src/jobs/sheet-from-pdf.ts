@@ -1,0 +1,205 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { projectRoom, userRoom, type JobOf, type JobProgressEvent, type PdfProgressDetail } from '@sitewalk/proto';
+import { PdfUpload, Project, SheetMap, db } from '@sitewalk/api/db';
+import { config } from '@sitewalk/api/config';
+import { localPath, putFile, remove } from '@sitewalk/api/storage';
+import { emitTo } from '@sitewalk/api/realtime';
+import { logger } from '@sitewalk/api/logger';
+import { notify } from '@sitewalk/api/services/notifications.service.js';
+import { mapFolder } from '@sitewalk/api/services/sheets.service.js';
+import { PdfRejected, inspectPdf, sheetName, type PdfPageInfo } from '../adapters/pdf-inspect.js';
+import { dpiFor, renderPage } from '../adapters/pdf-render.js';
+import { writeSheetImages } from '../adapters/pdf-page-tiles.js';
+
+export interface SheetFromPdfResult {
+  status: 'done' | 'skipped';
+  sheet_ids: number[];
+  reason?: string;
+}
+
+const JOB = 'sheet.from-pdf';
+const UNEXPECTED = 'The PDF could not be turned into sheets because of an error on our side. Please upload it again later.';
+
+/** Tells the uploader's browsers and everyone watching the project where the job stands. */
+function report(upload: PdfUpload, state: JobProgressEvent['state'], percent: number, message: string, detail: PdfProgressDetail) {
+  const event: JobProgressEvent = {
+    job: JOB,
+    subject: { kind: 'pdf-upload', id: upload.id },
+    project_id: upload.id_project,
+    state,
+    percent: Math.max(0, Math.min(100, Math.round(percent))),
+    message,
+    detail: { ...detail },
+  };
+  if (upload.id_user) emitTo(userRoom(upload.id_user), 'job:progress', event);
+  emitTo(projectRoom(upload.id_project), 'job:progress', event);
+}
+
+/** The sheets made so far from this upload, in page order. */
+async function readySheets(uploadId: number) {
+  return SheetMap.query().where({ id_upload: uploadId, status: 'ready' }).orderBy('page').select('id', 'page');
+}
+
+/** Moves a rendered folder into storage under `folder`, file by file (works for any storage driver). */
+async function storeFolder(localDir: string, folder: string): Promise<void> {
+  const entries = await fsp.readdir(localDir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  const queue = [...files];
+  const moveNext = async (): Promise<void> => {
+    for (let f = queue.pop(); f; f = queue.pop()) await putFile(`${folder}/${path.relative(localDir, f).split(path.sep).join('/')}`, f);
+  };
+  await Promise.all(Array.from({ length: 8 }, moveNext));
+}
+
+/** Removes every sheet this upload made, rows first, then their files. */
+async function removeSheetsOf(uploadId: number, projectId: number): Promise<void> {
+  const maps = await SheetMap.query().where({ id_upload: uploadId }).select('id', 'folder');
+  if (!maps.length) return;
+  await SheetMap.query().delete().whereIn('id', maps.map((m) => m.id));
+  for (const m of maps) await remove(m.folder ?? mapFolder(projectId, m.id));
+}
+
+const stillThere = async (uploadId: number) => !!(await PdfUpload.query().findById(uploadId).select('id'));
+
+/** One page → one ready sheet. Returns the sheet id, or null when the sheet was deleted meanwhile. */
+async function makeSheet(upload: PdfUpload, filePath: string, page: PdfPageInfo, stagingDir: string): Promise<number | null> {
+  // One row per (upload, page): a rerun or a retry finds the row instead of adding a sheet.
+  const [row] = await db()('maps')
+    .insert({ id_project: upload.id_project, id_upload: upload.id, page: page.page, name: sheetName(page), page_label: page.label ?? '', status: 'processing' })
+    .onConflict(['id_upload', 'page'])
+    .merge({ status: 'processing', updated_at: db().fn.now() })
+    .returning(['id']);
+  const mapId: number = row.id;
+  const folder = mapFolder(upload.id_project, mapId);
+  // A crashed earlier attempt may have left part of this page's files.
+  await remove(folder);
+  const dpi = dpiFor(page.widthPt, page.heightPt);
+  const raw = await renderPage(filePath, page.page, dpi);
+  const outDir = path.join(stagingDir, `page-${page.page}`);
+  const images = await writeSheetImages(raw, outDir);
+  await storeFolder(outDir, folder);
+  await fsp.rm(outDir, { recursive: true, force: true });
+  const updated = await SheetMap.query().patch({
+    status: 'ready',
+    width: images.width,
+    height: images.height,
+    dpi,
+    tile_size: images.tileSize,
+    max_zoom: images.maxZoom,
+    folder,
+    thumbnail: `${folder}/${images.thumbnail}`,
+  }).where({ id: mapId });
+  if (!updated) {
+    // The user deleted the sheet while it was being drawn: keep it deleted.
+    await remove(folder);
+    return null;
+  }
+  return mapId;
+}
+
+async function tellOwner(upload: PdfUpload, project: Project | undefined, ok: boolean, text: string) {
+  if (!project) return;
+  const recipients = new Set([project.id_owner, ...(upload.id_user ? [upload.id_user] : [])]);
+  for (const userId of recipients) {
+    await notify(
+      userId,
+      ok
+        ? { kind: 'sheets_ready', title: 'Sheets ready', message: text, type: 'success', link: `/project/${project.id}` }
+        : { kind: 'sheets_ready', title: 'PDF plan not turned into sheets', message: text, type: 'error', link: `/project/${project.id}` },
+      { key: `sheets-${ok ? 'ready' : 'failed'}-${upload.id}-u${userId}` },
+    );
+  }
+}
+
+/**
+ * sheet.from-pdf: turns every page of an uploaded PDF plan set into a sheet
+ * with tiles and a thumbnail. The pdf_uploads row is the state the UI reads.
+ * Idempotent: a finished upload is left as it is, pages already made are
+ * kept on a retry, and a rerun never adds a second sheet for a page. When
+ * the PDF is refused, or the last attempt fails, every sheet it made is
+ * removed and the upload is marked failed with the reason.
+ */
+export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf<'sheet.from-pdf'>>): Promise<SheetFromPdfResult> {
+  const log = logger.child({ job: JOB, upload_id: data.upload_id });
+  const upload = await PdfUpload.query().findById(data.upload_id);
+  if (!upload) return { status: 'skipped', sheet_ids: [], reason: 'the upload no longer exists' };
+  if (upload.status === 'done' || upload.status === 'failed') {
+    return { status: 'skipped', sheet_ids: upload.sheet_ids, reason: `the upload is already ${upload.status}` };
+  }
+  const project = await Project.query().findById(upload.id_project);
+  const stagingDir = path.join(config.dataDir, 'tmp', `pdf-upload-${upload.id}-${process.pid}`);
+  let pagesTotal: number | null = upload.pages_total;
+  try {
+    if (!upload.file_key) throw new PdfRejected('The PDF is no longer stored. Upload it again.');
+    await PdfUpload.query().patch({ status: 'processing', error: null }).where({ id: upload.id });
+    report(upload, 'active', 0, 'Checking the PDF', { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });
+    const filePath = localPath(upload.file_key);
+    const info = await inspectPdf(filePath);
+    pagesTotal = info.pages.length;
+    await PdfUpload.query().patch({ pages_total: pagesTotal }).where({ id: upload.id });
+    await fsp.mkdir(stagingDir, { recursive: true });
+
+    const done = new Set((await readySheets(upload.id)).map((s) => s.page));
+    for (const page of info.pages) {
+      if (done.has(page.page)) continue;
+      if (!(await stillThere(upload.id))) {
+        await removeSheetsOf(upload.id, upload.id_project);
+        return { status: 'skipped', sheet_ids: [], reason: 'the upload was deleted while it was processed' };
+      }
+      report(upload, 'active', (done.size / pagesTotal) * 100, `Page ${page.page} of ${pagesTotal}`, {
+        pages_done: done.size,
+        pages_total: pagesTotal,
+        sheet_ids: [],
+      });
+      const mapId = await makeSheet(upload, filePath, page, stagingDir);
+      done.add(page.page);
+      const sheets = await readySheets(upload.id);
+      await PdfUpload.query().patch({ pages_done: done.size, sheet_ids: sheets.map((s) => s.id) }).where({ id: upload.id });
+      const percent = (done.size / pagesTotal) * 100;
+      await job.updateProgress({ percent: Math.round(percent), pages_done: done.size, pages_total: pagesTotal });
+      report(upload, 'active', percent, `Page ${page.page} of ${pagesTotal} is ready`, {
+        pages_done: done.size,
+        pages_total: pagesTotal,
+        ...(mapId ? { id_map: mapId } : {}),
+        sheet_ids: sheets.map((s) => s.id),
+      });
+    }
+
+    const sheetIds = (await readySheets(upload.id)).map((s) => s.id);
+    await db().transaction(async (trx) => {
+      await PdfUpload.query(trx).patch({ status: 'done', pages_done: pagesTotal!, sheet_ids: sheetIds, finished_at: new Date(), error: null }).where({ id: upload.id });
+      await trx('projects').where({ id: upload.id_project }).update({ updated_at: trx.fn.now() });
+    });
+    const text = `${sheetIds.length} ${sheetIds.length === 1 ? 'sheet' : 'sheets'} from "${upload.original_name}" ${sheetIds.length === 1 ? 'is' : 'are'} ready in ${project ? `"${project.name}"` : 'the project'}.`;
+    report(upload, 'completed', 100, text, { pages_done: pagesTotal, pages_total: pagesTotal, sheet_ids: sheetIds });
+    await tellOwner(upload, project, true, text);
+    log.info({ sheets: sheetIds.length }, 'sheets made from PDF');
+    return { status: 'done', sheet_ids: sheetIds };
+  } catch (err) {
+    const refused = err instanceof PdfRejected;
+    const attempts = job.opts.attempts ?? 1;
+    const lastAttempt = refused || job.attemptsMade + 1 >= attempts;
+    if (!(await stillThere(upload.id))) {
+      // The project or upload was deleted meanwhile: nothing to report, only files to tidy.
+      await removeSheetsOf(upload.id, upload.id_project).catch(() => undefined);
+      return { status: 'skipped', sheet_ids: [], reason: 'the upload was deleted while it was processed' };
+    }
+    if (!lastAttempt) {
+      log.warn({ err, attempt: job.attemptsMade + 1 }, 'PDF job failed; it will be retried and resume where it stopped');
+      throw err;
+    }
+    const reason = refused ? (err as Error).message : UNEXPECTED;
+    if (!refused) log.error({ err }, 'PDF job failed for good');
+    await removeSheetsOf(upload.id, upload.id_project);
+    await PdfUpload.query()
+      .patch({ status: 'failed', error: reason, pages_done: 0, sheet_ids: [], finished_at: new Date() })
+      .where({ id: upload.id });
+    report(upload, 'failed', 0, reason, { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });
+    await tellOwner(upload, project, false, `"${upload.original_name}": ${reason}`);
+    throw refused ? new UnrecoverableError(reason) : err;
+  } finally {
+    await fsp.rm(stagingDir, { recursive: true, force: true });
+  }
+}

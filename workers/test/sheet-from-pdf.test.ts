@@ -1,0 +1,262 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Job } from 'bullmq';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, JobOf, JobProgressEvent, MapDetail, PdfUpload as PdfUploadDto, ServerToClientEvents } from '@sitewalk/proto';
+import { Notification, PdfUpload, SheetMap, closeDb, db } from '@sitewalk/api/db';
+import { closeQueues, queue } from '@sitewalk/api/queue';
+import { attachRealtime, closeEmitter } from '@sitewalk/api/realtime';
+import { closeRedis } from '@sitewalk/api/redis';
+import { localPath } from '@sitewalk/api/storage';
+import { createApp } from '../../api/src/app.js';
+import { canAccessProject } from '../../api/src/services/access.service.js';
+import { api, createUser, type TestUser } from '../../api/test/helpers.js';
+import { newProject } from '../../api/test/project-helpers.js';
+import { handlers } from '../src/jobs/index.js';
+import { sheetFromPdf } from '../src/jobs/sheet-from-pdf.js';
+import { startWorkers, type RunningWorkers } from '../src/runner.js';
+import { settled, useOwnRedisPrefix, waitFor } from './helpers.js';
+import { PAPER, emptyPdf, encryptedPdf, planPdf, truncated } from './pdf-fixtures.js';
+
+useOwnRedisPrefix('sheet-from-pdf');
+
+let workers: RunningWorkers;
+beforeAll(() => {
+  // Sheets, and the notifications they send; mail jobs stay queued.
+  workers = startWorkers(handlers, { queues: ['sheets', 'notifications'] });
+});
+afterAll(async () => {
+  await workers?.close();
+  await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis()]);
+  await closeDb();
+});
+
+async function upload(owner: TestUser, projectId: number, pdf: Buffer, name = 'plans.pdf'): Promise<PdfUploadDto> {
+  const res = await api().post(`/api/projects/${projectId}/pdf-sheet`).set(owner.auth).attach('file', pdf, name);
+  expect(res.status).toBe(202);
+  return res.body.data;
+}
+
+/** Waits for the upload's job to finish and returns its state and the upload row. */
+async function finished(uploadId: number) {
+  const job = await waitFor(() => queue('sheets').getJob(`pdf-upload-${uploadId}`), 'the PDF job');
+  const { state } = await settled(job, 120_000);
+  return { state, upload: (await PdfUpload.query().findById(uploadId))! };
+}
+
+/** A stand-in for BullMQ's job when a test calls the handler directly (a rerun, a retry). */
+function fakeJob(uploadId: number, attemptsMade = 0, attempts = 3): Job<JobOf<'sheet.from-pdf'>> {
+  return {
+    id: `pdf-upload-${uploadId}`,
+    name: 'sheet.from-pdf',
+    data: { upload_id: uploadId },
+    opts: { attempts },
+    attemptsMade,
+    updateProgress: async () => undefined,
+  } as unknown as Job<JobOf<'sheet.from-pdf'>>;
+}
+
+const sheetsOf = (uploadId: number) => SheetMap.query().where({ id_upload: uploadId }).orderBy('page');
+const stored = (key: string) => fs.existsSync(localPath(key));
+
+describe('sheet.from-pdf: a plan set becomes sheets', () => {
+  it('makes one sheet per page, named from the page labels, at a resolution fit for large plans, with tiles and thumbnails, reporting progress live', async () => {
+    const owner = await createUser();
+    const project = await newProject(owner, { name: 'Plans tower' });
+
+    // A live browser of the owner, watching the project's room.
+    const server = http.createServer(createApp({ serveClient: false }).callback());
+    const realtime = attachRealtime(server, { canJoinProject: canAccessProject });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {
+      auth: { token: owner.token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    const events: JobProgressEvent[] = [];
+    socket.on('job:progress', (e) => events.push(e));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      expect(await socket.emitWithAck('project:join', project.id)).toBe(true);
+
+      // Cover (A4), ground floor (A1 landscape), roof (A3): labels Cover, A-101, A-102.
+      const pdf = await planPdf(
+        [{ size: PAPER.A4 }, { size: PAPER.A1, landscape: true }, { size: PAPER.A3 }],
+        [[0, { prefix: 'Cover', decimal: false }], [1, { prefix: 'A-', start: 101 }]],
+      );
+      const up = await upload(owner, project.id, pdf, 'Tower plans.pdf');
+      expect(up).toMatchObject({ status: 'queued', original_name: 'Tower plans.pdf', pages_done: 0, sheet_ids: [], file_stored: true });
+
+      const { state, upload: row } = await finished(up.id);
+      expect(state).toBe('completed');
+      expect(row).toMatchObject({ status: 'done', pages_total: 3, pages_done: 3, error: null });
+      const sheets = await sheetsOf(up.id);
+      expect(sheets.map((s) => [s.page, s.name, s.page_label, s.status])).toEqual([
+        [1, 'Cover', 'Cover', 'ready'],
+        [2, 'A-101', 'A-101', 'ready'],
+        [3, 'A-102', 'A-102', 'ready'],
+      ]);
+      expect(row.sheet_ids).toEqual(sheets.map((s) => s.id));
+
+      // A1 landscape is 841 × 594 mm: at 150 dpi or more it is at least 4967 × 3508 pixels, within the pixel budget.
+      const a1 = sheets[1];
+      expect(a1.dpi).toBeGreaterThanOrEqual(150);
+      expect(a1.width).toBeGreaterThanOrEqual(4967);
+      expect(a1.width!).toBeGreaterThan(a1.height!);
+      expect(a1.width! * a1.height!).toBeLessThanOrEqual(36_000_000);
+      // Zoom 0 holds the whole sheet in one 256-pixel tile; the deepest level is full resolution.
+      expect(a1.max_zoom).toBe(Math.ceil(Math.log2(a1.width! / 256)));
+
+      // The sheet as the viewer loads it: signed tile URLs and thumbnail, served by the API.
+      const detail: MapDetail = (await api().get(`/api/maps/${a1.id}`).set(owner.auth)).body.data;
+      expect(detail).toMatchObject({ status: 'ready', tile_size: 256, min_zoom: 0, max_zoom: a1.max_zoom, width: a1.width, height: a1.height, id_upload: up.id, page: 2 });
+      expect(detail.tile_url_template).toMatch(/^\/api\/files\/projects\/\d+\/maps\/\d+\/tiles\/\{z\}\/\{y\}\/\{x\}\.jpg\?exp=\d+&sig=[\w-]+&scope=folder$/);
+      const tile = await api().get(detail.tile_url_template!.replace('{z}', String(a1.max_zoom)).replace('{y}', '0').replace('{x}', '0'));
+      expect(tile.status).toBe(200);
+      expect(tile.headers['content-type']).toBe('image/jpeg');
+      const lastColumn = Math.ceil(a1.width! / 256) - 1;
+      expect((await api().get(detail.tile_url_template!.replace('{z}', String(a1.max_zoom)).replace('{y}', '0').replace('{x}', String(lastColumn)))).status).toBe(200);
+      const thumb = await api().get(detail.thumbnail_url!);
+      expect(thumb.status).toBe(200);
+      expect(thumb.headers['content-type']).toBe('image/jpeg');
+      expect((await api().get(detail.tile_url_template!.replace('{z}', '0').replace('{y}', '0').replace('{x}', '0').replace(/sig=[\w-]+/, 'sig=forged'))).status).toBe(404);
+
+      // The project page lists the sheets with thumbnails, and the upload as done.
+      const page = (await api().get(`/api/projects/${project.id}`).set(owner.auth)).body.data;
+      expect(page.sheets_count).toBe(3);
+      expect(page.maps.map((m: { name: string }) => m.name)).toEqual(['Cover', 'A-101', 'A-102']);
+      expect(page.maps.every((m: { thumbnail_url: string | null }) => m.thumbnail_url)).toBe(true);
+      expect(page.pdf_uploads[0]).toMatchObject({ id: up.id, status: 'done', pages_total: 3, sheet_ids: row.sheet_ids });
+
+      // Live progress: page by page, in order, ending complete with the sheet ids.
+      await waitFor(() => events.some((e) => e.state === 'completed'), 'the completed event');
+      const mine = events.filter((e) => e.subject.id === up.id);
+      expect(mine.every((e) => e.job === 'sheet.from-pdf' && e.subject.kind === 'pdf-upload' && e.project_id === project.id)).toBe(true);
+      const percents = mine.map((e) => e.percent);
+      expect(percents).toEqual([...percents].sort((a, b) => a - b));
+      expect(mine.map((e) => e.message)).toEqual(expect.arrayContaining(['Page 1 of 3', 'Page 2 of 3 is ready', 'Page 3 of 3']));
+      const last = mine.at(-1)!;
+      expect(last).toMatchObject({ state: 'completed', percent: 100, detail: { pages_done: 3, pages_total: 3, sheet_ids: row.sheet_ids } });
+
+      // The owner is told in the app.
+      const note = await waitFor(() => Notification.query().findOne({ user_id: owner.user.id, title: 'Sheets ready' }), 'the notification');
+      expect(note).toMatchObject({ type: 'success', link: `/project/${project.id}` });
+      expect(note!.message).toBe('3 sheets from "Tower plans.pdf" are ready in "Plans tower".');
+    } finally {
+      socket.close();
+      await realtime.close();
+      server.close();
+    }
+  });
+
+  it('names pages without labels "Sheet N"', async () => {
+    const owner = await createUser();
+    const project = await newProject(owner);
+    const up = await upload(owner, project.id, await planPdf([{ size: PAPER.A6 }, { size: PAPER.A6, landscape: true }]));
+    expect((await finished(up.id)).state).toBe('completed');
+    expect((await sheetsOf(up.id)).map((s) => s.name)).toEqual(['Sheet 1', 'Sheet 2']);
+  });
+});
+
+describe('sheet.from-pdf: files that cannot become sheets', () => {
+  const A6x2 = () => planPdf([{ size: PAPER.A6 }, { size: PAPER.A6 }]);
+  const cases: [string, () => Promise<Buffer>, RegExp][] = [
+    ['a PDF that needs a password to open', async () => encryptedPdf(await A6x2(), 'site-secret'), /^This PDF is protected by a password\./],
+    ['a PDF encrypted with only an owner password', async () => encryptedPdf(await A6x2(), ''), /^This PDF is encrypted: its author restricted/],
+    ['a PDF cut off in transfer', async () => truncated(await A6x2()), /^This PDF is incomplete: the end of the file is missing\./],
+    ['a PDF with an absurd page size (6 m × 1 m)', () => planPdf([{ size: PAPER.A6 }, { size: [17_008, 2_835] }]), /^Page 2 is 6\.0 m × 1\.0 m\. A sheet's sides must be between 1 cm and 5 m\.$/],
+    ['a PDF with no pages', () => emptyPdf(), /^This PDF has no pages\.$/],
+  ];
+  for (const [what, make, message] of cases) {
+    it(`fails ${what} with a clear message and leaves no sheet`, async () => {
+      const owner = await createUser();
+      const project = await newProject(owner);
+      const up = await upload(owner, project.id, await make());
+      const { state, upload: row } = await finished(up.id);
+      expect(state).toBe('failed');
+      expect(row.status).toBe('failed');
+      expect(row.error).toMatch(message);
+      expect(row.sheet_ids).toEqual([]);
+      expect(await sheetsOf(up.id)).toEqual([]);
+      expect((await api().get(`/api/projects/${project.id}`).set(owner.auth)).body.data).toMatchObject({ maps: [], pdf_uploads: [{ status: 'failed', error: row.error }] });
+      // Refused files are not retried: another attempt would give the same answer.
+      const job = await queue('sheets').getJob(`pdf-upload-${up.id}`);
+      expect(job?.attemptsMade).toBe(1);
+      const note = await waitFor(() => Notification.query().findOne({ user_id: owner.user.id, title: 'PDF plan not turned into sheets' }), 'the failure notification');
+      expect(note!.type).toBe('error');
+      expect(note!.message).toContain(row.error!);
+    });
+  }
+});
+
+describe('sheet.from-pdf: reruns and retries', () => {
+  it('makes no duplicate when the job runs twice, and resumes after a crash keeping the pages already made', async () => {
+    const owner = await createUser();
+    const project = await newProject(owner);
+    const up = await upload(owner, project.id, await planPdf([{ size: PAPER.A6 }, { size: PAPER.A6 }, { size: PAPER.A6 }]));
+    expect((await finished(up.id)).state).toBe('completed');
+    const first = await sheetsOf(up.id);
+    expect(first).toHaveLength(3);
+
+    // The same job again (a duplicate delivery): nothing changes.
+    const again = await sheetFromPdf({ upload_id: up.id }, fakeJob(up.id));
+    expect(again).toMatchObject({ status: 'skipped', sheet_ids: first.map((s) => s.id) });
+    expect((await sheetsOf(up.id)).map((s) => s.id)).toEqual(first.map((s) => s.id));
+
+    // A worker died while drawing page 3: the upload says processing, page 3 is half written.
+    await PdfUpload.query().patch({ status: 'processing', pages_done: 2 }).where({ id: up.id });
+    await SheetMap.query().patch({ status: 'processing' }).where({ id: first[2].id });
+    fs.rmSync(localPath(first[2].thumbnail!));
+    const resumed = await sheetFromPdf({ upload_id: up.id }, fakeJob(up.id, 1));
+    expect(resumed.status).toBe('done');
+    const after = await sheetsOf(up.id);
+    expect(after.map((s) => [s.id, s.status])).toEqual(first.map((s) => [s.id, 'ready']));
+    expect(stored(after[2].thumbnail!)).toBe(true);
+    expect(await PdfUpload.query().findById(up.id)).toMatchObject({ status: 'done', pages_done: 3, sheet_ids: first.map((s) => s.id) });
+  });
+
+  it('removes the sheets an earlier attempt made when the last attempt fails', async () => {
+    const owner = await createUser();
+    const project = await newProject(owner);
+    const pdf = await planPdf([{ size: PAPER.A6 }, { size: PAPER.A6 }]);
+    const up = await upload(owner, project.id, pdf);
+    expect((await finished(up.id)).state).toBe('completed');
+    const made = await sheetsOf(up.id);
+
+    // As if the earlier attempt stopped after page 1 and the stored file was then damaged on disk.
+    await PdfUpload.query().patch({ status: 'processing', pages_done: 1 }).where({ id: up.id });
+    await SheetMap.query().delete().where({ id: made[1].id });
+    const fileKey = (await PdfUpload.query().findById(up.id))!.file_key!;
+    fs.writeFileSync(localPath(fileKey), truncated(pdf));
+    await expect(sheetFromPdf({ upload_id: up.id }, fakeJob(up.id, 2, 3))).rejects.toThrow(/incomplete/);
+    expect(await sheetsOf(up.id)).toEqual([]);
+    expect(stored(made[0].folder!)).toBe(false);
+    expect(await PdfUpload.query().findById(up.id)).toMatchObject({ status: 'failed', sheet_ids: [], pages_done: 0 });
+  });
+
+  it('stops quietly and tidies up when the project is deleted while its PDF is processed', async () => {
+    const owner = await createUser();
+    const project = await newProject(owner);
+    const pdf = await planPdf([{ size: PAPER.A6 }]);
+    // Held in the queue so the worker of this file does not take it first.
+    await queue('sheets').pause();
+    let uploadId: number;
+    try {
+      uploadId = (await upload(owner, project.id, pdf)).id;
+      await api().delete(`/api/projects/${project.id}`).set(owner.auth).expect(200);
+      const result = await sheetFromPdf({ upload_id: uploadId }, fakeJob(uploadId));
+      expect(result).toMatchObject({ status: 'skipped', reason: 'the upload no longer exists' });
+    } finally {
+      await (await queue('sheets').getJob(`pdf-upload-${uploadId!}`))?.remove();
+      await queue('sheets').resume();
+    }
+    expect(await db()('maps').where({ id_project: project.id })).toEqual([]);
+    expect(fs.existsSync(localPath(`projects/${project.id}`))).toBe(false);
+  });
+});
