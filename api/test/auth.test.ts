@@ -100,3 +100,12 @@ describe('conventions', () => {
     expect(res.body.message).toMatch(/JSON/);
   });
 });
+
+describe('validation messages', () => {
+  it('says a value has the wrong type instead of calling it missing', async () => {
+    const res = await api().post('/api/login').set('X-Forwarded-For', uniqueIp()).send({ username: 'someone', password: 12345 });
+    expect(res.status).toBe(400);
+    expect(res.body.message).not.toMatch(/is required/);
+    expect(res.body.message).toMatch(/password/);
+  });
+});

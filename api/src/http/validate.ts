@@ -21,7 +21,8 @@ export function describeZodError(err: z.ZodError): string {
 }
 
 export function parseWith<S extends z.ZodTypeAny>(schema: S, input: unknown): z.infer<S> {
-  const r = schema.safeParse(input);
+  // reportInput: without it zod 4 reports a wrong type as a missing value.
+  const r = schema.safeParse(input, { reportInput: true });
   if (!r.success) throw badRequest(describeZodError(r.error), r.error.issues);
   return r.data;
 }

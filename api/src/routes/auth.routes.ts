@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { Context } from 'koa';
 import argon2 from 'argon2';
 import { loginSchema, type LoginResponse, type RefreshResponse } from '@sitewalk/proto';
-import { User, toUserDto } from '../db/index.js';
+import { toUserDto } from '../db/index.js';
+import { findUserByLogin } from '../services/users.service.js';
 import { body } from '../http/validate.js';
 import { ok } from '../http/envelope.js';
 import { forbidden, unauthorized, tooManyRequests } from '../http/errors.js';
@@ -19,12 +20,6 @@ const DUMMY_HASH = argon2.hash('not-a-real-password-' + crypto.randomUUID());
 
 const ipLimiter = () => limiter('login-ip', config.loginLimitPerIp, config.loginLimitWindowSec);
 const accountLimiter = () => limiter('login-account', config.loginLimitPerAccount, config.loginLimitWindowSec);
-
-export const findByLogin = (login: string) =>
-  User.query()
-    .whereRaw('lower(username) = lower(?)', [login])
-    .orWhereRaw('lower(email) = lower(?)', [login])
-    .first();
 
 const authRoutes: RouteModule = (r) => {
   // SPEC §7: the client gets its CSRF token from here (and axios echoes it).
@@ -47,7 +42,7 @@ const authRoutes: RouteModule = (r) => {
       const min = Math.max(1, Math.ceil(blocked.msBeforeNext / 60_000));
       throw tooManyRequests(`Too many failed sign-in attempts for this account. Try again in ${min} minute(s).`, Math.ceil(blocked.msBeforeNext / 1000));
     }
-    const user = await findByLogin(input.username);
+    const user = await findUserByLogin(input.username);
     const valid = user ? await argon2.verify(user.password_hash, input.password) : (await argon2.verify(await DUMMY_HASH, input.password), false);
     if (!user || !valid) {
       await consume(accountLimiter(), account, 'Too many failed sign-in attempts for this account.');
