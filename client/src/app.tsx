@@ -1,0 +1,65 @@
+import { useEffect, useMemo, useState } from 'react';
+import { RouterProvider } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { isPageReload, useSettingsStore } from './stores/settings.store';
+import { useAuthStore } from './stores/auth.store';
+import { useUiStore } from './stores/ui.store';
+import { startLiveNotifications } from './stores/notifications.store';
+import { storedLanguage } from './i18n/language';
+import { themeVariables } from './lib/theme-shades';
+import { createAppRouter } from './routes/router';
+import { Spinner } from './components/spinner';
+
+/** Loads settings, language and the stored sign-in, then shows the router. */
+let booting: Promise<void> | null = null;
+const bootOnce = () => (booting ??= boot());
+async function boot() {
+  await Promise.all([
+    useSettingsStore.getState().load(isPageReload()),
+    useUiStore.getState().setLanguage(storedLanguage()),
+    useAuthStore.getState().init(),
+  ]);
+  startLiveNotifications();
+}
+
+let router: ReturnType<typeof createAppRouter> | null = null;
+const getRouter = () => (router ??= createAppRouter());
+
+/** Applies the theme colour, its four shades and the dark mode to the page. */
+function useTheme() {
+  const themeColor = useSettingsStore((s) => s.settings?.theme_color);
+  const darkAllowed = useSettingsStore((s) => s.settings?.dark_mode ?? false);
+  const darkChosen = useUiStore((s) => s.darkMode);
+  const dark = darkAllowed && darkChosen;
+  useEffect(() => {
+    const root = document.documentElement;
+    root.setAttribute('data-bs-theme', dark ? 'dark' : 'light');
+    for (const [k, v] of Object.entries(themeVariables(themeColor ?? '', dark))) root.style.setProperty(k, v);
+  }, [themeColor, dark]);
+}
+
+export function App() {
+  const { t } = useTranslation();
+  const status = useSettingsStore((s) => s.status);
+  const settings = useSettingsStore((s) => s.settings);
+  const error = useSettingsStore((s) => s.error);
+  const [booted, setBooted] = useState(false);
+  const router = useMemo(getRouter, []);
+  useTheme();
+
+  useEffect(() => {
+    void bootOnce().finally(() => setBooted(true));
+  }, []);
+
+  if (!settings && status === 'error') {
+    return (
+      <div className="sw-fullpage-center">
+        <p className="text-danger text-center fs-5 m-3" role="alert">
+          {t('Error loading settings: {message}', { message: t(error ?? '') })}
+        </p>
+      </div>
+    );
+  }
+  if (!booted || !settings) return <Spinner size="lg" fullPage />;
+  return <RouterProvider router={router} />;
+}

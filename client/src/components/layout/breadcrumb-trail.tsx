@@ -1,0 +1,26 @@
+import { Link, useLocation } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { ROUTES } from '../../routes/route-table';
+import { breadcrumbsVisible, buildBreadcrumbs } from '../../lib/breadcrumbs';
+
+/** SPEC §2 breadcrumb trail, hidden when it has one item or none. */
+export function BreadcrumbTrail() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const crumbs = buildBreadcrumbs(ROUTES, pathname);
+  if (!breadcrumbsVisible(crumbs)) return null;
+  return (
+    <nav aria-label={t('Breadcrumb')} className="sw-breadcrumbs">
+      <ol className="breadcrumb mb-3">
+        {crumbs.map((c, i) => {
+          const last = i === crumbs.length - 1;
+          return (
+            <li key={`${c.label}-${i}`} className={`breadcrumb-item${last ? ' active' : ''}`} aria-current={last ? 'page' : undefined}>
+              {c.to && !last ? <Link to={c.to}>{t(c.label)}</Link> : t(c.label)}
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,69 @@
+import { useEffect } from 'react';
+import { Dropdown } from 'react-bootstrap';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useShallow } from 'zustand/react/shallow';
+import type { Notification } from '@sitewalk/proto';
+import { selectDropdownItems, useNotificationsStore } from '../../stores/notifications.store';
+import { notificationIcon } from '../../lib/notification-icon';
+import { formatDateTime } from '../../lib/format';
+
+/**
+ * Top-bar notifications (SPEC §2, §4): unread badge, at most 5 unread items,
+ * 'See All Notifications'. A click on an item marks it read and opens its
+ * link in a new tab.
+ */
+export function NotificationsDropdown() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const unread = useNotificationsStore((s) => s.unread);
+  const items = useNotificationsStore(useShallow(selectDropdownItems));
+  const fetch = useNotificationsStore((s) => s.fetch);
+  const markRead = useNotificationsStore((s) => s.markRead);
+
+  useEffect(() => {
+    void fetch();
+  }, [fetch]);
+
+  const open = (n: Notification) => {
+    void markRead(n.id);
+    if (n.link) window.open(n.link, '_blank', 'noopener,noreferrer');
+  };
+
+  return (
+    <Dropdown align="end" className="sw-notifications">
+      <Dropdown.Toggle variant="link" className="sw-topbar-btn position-relative" aria-label={t('Notifications')} data-testid="notifications-toggle">
+        <i className="bi bi-bell" aria-hidden="true" />
+        {unread > 0 && (
+          <span className="badge rounded-pill bg-danger sw-badge" data-testid="notifications-badge">
+            {unread > 99 ? '99+' : unread}
+            <span className="visually-hidden"> {t('unread notifications')}</span>
+          </span>
+        )}
+      </Dropdown.Toggle>
+      <Dropdown.Menu className="sw-notifications-menu shadow">
+        <Dropdown.Header>{t('Notifications')}</Dropdown.Header>
+        {items.length === 0 && <div className="px-3 py-2 text-body-secondary small">{t('No unread notifications')}</div>}
+        {items.map((n) => {
+          const { icon, tone } = notificationIcon(n.type);
+          return (
+            <Dropdown.Item key={n.id} as="button" className="d-flex gap-2 align-items-start py-2 sw-notification-item" onClick={() => open(n)}>
+              <i className={`bi ${icon} text-${tone} fs-5`} aria-hidden="true" />
+              <span className="d-flex flex-column text-wrap">
+                <span className="fw-semibold">{t(n.title)}</span>
+                <span className="small text-body-secondary">{t(n.message)}</span>
+                <span className="small text-body-tertiary">{formatDateTime(n.created_at, i18n.language)}</span>
+              </span>
+            </Dropdown.Item>
+          );
+        })}
+        <Dropdown.Divider />
+        <div className="px-3 pb-1">
+          <button type="button" className="btn btn-sm btn-outline-primary w-100" onClick={() => navigate('/notifications')}>
+            {t('See All Notifications')}
+          </button>
+        </div>
+      </Dropdown.Menu>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,165 @@
+import axios, { AxiosError, type AxiosProgressEvent, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
+import { CONSTANTS, type Envelope } from '@sitewalk/proto';
+
+/**
+ * The one HTTP client of the app (SPEC §7): base /api, JSON, cookies, bearer
+ * token, CSRF header, 30 s timeout (none for video upload). Answers are
+ * unwrapped from the {status, message, data} envelope; a failure raises the
+ * server's message or the caller's SPEC §8 default. On HTTP 401 it tries one
+ * token refresh and retries the request once; when that fails the auth hooks
+ * clear the sign-in and send the user to /login.
+ */
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Calls whose 401 must not trigger a refresh (login, refresh, logout). */
+    skipAuthRefresh?: boolean;
+    _authRetried?: boolean;
+    _csrfRetried?: boolean;
+  }
+}
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly data: unknown = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface AuthHooks {
+  getToken(): string | null;
+  /** One refresh attempt; resolves to the new token or null. */
+  refresh(): Promise<string | null>;
+  /** The refresh failed: clear everything and go to /login. */
+  onAuthLost(): void;
+}
+
+let hooks: AuthHooks = { getToken: () => null, refresh: async () => null, onAuthLost: () => {} };
+
+/** Connects the client to the auth store (done once at start-up). */
+export function setAuthHooks(h: AuthHooks): void {
+  hooks = h;
+}
+
+export const http = axios.create({
+  baseURL: '/api',
+  timeout: CONSTANTS.apiTimeoutMs,
+  withCredentials: true,
+  headers: { Accept: 'application/json' },
+  xsrfCookieName: 'XSRF-TOKEN',
+  xsrfHeaderName: 'X-XSRF-TOKEN',
+});
+
+/** SPEC §7: a CSRF token may also come from a page meta tag. */
+const metaCsrf = (): string | null =>
+  typeof document === 'undefined' ? null : document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content || null;
+
+http.interceptors.request.use((config: InternalAxiosRequestConfig) => {
+  const token = hooks.getToken();
+  if (token && !config.headers.has('Authorization')) config.headers.set('Authorization', `Bearer ${token}`);
+  const csrf = metaCsrf();
+  if (csrf) config.headers.set('X-CSRF-TOKEN', csrf);
+  return config;
+});
+
+/** Asks the server for a fresh XSRF-TOKEN cookie. */
+export const fetchCsrfCookie = () => http.get('/sanctum/csrf-cookie', { skipAuthRefresh: true });
+
+http.interceptors.response.use(undefined, async (error: AxiosError) => {
+  const config = error.config;
+  const status = error.response?.status;
+  if (!config) throw error;
+  if (status === 419 && !config._csrfRetried) {
+    // The CSRF cookie expired or was never set: fetch one and try again once.
+    config._csrfRetried = true;
+    await fetchCsrfCookie();
+    return http.request(config);
+  }
+  if (status === 401 && !config.skipAuthRefresh && !config._authRetried && hooks.getToken()) {
+    config._authRetried = true;
+    const token = await hooks.refresh().catch(() => null);
+    if (token) {
+      config.headers.set('Authorization', `Bearer ${token}`);
+      return http.request(config);
+    }
+    hooks.onAuthLost();
+  }
+  throw error;
+});
+
+const envelopeOf = (body: unknown): Partial<Envelope> | null =>
+  body && typeof body === 'object' && 'status' in body ? (body as Partial<Envelope>) : null;
+
+/** The message to show for a failed call: the server's, else the given default. */
+export function errorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) return err.message || fallback;
+  if (axios.isAxiosError(err)) {
+    const env = envelopeOf(err.response?.data);
+    if (env?.message) return env.message;
+  }
+  return fallback;
+}
+
+/** Turns any failure into an ApiError carrying the message to show. */
+export function toApiError(err: unknown, fallback: string): ApiError {
+  if (err instanceof ApiError) return err;
+  const status = axios.isAxiosError(err) ? (err.response?.status ?? null) : null;
+  const data = axios.isAxiosError(err) ? (envelopeOf(err.response?.data)?.data ?? null) : null;
+  return new ApiError(errorMessage(err, fallback), status, data);
+}
+
+export interface ApiResult<T> {
+  data: T;
+  message: string;
+}
+
+/** Sends a request and unwraps the envelope; throws ApiError(server message or fallback). */
+export async function apiRequest<T>(config: AxiosRequestConfig, fallback: string): Promise<ApiResult<T>> {
+  let body: unknown;
+  try {
+    body = (await http.request(config)).data;
+  } catch (err) {
+    throw toApiError(err, fallback);
+  }
+  const env = envelopeOf(body);
+  if (!env || env.status !== 'success') throw new ApiError(env?.message || fallback, 200, env?.data ?? null);
+  return { data: env.data as T, message: env.message ?? '' };
+}
+
+type Extra = Omit<AxiosRequestConfig, 'url' | 'method' | 'data'>;
+
+/** Shorthands that return the envelope's data. */
+export const api = {
+  get: async <T>(url: string, fallback: string, extra: Extra = {}) => (await apiRequest<T>({ ...extra, url, method: 'GET' }, fallback)).data,
+  post: async <T>(url: string, data: unknown, fallback: string, extra: Extra = {}) => (await apiRequest<T>({ ...extra, url, method: 'POST', data }, fallback)).data,
+  put: async <T>(url: string, data: unknown, fallback: string, extra: Extra = {}) => (await apiRequest<T>({ ...extra, url, method: 'PUT', data }, fallback)).data,
+  delete: async <T>(url: string, fallback: string, extra: Extra = {}) => (await apiRequest<T>({ ...extra, url, method: 'DELETE' }, fallback)).data,
+  /**
+   * Multipart upload with progress (0..100). `timeout: 0` is for video, whose
+   * upload may take longer than the 30 s of every other call (SPEC §7).
+   */
+  upload: async <T>(
+    url: string,
+    form: FormData,
+    fallback: string,
+    opts: { onProgress?: (percent: number) => void; timeout?: number } = {},
+  ) =>
+    (
+      await apiRequest<T>(
+        {
+          url,
+          method: 'POST',
+          data: form,
+          timeout: opts.timeout ?? CONSTANTS.apiTimeoutMs,
+          onUploadProgress: (e: AxiosProgressEvent) => {
+            if (opts.onProgress && e.total) opts.onProgress(Math.round((e.loaded / e.total) * 100));
+          },
+        },
+        fallback,
+      )
+    ).data,
+};

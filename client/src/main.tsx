@@ -1,0 +1,15 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import 'bootstrap-icons/font/bootstrap-icons.min.css';
+import './styles/app.css';
+import './i18n/i18n';
+import { applyStoredDarkMode } from './stores/ui.store';
+import { App } from './app';
+
+applyStoredDarkMode();
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { MESSAGES, type ProjectSummary, type UserStats } from '@sitewalk/proto';
+import { api } from '../../lib/api-client';
+import { formatDateTime, formatNumber } from '../../lib/format';
+import { useAuthStore } from '../../stores/auth.store';
+import { useProfileStore } from '../../stores/profile.store';
+import { useSettings } from '../../stores/settings.store';
+import { useStartTour, onboardingCompleted } from '../../tour/use-tour';
+import { Spinner } from '../../components/spinner';
+
+const STAT_CARDS: { key: keyof UserStats; label: string; icon: string }[] = [
+  { key: 'projects', label: 'Projects', icon: 'bi-building' },
+  { key: 'visits', label: 'Visits', icon: 'bi-camera' },
+  { key: 'sheets', label: 'Sheets', icon: 'bi-map' },
+  { key: 'open_snags', label: 'Open snags', icon: 'bi-exclamation-diamond' },
+];
+
+/** Recent projects; until the projects feature answers (404), an empty list. */
+function useRecentProjects() {
+  const [state, setState] = useState<{ loading: boolean; items: ProjectSummary[] }>({ loading: true, items: [] });
+  useEffect(() => {
+    let live = true;
+    api.get<ProjectSummary[]>('/projects/recent', MESSAGES.fetchProjectsFailed).then(
+      (items) => live && setState({ loading: false, items: Array.isArray(items) ? items : [] }),
+      (err: unknown) => {
+        if ((err as { status?: number }).status !== 404) console.error(err);
+        if (live) setState({ loading: false, items: [] });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return state;
+}
+
+/** The dashboard: the user's counts and recent items. */
+export default function DashboardPage() {
+  const { t, i18n } = useTranslation();
+  const user = useAuthStore((s) => s.user);
+  const profile = useProfileStore((s) => s.data);
+  const profileStatus = useProfileStore((s) => s.status);
+  const profileError = useProfileStore((s) => s.error);
+  const load = useProfileStore((s) => s.load);
+  const settings = useSettings();
+  const startTour = useStartTour();
+  const recent = useRecentProjects();
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // New users get the onboarding tour once (SPEC §1, §4).
+  useEffect(() => {
+    if (!settings.enable_wizard || onboardingCompleted()) return;
+    const timer = setTimeout(() => void startTour(), 600);
+    return () => clearTimeout(timer);
+  }, [settings.enable_wizard, startTour]);
+
+  const stats = profile?.user_stats;
+  const name = user?.first_name?.trim() || user?.username || '';
+
+  return (
+    <div className="sw-dashboard">
+      <div className="d-flex flex-wrap align-items-center mb-4 gap-2">
+        <h2 className="h4 mb-0">{t('Welcome, {name}', { name })}</h2>
+      </div>
+      {profileStatus === 'error' && (
+        <div className="alert alert-warning" role="alert">
+          {t(profileError ?? MESSAGES.errorLoadingUser)}
+        </div>
+      )}
+      <section aria-label={t('Your activity')} data-tour="dashboard-overview" className="row g-3 mb-4">
+        {STAT_CARDS.map((c) => (
+          <div key={c.key} className="col-6 col-lg-3">
+            <div className="card sw-stat-card h-100 border-0 shadow-sm">
+              <div className="card-body d-flex align-items-center gap-3">
+                <span className="sw-stat-icon" aria-hidden="true">
+                  <i className={`bi ${c.icon}`} />
+                </span>
+                <div>
+                  <div className="text-uppercase small fw-semibold text-body-secondary" id={`stat-${c.key}`}>
+                    {t(c.label)}
+                  </div>
+                  <div className="h3 mb-0" aria-labelledby={`stat-${c.key}`} data-testid={`stat-${c.key}`}>
+                    {stats ? formatNumber(stats[c.key] ?? 0, i18n.language) : <Spinner size="sm" hideText />}
+                  </div>
+                </div>
+              </div>
+            </div>
+          </div>
+        ))}
+      </section>
+      <section aria-labelledby="recent-projects-heading" className="card border-0 shadow-sm">
+        <div className="card-header bg-transparent">
+          <h2 id="recent-projects-heading" className="h6 mb-0">
+            {t('Recent projects')}
+          </h2>
+        </div>
+        <div className="card-body">
+          {recent.loading ? (
+            <Spinner />
+          ) : recent.items.length === 0 ? (
+            <div className="text-center text-body-secondary py-4" data-testid="recent-empty">
+              <i className="bi bi-inbox fs-1 d-block mb-2" aria-hidden="true" />
+              {t('No recent projects yet. Projects you create or open appear here.')}
+            </div>
+          ) : (
+            <ul className="list-group list-group-flush">
+              {recent.items.map((p) => (
+                <li key={p.id} className="list-group-item d-flex align-items-center gap-3 px-0">
+                  {p.cover_thumb_url ? (
+                    <img src={p.cover_thumb_url} alt="" className="rounded sw-thumb" />
+                  ) : (
+                    <span className="rounded sw-thumb sw-thumb-empty" aria-hidden="true">
+                      <i className="bi bi-building" />
+                    </span>
+                  )}
+                  <div className="flex-grow-1 min-w-0">
+                    <Link to={`/project/${p.id}`} className="fw-semibold text-truncate d-block">
+                      {p.name}
+                    </Link>
+                    <span className="small text-body-secondary">
+                      {[p.city, p.country].filter(Boolean).join(', ')} {p.updated_at && `· ${formatDateTime(p.updated_at, i18n.language)}`}
+                    </span>
+                  </div>
+                  {p.starred && <i className="bi bi-star-fill text-warning" aria-label={t('Starred')} />}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

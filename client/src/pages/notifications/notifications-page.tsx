@@ -1,0 +1,103 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNotificationsStore } from '../../stores/notifications.store';
+import { notificationIcon } from '../../lib/notification-icon';
+import { formatDateTime } from '../../lib/format';
+import { Spinner } from '../../components/spinner';
+
+const PER_PAGE = 20;
+
+/** /notifications: the full list; mark read singly or all, delete, delete read. */
+export default function NotificationsPage() {
+  const { t, i18n } = useTranslation();
+  const { items, total, page, unread, status } = useNotificationsStore();
+  const { fetch, markRead, markAllRead, remove, deleteRead } = useNotificationsStore.getState();
+  const pages = Math.max(1, Math.ceil(total / PER_PAGE));
+  const hasRead = items.some((n) => n.is_read);
+
+  useEffect(() => {
+    void useNotificationsStore.getState().fetch(1);
+  }, []);
+
+  return (
+    <section className="card border-0 shadow-sm" aria-labelledby="notifications-heading">
+      <div className="card-header bg-transparent d-flex flex-wrap align-items-center gap-2">
+        <h2 id="notifications-heading" className="h6 mb-0 me-auto">
+          {t('All notifications')} {unread > 0 && <span className="badge bg-primary ms-1">{t('{n} unread', { n: unread })}</span>}
+        </h2>
+        <button type="button" className="btn btn-sm btn-outline-primary" onClick={() => void markAllRead()} disabled={unread === 0}>
+          <i className="bi bi-check2-all me-1" aria-hidden="true" />
+          {t('Mark all as read')}
+        </button>
+        <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void deleteRead()} disabled={!hasRead}>
+          <i className="bi bi-trash me-1" aria-hidden="true" />
+          {t('Delete read')}
+        </button>
+      </div>
+      <div className="card-body p-0">
+        {status === 'loading' && items.length === 0 ? (
+          <div className="p-4">
+            <Spinner />
+          </div>
+        ) : items.length === 0 ? (
+          <div className="text-center text-body-secondary py-5" data-testid="notifications-empty">
+            <i className="bi bi-bell-slash fs-1 d-block mb-2" aria-hidden="true" />
+            {t('You have no notifications.')}
+          </div>
+        ) : (
+          <ul className="list-group list-group-flush" aria-label={t('Notifications')}>
+            {items.map((n) => {
+              const { icon, tone } = notificationIcon(n.type);
+              return (
+                <li key={n.id} className={`list-group-item d-flex gap-3 align-items-start py-3${n.is_read ? '' : ' sw-unread'}`} data-testid="notification-item">
+                  <i className={`bi ${icon} text-${tone} fs-4`} aria-hidden="true" />
+                  <div className="flex-grow-1 min-w-0">
+                    <div className="fw-semibold">
+                      {t(n.title)} {!n.is_read && <span className="badge bg-primary-subtle text-primary-emphasis ms-1">{t('New')}</span>}
+                    </div>
+                    <div className="text-body-secondary">{t(n.message)}</div>
+                    <div className="small text-body-tertiary">{formatDateTime(n.created_at, i18n.language)}</div>
+                  </div>
+                  <div className="d-flex flex-wrap gap-1 justify-content-end">
+                    {n.link && (
+                      <a className="btn btn-sm btn-link" href={n.link} target="_blank" rel="noopener noreferrer" onClick={() => void markRead(n.id)}>
+                        {t('Open')}
+                      </a>
+                    )}
+                    {!n.is_read && (
+                      <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void markRead(n.id)} aria-label={`${t('Mark as read')}: ${t(n.title)}`}>
+                        <i className="bi bi-check2" aria-hidden="true" />
+                      </button>
+                    )}
+                    <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void remove(n.id)} aria-label={`${t('Delete')}: ${t(n.title)}`}>
+                      <i className="bi bi-trash" aria-hidden="true" />
+                    </button>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+      {pages > 1 && (
+        <nav className="card-footer bg-transparent" aria-label={t('Pages')}>
+          <ul className="pagination pagination-sm mb-0 justify-content-center">
+            <li className={`page-item${page <= 1 ? ' disabled' : ''}`}>
+              <button type="button" className="page-link" onClick={() => void fetch(page - 1)} disabled={page <= 1}>
+                {t('Previous')}
+              </button>
+            </li>
+            <li className="page-item disabled">
+              <span className="page-link">{t('Page {page} of {pages}', { page, pages })}</span>
+            </li>
+            <li className={`page-item${page >= pages ? ' disabled' : ''}`}>
+              <button type="button" className="page-link" onClick={() => void fetch(page + 1)} disabled={page >= pages}>
+                {t('Next')}
+              </button>
+            </li>
+          </ul>
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import type { AppRoute, RedirectRoute } from './route-types';
+
+/**
+ * Every screen of SiteWalk with its SPEC §2 metadata. A feature adds its
+ * screens here, one entry each; the router, sidebar, top-bar title,
+ * breadcrumbs and guards all read this table.
+ */
+
+const authPage = () => import('../pages/auth/auth-page');
+
+export const ROUTES: AppRoute[] = [
+  // Public screens
+  { path: '/login', title: 'Sign in', requiresAuth: false, transition: 'fade', load: authPage },
+  {
+    path: '/register',
+    title: 'Create an account',
+    requiresAuth: false,
+    transition: 'fade',
+    enabledWhen: (s) => s.enable_registration === true,
+    load: authPage,
+  },
+  {
+    path: '/recover',
+    title: 'Recover your password',
+    requiresAuth: false,
+    transition: 'fade',
+    enabledWhen: (s) => s.smtp_valid === true,
+    load: authPage,
+  },
+  { path: '/activate', title: 'Activate your account', requiresAuth: false, transition: 'fade', load: () => import('../pages/activate/activate-page') },
+  {
+    path: '/reset-password',
+    title: 'Choose a new password',
+    requiresAuth: false,
+    transition: 'fade',
+    load: () => import('../pages/reset-password/reset-password-page'),
+  },
+
+  // Signed-in screens
+  {
+    path: '/dashboard',
+    title: 'Dashboard',
+    description: 'Your projects, visits, sheets and snags at a glance.',
+    requiresAuth: true,
+    showInMenu: true,
+    menuIcon: 'bi-speedometer2',
+    menuLabel: 'Dashboard',
+    transition: 'fade',
+    load: () => import('../pages/dashboard/dashboard-page'),
+  },
+  {
+    path: '/profile',
+    title: 'My Profile',
+    description: 'Your account, pictures, plan and activity.',
+    requiresAuth: true,
+    menuIcon: 'bi-person-circle',
+    breadcrumb: 'Profile',
+    transition: 'fade',
+    preventWhenProfileIncomplete: false,
+    load: () => import('../pages/profile/profile-page'),
+  },
+  {
+    path: '/editprofile',
+    title: 'Edit Profile',
+    description: 'Your details, pictures, password and notification preferences.',
+    requiresAuth: true,
+    menuIcon: 'bi-pencil-square',
+    parentPath: '/profile',
+    transition: 'fade',
+    preventWhenProfileIncomplete: false,
+    load: () => import('../pages/edit-profile/edit-profile-page'),
+  },
+  {
+    path: '/notifications',
+    title: 'Notifications',
+    description: 'Everything SiteWalk told you.',
+    requiresAuth: true,
+    menuIcon: 'bi-bell',
+    transition: 'fade',
+    load: () => import('../pages/notifications/notifications-page'),
+  },
+];
+
+export const REDIRECTS: RedirectRoute[] = [{ path: '/', redirectTo: '/login' }];
+
+export const DASHBOARD_ROUTE = ROUTES.find((r) => r.path === '/dashboard') as AppRoute;

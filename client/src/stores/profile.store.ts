@@ -1,0 +1,129 @@
+import { create } from 'zustand';
+import {
+  MESSAGES,
+  type ChangePasswordRequest,
+  type NotificationGlobalSettings,
+  type NotificationPreference,
+  type NotificationPreferences,
+  type ProfileLoad,
+  type User,
+  type UserImageKind,
+  type UserUpdateRequest,
+} from '@sitewalk/proto';
+import { api } from '../lib/api-client';
+import { local } from '../lib/browser-storage';
+import { clearUserCache, readUserCache, writeUserCache } from '../lib/user-cache';
+import { useAuthStore } from './auth.store';
+
+/**
+ * The signed-in user's profile load (SPEC §3): user, plan, stats, members and
+ * notification preferences; cached for one hour, refetched only when the
+ * cache is stale or a fetch is forced.
+ */
+
+interface ProfileState {
+  data: ProfileLoad | null;
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  error: string | null;
+  load(opts?: { force?: boolean }): Promise<void>;
+  /** PUT /users/{id} with the changed fields only. */
+  update(changes: UserUpdateRequest): Promise<User>;
+  uploadImage(kind: UserImageKind, file: File, onProgress?: (percent: number) => void): Promise<User>;
+  deleteImage(kind: UserImageKind): Promise<User>;
+  changePassword(input: ChangePasswordRequest): Promise<void>;
+  savePreference(pref: NotificationPreference | { global_settings: Partial<NotificationGlobalSettings> }): Promise<void>;
+  clear(): void;
+}
+
+const IMAGE_PATHS: Record<UserImageKind, string> = { avatar: '/users/avatar', cover_image: '/users/cover_image' };
+const UPLOAD_FAILED: Record<UserImageKind, string> = { avatar: MESSAGES.uploadAvatarFailed, cover_image: MESSAGES.uploadCoverFailed };
+
+const currentUserId = (): number => {
+  const id = useAuthStore.getState().user?.id;
+  if (!id) throw new Error(MESSAGES.noUserId);
+  return id;
+};
+
+export const useProfileStore = create<ProfileState>((set, get) => {
+  /** A changed user updates the profile, the cache and the signed-in user. */
+  const takeUser = (user: User) => {
+    const data = get().data;
+    if (data) {
+      const next = { ...data, user };
+      writeUserCache(local, next, Date.now());
+      set({ data: next });
+    }
+    useAuthStore.getState().setUser(user);
+    return user;
+  };
+
+  return {
+    data: null,
+    status: 'idle',
+    error: null,
+
+    async load(opts = {}) {
+      const userId = currentUserId();
+      const have = get().data;
+      if (!opts.force) {
+        const cached = readUserCache(local, userId, Date.now());
+        // SPEC §4: while the cache is valid and a profile is held, no refetch.
+        if (cached) {
+          if (have?.user.id !== userId) set({ data: cached, status: 'ready', error: null });
+          return;
+        }
+      }
+      set({ status: 'loading', error: null });
+      try {
+        const data = await api.get<ProfileLoad>(`/users/${userId}/profile`, MESSAGES.errorLoadingUser);
+        writeUserCache(local, data, Date.now());
+        set({ data, status: 'ready', error: null });
+        useAuthStore.getState().setUser(data.user);
+      } catch (err) {
+        set({ status: 'error', error: (err as Error).message || MESSAGES.errorLoadingUser });
+      }
+    },
+
+    async update(changes) {
+      const user = await api.put<User>(`/users/${currentUserId()}`, changes, MESSAGES.profileUpdateFailed);
+      return takeUser(user);
+    },
+
+    async uploadImage(kind, file, onProgress) {
+      const form = new FormData();
+      form.append('file', file);
+      const user = await api.upload<User>(IMAGE_PATHS[kind], form, UPLOAD_FAILED[kind], { onProgress });
+      return takeUser(user);
+    },
+
+    async deleteImage(kind) {
+      const user = await api.delete<User>(`${IMAGE_PATHS[kind]}/delete`, MESSAGES.updateFailed);
+      return takeUser(user);
+    },
+
+    async changePassword(input) {
+      const id = currentUserId();
+      await api.post<null>(`/users/${id}/change-password`, { ...input, target_user_id: id }, MESSAGES.changePasswordFailed);
+    },
+
+    async savePreference(pref) {
+      const prefs = await api.post<NotificationPreferences>('/notifications/preferences', pref, MESSAGES.preferencesUpdateFailed);
+      const data = get().data;
+      if (data) {
+        const next = { ...data, notification_preferences: prefs };
+        writeUserCache(local, next, Date.now());
+        set({ data: next });
+      }
+    },
+
+    clear() {
+      clearUserCache(local);
+      set({ data: null, status: 'idle', error: null });
+    },
+  };
+});
+
+// Signing out (here or in another tab) forgets the profile held in memory.
+useAuthStore.subscribe((s, prev) => {
+  if (prev.status === 'authenticated' && s.status !== 'authenticated') useProfileStore.setState({ data: null, status: 'idle', error: null });
+});
