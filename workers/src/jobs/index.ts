@@ -10,7 +10,7 @@ import { sheetFromPdf } from './sheet-from-pdf.js';
  * The workers process checks at start that every job of the queues it serves
  * is here, and refuses to start otherwise.
  */
-export const handlers: Partial<HandlerTable> = {
+export const handlers: HandlerTable = {
   'mail.send': mailSend,
   'mail.verify': mailVerify,
   'notify.dispatch': notifyDispatch,
