@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from './projects.js';
 
 /**
  * Categories and project types (SPEC §7 "Categories and project types").
@@ -27,13 +28,13 @@ export const categoryBodySchema = z.object({ name: nameSchema('Category') }).str
 export type CategoryBody = z.input<typeof categoryBodySchema>;
 
 export const categoryListQuerySchema = z
-  .object({ id_project: z.coerce.number().int().positive().optional() })
+  .object({ id_project: idField.optional() })
   .strict();
 
 export const categoryAssignSchema = z
   .object({
-    id_category: z.coerce.number().int().positive(),
-    id_project: z.coerce.number().int().positive(),
+    id_category: idField,
+    id_project: idField,
   })
   .strict();
 export type CategoryAssignRequest = z.input<typeof categoryAssignSchema>;

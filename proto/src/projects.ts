@@ -36,6 +36,22 @@ export type ProjectRole = (typeof PROJECT_ROLES)[number];
 export const PROJECT_SORTS = ['name', 'created_at', 'updated_at'] as const;
 export type ProjectSort = (typeof PROJECT_SORTS)[number];
 
+/**
+ * An id in a body or a query string: a positive whole number, given as a
+ * number or as digits. A missing one reads "<field> is required.".
+ */
+export const idField = z.preprocess(
+  (v) => (typeof v === 'string' && /^\d{1,15}$/.test(v.trim()) ? Number(v) : v),
+  z.number({ message: 'Use the id number.' }).int('Use the id number.').positive('Use the id number.'),
+);
+
+/** A whole number in a query string (digits), with a message people understand. */
+export const queryInt = (field: string, min: number, max: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^-?\d{1,9}$/.test(v.trim()) ? Number(v) : v),
+    z.number({ message: `${field} must be a whole number.` }).int(`${field} must be a whole number.`).min(min, `${field} must be at least ${min}.`).max(max, `${field} must be at most ${max}.`),
+  );
+
 /** A query-string boolean (true/false or 1/0) named `field` in its error message. */
 export const queryBoolean = (field: string) =>
   z.enum(['true', 'false', '1', '0'], { message: `${field} must be true or false.` }).transform((v) => v === 'true' || v === '1');
@@ -91,8 +107,8 @@ export const projectListQuerySchema = pageQuerySchema
   .extend({
     /** Matches name, description, project code, client and city, case-insensitively. */
     search: z.string().trim().max(100, 'The search text is too long.').optional(),
-    id_category: z.coerce.number().int().positive().optional(),
-    id_project_type: z.coerce.number().int().positive().optional(),
+    id_category: idField.optional(),
+    id_project_type: idField.optional(),
     starred: queryBoolean('starred').optional(),
     active: queryBoolean('active').optional(),
     /** validated=false lists the projects awaiting approval. */
@@ -106,12 +122,12 @@ export const projectListQuerySchema = pageQuerySchema
 export type ProjectListQuery = z.input<typeof projectListQuerySchema>;
 
 export const recentProjectsQuerySchema = z
-  .object({ limit: z.coerce.number().int().min(1).max(20).default(6) })
+  .object({ limit: queryInt('limit', 1, 20).default(6) })
   .strict();
 
 export const starProjectSchema = z
   .object({
-    id_project: z.coerce.number().int().positive(),
+    id_project: idField,
     starred: z.boolean(),
   })
   .strict();
@@ -122,7 +138,7 @@ export interface StarResponse {
 }
 
 /** DELETE /projects/{id}: the client sends the acting user's id (SPEC §7); only its type is checked. */
-export const projectDeleteSchema = z.object({ id_user: z.coerce.number().int().positive().optional() }).strict();
+export const projectDeleteSchema = z.object({ id_user: idField.optional() }).strict();
 
 export const showcaseQuerySchema = z
   .object({ project_code: z.string().trim().min(1, 'project_code is required.').max(64) })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField, queryInt } from './projects.js';
 
 /**
  * Sheets ("maps" in the API paths of SPEC §7) and the PDF plan uploads that
@@ -57,7 +58,7 @@ const sheetName = z.string().trim().min(1, 'Sheet name is required').max(200, 'S
 
 export const mapCreateSchema = z
   .object({
-    id_project: z.coerce.number().int().positive(),
+    id_project: idField,
     name: sheetName,
     page_label: z.string().trim().max(100).optional(),
   })
@@ -77,9 +78,9 @@ export type MapUpdateRequest = z.input<typeof mapUpdateSchema>;
 /** GET /maps/{id}/rooms: id_map, when given, must be the sheet of the path. */
 export const mapRoomsQuerySchema = z
   .object({
-    id_map: z.coerce.number().int().positive().optional(),
-    id_visit: z.coerce.number().int().positive().optional(),
-    osfm_cluster: z.coerce.number().int().min(0).optional(),
+    id_map: idField.optional(),
+    id_visit: idField.optional(),
+    osfm_cluster: queryInt('osfm_cluster', 0, 1_000_000).optional(),
   })
   .strict();
 export type MapRoomsQuery = z.input<typeof mapRoomsQuerySchema>;
@@ -104,7 +105,7 @@ export const roomPositionsSchema = z
 export type RoomPositionsRequest = z.input<typeof roomPositionsSchema>;
 
 export const pdfSheetDeleteQuerySchema = z
-  .object({ id_upload: z.coerce.number().int().positive().optional() })
+  .object({ id_upload: idField.optional() })
   .strict();
 
 /** A sheet in lists (inside ProjectDetail.maps). */

@@ -84,12 +84,15 @@ export async function requireMap(user: Actor, mapId: number, need: ProjectNeed, 
 
 /** POST /maps: an empty sheet, named by the user; a PDF upload fills sheets with plans. */
 export async function createMap(user: Actor, input: { id_project: number; name: string; page_label?: string }): Promise<SheetMap> {
-  await requireProject(user, input.id_project, 'edit-sheets');
-  return SheetMap.query().insertAndFetch({
-    id_project: input.id_project,
-    name: input.name,
-    page_label: input.page_label ?? '',
-    status: 'empty',
+  return db().transaction(async (trx) => {
+    await requireProject(user, input.id_project, 'edit-sheets', trx);
+    await trx('projects').where({ id: input.id_project }).update({ updated_at: trx.fn.now() });
+    return SheetMap.query(trx).insertAndFetch({
+      id_project: input.id_project,
+      name: input.name,
+      page_label: input.page_label ?? '',
+      status: 'empty',
+    });
   });
 }
 

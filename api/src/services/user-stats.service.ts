@@ -1,5 +1,6 @@
 import type { UserStats } from '@sitewalk/proto';
 import { db } from '../db/index.js';
+import { whereVisible } from './access.service.js';
 
 /**
  * Which columns exist in the tables the counts read. Features arrive with
@@ -22,16 +23,18 @@ async function columnsOf(tables: string[]): Promise<Map<string, Set<string>>> {
 const count = async (q: ReturnType<ReturnType<typeof db>>) => Number((await q.count<{ n: number }[]>({ n: '*' }).first())?.n ?? 0);
 
 /**
- * What a user has: their projects, and the visits, sheets and open snags in
- * those projects. Read by the profile load and the dashboard. The features
- * that own these tables extend the counts here as their tables grow.
+ * What a user has: the projects they own or belong to (the same set GET
+ * /projects lists), and the visits, sheets and open snags in those projects.
+ * Read by the profile load and the dashboard. The features that own these
+ * tables extend the counts here as their tables grow.
  */
 export async function userStats(userId: number): Promise<UserStats> {
   const cols = await columnsOf(['projects', 'visits', 'maps', 'annotations']);
   const stats: UserStats = { projects: 0, visits: 0, sheets: 0, open_snags: 0 };
   if (!cols.get('projects')?.has('id_owner')) return stats;
   const k = db();
-  const owned = k('projects').where('id_owner', userId).select('id');
+  // Owned or joined: what the user's dashboard and project list show.
+  const owned = whereVisible(k('projects'), { id: userId, super_admin: false }).select('projects.id');
   const inOwnedProjects = async (table: string, extra?: (q: ReturnType<typeof k>) => void) => {
     if (!cols.get(table)?.has('id_project')) return 0;
     const q = k(table).whereIn('id_project', owned.clone());
@@ -40,7 +43,7 @@ export async function userStats(userId: number): Promise<UserStats> {
   };
   const snagCols = cols.get('annotations');
   [stats.projects, stats.visits, stats.sheets, stats.open_snags] = await Promise.all([
-    count(k('projects').where('id_owner', userId)),
+    count(whereVisible(k('projects'), { id: userId, super_admin: false })),
     inOwnedProjects('visits'),
     inOwnedProjects('maps'),
     inOwnedProjects('annotations', (q) => {
