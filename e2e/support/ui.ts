@@ -34,8 +34,8 @@ export async function signIn(page: Page, who: Credentials, opts: { remember?: bo
   await page.waitForURL((url) => url.pathname !== '/login');
 }
 
-/** The sidebar navigation of the signed-in layout. */
-export const sidebar = (page: Page): Locator => page.getByRole('navigation', { name: /main|sidebar|menu/i });
+/** The menu in the sidebar of the signed-in layout (found by structure, so it works in every language). */
+export const sidebar = (page: Page): Locator => page.getByRole('complementary').getByRole('navigation');
 
 /** Waits for the signed-in layout (its sidebar) to be on screen. */
 export async function expectSignedInLayout(page: Page): Promise<void> {
