@@ -1,32 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { test as base, inject } from 'vitest';
+import { launchBrowser } from './support/chromium.js';
 import './support/provided.js';
 
+export { launchBrowser };
+
 export const ARTIFACTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
-const CHROMIUM = '/usr/bin/chromium';
-
-/**
- * Debian's Chromium, headless. Without the background-networking flags it
- * keeps trying to reach Google's services, which this sandbox refuses.
- */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
-}
-
 const slug = (s: string) => s.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 90);
 
 /** Writes a PNG of the page under e2e/artifacts/ and returns its path. */
