@@ -8,6 +8,7 @@ import { useSettings } from '../stores/settings.store';
 import { useUiStore } from '../stores/ui.store';
 import { showToast } from '../lib/toast';
 import { Spinner } from './spinner';
+import { tk } from '../lib/i18n-keys';
 
 const LogoutModal = lazy(() => import('./layout/logout-modal'));
 
@@ -32,7 +33,7 @@ export function RootShell() {
   }, [logoutOpen]);
 
   // SPEC §2: "{translated title} | {site name}".
-  const title = findRoute(ROUTES, pathname)?.route.title ?? 'Page not found';
+  const title = findRoute(ROUTES, pathname)?.route.title ?? tk('Page not found');
   useEffect(() => {
     document.title = `${t(title)} | ${settings.name}`;
   }, [t, title, settings.name, language]);

@@ -18,6 +18,7 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
   interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
   react: { useSuspense: false },
+  showSupportNotice: false,
 });
 
 export default i18n;

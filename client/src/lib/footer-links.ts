@@ -1,3 +1,5 @@
+import { tk } from './i18n-keys';
+
 /**
  * Footer links (SPEC §2): a value starting with http opens externally in a
  * new tab; any other value renders as a button with no action.
@@ -21,8 +23,8 @@ export function footerLinks(s: {
   footer_value_3?: string;
 }): FooterLink[] {
   const out: FooterLink[] = [
-    { label: 'Terms and Conditions', href: isExternalLink(s.terms_and_conditions) ? s.terms_and_conditions.trim() : null },
-    { label: 'Privacy Policy', href: isExternalLink(s.privacy_policy) ? s.privacy_policy.trim() : null },
+    { label: tk('Terms and Conditions'), href: isExternalLink(s.terms_and_conditions) ? s.terms_and_conditions.trim() : null },
+    { label: tk('Privacy Policy'), href: isExternalLink(s.privacy_policy) ? s.privacy_policy.trim() : null },
   ];
   for (const [label, value] of [
     [s.footer_link_1, s.footer_value_1],

@@ -1,17 +1,18 @@
 import type { ProfileField } from '@sitewalk/proto';
+import { tk } from './i18n-keys';
 
 /** The label (translation key) of each optional profile field. */
 export const PROFILE_FIELD_LABELS: Record<ProfileField, string> = {
-  first_name: 'First name',
-  last_name: 'Last name',
-  company: 'Company',
-  tax_id: 'Tax ID',
-  street: 'Street',
-  city: 'City',
-  postal_code: 'Postal code',
-  province: 'Province',
-  country: 'Country',
-  tel: 'Phone',
+  first_name: tk('First name'),
+  last_name: tk('Last name'),
+  company: tk('Company'),
+  tax_id: tk('Tax ID'),
+  street: tk('Street'),
+  city: tk('City'),
+  postal_code: tk('Postal code'),
+  province: tk('Province'),
+  country: tk('Country'),
+  tel: tk('Phone'),
 };
 
 /** autocomplete hints, so browsers can fill the form. */

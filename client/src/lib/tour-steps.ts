@@ -1,3 +1,5 @@
+import { tk } from './i18n-keys';
+
 /**
  * The onboarding tour (SPEC §1, §4): a welcome step, then a dashboard
  * overview step. A step with a target that is not on the page is skipped.
@@ -16,13 +18,13 @@ export interface TourStep {
 export const TOUR_STEPS: TourStep[] = [
   {
     id: 'welcome',
-    title: 'Welcome to SiteWalk',
-    text: 'Supervise your construction sites remotely: projects, floor sheets, 360° visits and a snag list, all in one place. This short tour shows you around.',
+    title: tk('Welcome to SiteWalk'),
+    text: tk('Supervise your construction sites remotely: projects, floor sheets, 360° visits and a snag list, all in one place. This short tour shows you around.'),
   },
   {
     id: 'dashboard',
-    title: 'Your dashboard',
-    text: 'Here you see your projects, visits, sheets and open snags at a glance, and what you worked on recently.',
+    title: tk('Your dashboard'),
+    text: tk('Here you see your projects, visits, sheets and open snags at a glance, and what you worked on recently.'),
     target: '[data-tour="dashboard-overview"]',
     route: '/dashboard',
   },

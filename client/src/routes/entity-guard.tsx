@@ -6,15 +6,16 @@ import { api, ApiError } from '../lib/api-client';
 import { Spinner } from '../components/spinner';
 import NotFoundPage from '../pages/not-found/not-found-page';
 import type { EntityKind } from './route-types';
+import { tk } from '../lib/i18n-keys';
 
 /** Where each entity kind is read, and its label in the SPEC §8 form messages. */
 export const ENTITY_SOURCES: Record<EntityKind, { label: string; path: (id: string) => string }> = {
-  project: { label: 'Project', path: (id) => `/projects/${id}` },
-  sheet: { label: 'Sheet', path: (id) => `/maps/${id}` },
-  visit: { label: 'Visit', path: (id) => `/visits/${id}` },
-  plan: { label: 'Plan', path: (id) => `/plans/${id}` },
-  user: { label: 'User', path: (id) => `/users/${id}` },
-  company: { label: 'Company', path: (id) => `/companies/${id}` },
+  project: { label: tk('Project'), path: (id) => `/projects/${id}` },
+  sheet: { label: tk('Sheet'), path: (id) => `/maps/${id}` },
+  visit: { label: tk('Visit'), path: (id) => `/visits/${id}` },
+  plan: { label: tk('Plan'), path: (id) => `/plans/${id}` },
+  user: { label: tk('User'), path: (id) => `/users/${id}` },
+  company: { label: tk('Company'), path: (id) => `/companies/${id}` },
 };
 
 const EntityContext = createContext<unknown>(null);

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { CONSTANTS, SETTINGS_DEFAULTS, type Settings } from '@sitewalk/proto';
 import { api, errorMessage } from '../lib/api-client';
 import { local } from '../lib/browser-storage';
+import { tk } from '../lib/i18n-keys';
 
 /**
  * Application settings (SPEC §3), from GET /settings, cached in local storage
@@ -51,11 +52,11 @@ export const useSettingsStore = create<SettingsState>((set, get) => ({
     }
     set({ status: 'loading', error: null });
     try {
-      const s = withDefaults(await api.get<Partial<Settings>>('/settings', 'Could not reach the server'));
+      const s = withDefaults(await api.get<Partial<Settings>>('/settings', tk('Could not reach the server')));
       writeCache(s, Date.now());
       set({ settings: s, status: 'ready', error: null });
     } catch (err) {
-      set({ status: get().settings ? 'ready' : 'error', error: errorMessage(err, 'Could not reach the server') });
+      set({ status: get().settings ? 'ready' : 'error', error: errorMessage(err, tk('Could not reach the server')) });
     }
   },
   replace(s) {

@@ -7,6 +7,7 @@ import { AuthCard } from '../../components/auth-card';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
 import { checkPassword, checkSamePassword, checkUsername, noErrors } from '../../lib/form-rules';
+import { tk } from '../../lib/i18n-keys';
 
 /**
  * /activate?token=…: an invited user chooses username and password; a user
@@ -29,7 +30,7 @@ export default function ActivatePage() {
   useEffect(() => {
     let live = true;
     if (!token) {
-      setCheckError('The activation link is not valid.');
+      setCheckError(tk('The activation link is not valid.'));
       return;
     }
     api.get<InvitationCheckResponse>('/check-invitation-token', MESSAGES.invitationTokenFailed, { params: { token } }).then(
@@ -60,7 +61,7 @@ export default function ActivatePage() {
     setError(null);
     try {
       const { data, message } = await apiRequest<ActivateAccountResponse>({ url: '/activate-account', method: 'POST', data: body }, MESSAGES.activateFailed);
-      navigate('/login', { replace: true, state: { message: message || 'Your account is active. You can sign in now.', username: data.username } });
+      navigate('/login', { replace: true, state: { message: message || tk('Your account is active. You can sign in now.'), username: data.username } });
     } catch (err) {
       setError((err as Error).message || MESSAGES.activateFailed);
       setBusy(false);
@@ -68,7 +69,7 @@ export default function ActivatePage() {
   };
 
   return (
-    <AuthCard title="Activate your account">
+    <AuthCard title={tk('Activate your account')}>
       {!check && !checkError && <Spinner />}
       {checkError && (
         <>

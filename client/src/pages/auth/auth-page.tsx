@@ -5,10 +5,11 @@ import { AuthCard } from '../../components/auth-card';
 import { LoginForm } from './login-form';
 import { RegisterForm } from './register-form';
 import { RecoverForm } from './recover-form';
+import { tk } from '../../lib/i18n-keys';
 
 export type AuthMode = 'login' | 'register' | 'recover';
 
-const TITLES: Record<AuthMode, string> = { login: 'Sign in', register: 'Create an account', recover: 'Recover your password' };
+const TITLES: Record<AuthMode, string> = { login: tk('Sign in'), register: tk('Create an account'), recover: tk('Recover your password') };
 
 interface FromState {
   from?: { pathname?: string; search?: string; hash?: string };

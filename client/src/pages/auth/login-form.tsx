@@ -8,6 +8,7 @@ import { useUiStore } from '../../stores/ui.store';
 import { isLanguage } from '../../i18n/language';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
+import { tk } from '../../lib/i18n-keys';
 
 export function LoginForm({ flash, initialUsername }: { flash?: string; initialUsername?: string }) {
   const { t } = useTranslation();
@@ -23,8 +24,8 @@ export function LoginForm({ flash, initialUsername }: { flash?: string; initialU
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const errs = {
-      username: username.trim() ? null : 'Enter your username or e-mail.',
-      password: password ? null : 'Enter your password.',
+      username: username.trim() ? null : tk('Enter your username or e-mail.'),
+      password: password ? null : tk('Enter your password.'),
     };
     setFieldErrors(errs);
     if (errs.username || errs.password) return;

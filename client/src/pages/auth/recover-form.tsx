@@ -5,6 +5,7 @@ import { MESSAGES } from '@sitewalk/proto';
 import { apiRequest } from '../../lib/api-client';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
+import { tk } from '../../lib/i18n-keys';
 
 export function RecoverForm() {
   const { t } = useTranslation();
@@ -24,7 +25,7 @@ export function RecoverForm() {
     setError(null);
     try {
       const { message } = await apiRequest<null>({ url: '/password/email', method: 'POST', data: { username_f: login.trim() } }, MESSAGES.recoveryFailed);
-      setSent(message || 'If an account matches, a link to reset its password has been sent to its e-mail address.');
+      setSent(message || tk('If an account matches, a link to reset its password has been sent to its e-mail address.'));
     } catch (err) {
       setError((err as Error).message || MESSAGES.recoveryFailed);
     } finally {

@@ -9,6 +9,7 @@ import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
 import { checkEmail, checkFirstName, checkPassword, checkRequired, checkSamePassword, checkUsername, noErrors } from '../../lib/form-rules';
 import { PROFILE_FIELD_AUTOCOMPLETE, PROFILE_FIELD_LABELS } from '../../lib/profile-field-labels';
+import { tk } from '../../lib/i18n-keys';
 
 type Values = { username: string; email: string; password: string; confirm: string } & Partial<Record<ProfileField, string>>;
 
@@ -51,8 +52,8 @@ export function RegisterForm() {
     for (const f of extra) if (values[f]?.trim()) body[f] = values[f]?.trim();
     try {
       const { data, message } = await apiRequest<RegisterResponse>({ url: '/register', method: 'POST', data: body }, MESSAGES.registrationFailed);
-      if (data.validate_email) setDone(message || 'Your account is created. Open the link we sent to your e-mail to activate it.');
-      else navigate('/login', { replace: true, state: { message: message || 'Your account is created. You can sign in now.', username: body.username } });
+      if (data.validate_email) setDone(message || tk('Your account is created. Open the link we sent to your e-mail to activate it.'));
+      else navigate('/login', { replace: true, state: { message: message || tk('Your account is created. You can sign in now.'), username: body.username } });
     } catch (err) {
       setError((err as Error).message || MESSAGES.registrationFailed);
     } finally {

@@ -9,12 +9,13 @@ import { useProfileStore } from '../../stores/profile.store';
 import { useSettings } from '../../stores/settings.store';
 import { useStartTour, onboardingCompleted } from '../../tour/use-tour';
 import { Spinner } from '../../components/spinner';
+import { tk } from '../../lib/i18n-keys';
 
 const STAT_CARDS: { key: keyof UserStats; label: string; icon: string }[] = [
-  { key: 'projects', label: 'Projects', icon: 'bi-building' },
-  { key: 'visits', label: 'Visits', icon: 'bi-camera' },
-  { key: 'sheets', label: 'Sheets', icon: 'bi-map' },
-  { key: 'open_snags', label: 'Open snags', icon: 'bi-exclamation-diamond' },
+  { key: 'projects', label: tk('Projects'), icon: 'bi-building' },
+  { key: 'visits', label: tk('Visits'), icon: 'bi-camera' },
+  { key: 'sheets', label: tk('Sheets'), icon: 'bi-map' },
+  { key: 'open_snags', label: tk('Open snags'), icon: 'bi-exclamation-diamond' },
 ];
 
 /** Recent projects; until the projects feature answers (404), an empty list. */

@@ -6,6 +6,7 @@ import { checkPassword, checkSamePassword, noErrors } from '../../lib/form-rules
 import { formToast } from '../../lib/toast';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
+import { tk } from '../../lib/i18n-keys';
 
 /** Change password: the current password is required for your own account. */
 export function PasswordSection() {
@@ -20,7 +21,7 @@ export function PasswordSection() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const errs = {
-      current: current ? null : 'Enter your current password.',
+      current: current ? null : tk('Enter your current password.'),
       next: checkPassword(next),
       confirm: checkSamePassword(next, confirm),
     };

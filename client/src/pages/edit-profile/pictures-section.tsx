@@ -5,22 +5,23 @@ import { MESSAGES, USER_IMAGE_MIMES, type User, type UserImageKind } from '@site
 import { useProfileStore } from '../../stores/profile.store';
 import { formToast } from '../../lib/toast';
 import { UserAvatar } from '../../components/user-avatar';
+import { tk } from '../../lib/i18n-keys';
 
 const LABELS: Record<UserImageKind, { title: string; upload: string; remove: string; updated: string; removed: string; failed: string }> = {
   avatar: {
-    title: 'Avatar',
-    upload: 'Upload avatar',
-    remove: 'Delete avatar',
-    updated: 'Avatar updated.',
-    removed: 'Avatar removed.',
+    title: tk('Avatar'),
+    upload: tk('Upload avatar'),
+    remove: tk('Delete avatar'),
+    updated: tk('Avatar updated.'),
+    removed: tk('Avatar removed.'),
     failed: MESSAGES.uploadAvatarFailed,
   },
   cover_image: {
-    title: 'Cover image',
-    upload: 'Upload cover image',
-    remove: 'Delete cover image',
-    updated: 'Cover image updated.',
-    removed: 'Cover image removed.',
+    title: tk('Cover image'),
+    upload: tk('Upload cover image'),
+    remove: tk('Delete cover image'),
+    updated: tk('Cover image updated.'),
+    removed: tk('Cover image removed.'),
     failed: MESSAGES.uploadCoverFailed,
   },
 };

@@ -3,24 +3,25 @@ import { useTranslation } from 'react-i18next';
 import { MESSAGES, type NotificationGlobalSettings, type NotificationPreference, type NotificationPreferences } from '@sitewalk/proto';
 import { useProfileStore } from '../../stores/profile.store';
 import { formToast } from '../../lib/toast';
+import { tk } from '../../lib/i18n-keys';
 
 /** What each kind of notification is about (translation keys). */
 const KIND_LABELS: Record<string, string> = {
-  account: 'Account',
-  project_created: 'New projects',
-  sheets_ready: 'Sheets ready',
-  visit_created: 'New visits',
-  video_processed: 'Video processed',
-  plan: 'Subscription plan',
-  team: 'Team',
-  registration: 'New registrations',
-  system: 'System messages',
+  account: tk('Account'),
+  project_created: tk('New projects'),
+  sheets_ready: tk('Sheets ready'),
+  visit_created: tk('New visits'),
+  video_processed: tk('Video processed'),
+  plan: tk('Subscription plan'),
+  team: tk('Team'),
+  registration: tk('New registrations'),
+  system: tk('System messages'),
 };
 
 const GLOBAL_LABELS: Record<keyof NotificationGlobalSettings, string> = {
-  in_app: 'In the app',
-  email: 'By e-mail',
-  browser: 'Browser notifications',
+  in_app: tk('In the app'),
+  email: tk('By e-mail'),
+  browser: tk('Browser notifications'),
 };
 
 function Switch({ id, label, checked, disabled, onChange, hideLabel }: { id: string; label: string; checked: boolean; disabled?: boolean; onChange: (v: boolean) => void; hideLabel?: boolean }) {

@@ -9,15 +9,16 @@ import { UserAvatar } from '../../components/user-avatar';
 import { Spinner } from '../../components/spinner';
 import { PROFILE_FIELD_LABELS, visibleProfileFields } from '../../lib/profile-field-labels';
 import { formatDateTime, formatNumber } from '../../lib/format';
+import { tk } from '../../lib/i18n-keys';
 
 const STATS: { key: keyof UserStats; label: string }[] = [
-  { key: 'projects', label: 'Projects' },
-  { key: 'visits', label: 'Visits' },
-  { key: 'sheets', label: 'Sheets' },
-  { key: 'open_snags', label: 'Open snags' },
+  { key: 'projects', label: tk('Projects') },
+  { key: 'visits', label: tk('Visits') },
+  { key: 'sheets', label: tk('Sheets') },
+  { key: 'open_snags', label: tk('Open snags') },
 ];
 
-const ROLE_LABELS: Record<string, string> = { super_admin: 'Administrator', guest: 'Guest', editor: 'Editor', viewer: 'Viewer' };
+const ROLE_LABELS: Record<string, string> = { super_admin: tk('Administrator'), guest: tk('Guest'), editor: tk('Editor'), viewer: tk('Viewer') };
 
 /** /profile: the user, avatar and cover, plan and stats. */
 export default function ProfilePage() {

@@ -7,6 +7,7 @@ import { AuthCard } from '../../components/auth-card';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
 import { checkPassword, checkSamePassword, noErrors } from '../../lib/form-rules';
+import { tk } from '../../lib/i18n-keys';
 
 /** /reset-password?token=…: the page the recovery e-mail links to. */
 export default function ResetPasswordPage() {
@@ -25,7 +26,7 @@ export default function ResetPasswordPage() {
   useEffect(() => {
     let live = true;
     if (!token) {
-      setCheckError('The reset link is not valid.');
+      setCheckError(tk('The reset link is not valid.'));
       return;
     }
     api.get<ResetTokenCheckResponse>('/password/check-token', MESSAGES.tokenValidationFailed, { params: { token } }).then(
@@ -46,7 +47,7 @@ export default function ResetPasswordPage() {
     setError(null);
     try {
       const { message } = await apiRequest<null>({ url: '/password/reset', method: 'POST', data: { token, password } }, MESSAGES.resetFailed);
-      navigate('/login', { replace: true, state: { message: message || 'Your password has been changed. Sign in with your new password.' } });
+      navigate('/login', { replace: true, state: { message: message || tk('Your password has been changed. Sign in with your new password.') } });
     } catch (err) {
       setError((err as Error).message || MESSAGES.resetFailed);
       setBusy(false);
@@ -54,7 +55,7 @@ export default function ResetPasswordPage() {
   };
 
   return (
-    <AuthCard title="Choose a new password">
+    <AuthCard title={tk('Choose a new password')}>
       {!valid && !checkError && <Spinner />}
       {checkError && (
         <>

@@ -1,0 +1,19 @@
+import { MESSAGES } from '@sitewalk/proto';
+import { ROUTES } from '../routes/route-table';
+import { extractKeys } from '../lib/i18n-keys';
+
+/**
+ * Every text the client shows: the literal t()/tk() keys of the given
+ * sources, the route table's titles, menu labels, breadcrumbs and
+ * descriptions, and the SPEC §8 message catalogue.
+ */
+export function requiredKeys(sources: readonly string[]): Set<string> {
+  const keys = new Set<string>();
+  for (const src of sources) for (const k of extractKeys(src)) keys.add(k);
+  for (const r of ROUTES) for (const k of [r.title, r.menuLabel, r.breadcrumb, r.description]) if (k) keys.add(k);
+  for (const m of Object.values(MESSAGES)) keys.add(m);
+  return keys;
+}
+
+/** The '{name}' placeholders of a text, sorted. */
+export const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

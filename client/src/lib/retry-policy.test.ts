@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { createLimiter, REFRESH_POLICY, retryDelays, TRANSLATION_POLICY, withRetry } from './retry-policy';
+
+const noWait = async () => undefined;
+
+describe('retry policies', () => {
+  it('refreshes a session at most 3 times, 1 s apart', () => {
+    expect(REFRESH_POLICY.attempts).toBe(3);
+    expect(retryDelays(REFRESH_POLICY)).toEqual([1000, 1000]);
+  });
+
+  it('retries translations 5 times, the delay doubling from 350 ms', () => {
+    expect(TRANSLATION_POLICY.attempts).toBe(6);
+    expect(retryDelays(TRANSLATION_POLICY)).toEqual([350, 700, 1400, 2800, 5600]);
+  });
+});
+
+describe('withRetry', () => {
+  it('returns the first success and waits the policy delays before each retry', async () => {
+    const waited: number[] = [];
+    let calls = 0;
+    const result = await withRetry(
+      async () => {
+        calls++;
+        if (calls < 3) throw new Error('not yet');
+        return 'ok';
+      },
+      TRANSLATION_POLICY,
+      { wait: async (ms) => void waited.push(ms) },
+    );
+    expect(result).toBe('ok');
+    expect(calls).toBe(3);
+    expect(waited).toEqual([350, 700]);
+  });
+
+  it('gives up after the last try with the last error', async () => {
+    let calls = 0;
+    await expect(
+      withRetry(
+        async () => {
+          calls++;
+          throw new Error(`fail ${calls}`);
+        },
+        REFRESH_POLICY,
+        { wait: noWait },
+      ),
+    ).rejects.toThrow('fail 3');
+    expect(calls).toBe(3);
+  });
+
+  it('stops early when the error will not get better', async () => {
+    let calls = 0;
+    await expect(
+      withRetry(
+        async () => {
+          calls++;
+          throw Object.assign(new Error('unauthorized'), { status: 401 });
+        },
+        REFRESH_POLICY,
+        { wait: noWait, shouldRetry: (e) => (e as { status?: number }).status !== 401 },
+      ),
+    ).rejects.toThrow('unauthorized');
+    expect(calls).toBe(1);
+  });
+});
+
+describe('createLimiter', () => {
+  it('never runs more than the limit at once, and runs them all', async () => {
+    const limit = createLimiter(10);
+    let running = 0;
+    let peak = 0;
+    const release: (() => void)[] = [];
+    const tasks = Array.from({ length: 25 }, (_, i) =>
+      limit(async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise<void>((r) => release.push(r));
+        running--;
+        return i;
+      }),
+    );
+    // Let queued tasks start, then release them one by one.
+    while (release.length || running) {
+      await Promise.resolve();
+      await new Promise((r) => setImmediate(r));
+      release.shift()?.();
+    }
+    expect(await Promise.all(tasks)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(peak).toBe(10);
+  });
+});
