@@ -5,7 +5,8 @@ import { UPLOAD_LIMITS } from '@sitewalk/proto';
 import { PdfUpload, db } from '../src/db/index.js';
 import { closeQueues, queue } from '../src/queue/index.js';
 import { closeEmitter } from '../src/realtime/emitter.js';
-import { localPath } from '../src/storage/index.js';
+import { localPath, putBuffer } from '../src/storage/index.js';
+import { LOST_UPLOAD_MESSAGE } from '../src/services/pdf-uploads.service.js';
 import { planPdf, PAPER } from '../../workers/test/pdf-fixtures.js';
 import { api, createUser } from './helpers.js';
 import { addMember, newProject } from './project-helpers.js';
@@ -181,5 +182,27 @@ describe('deleting a project removes its files', () => {
     await api().delete(`/api/projects/${p.id}`).set(owner.auth).expect(200);
     expect(fs.existsSync(localPath(`projects/${p.id}`))).toBe(false);
     expect(await db()('pdf_uploads').where({ id_project: p.id })).toEqual([]);
+  });
+});
+
+describe('an upload whose job ended without the worker recording it', () => {
+  it('is shown as failed, with the sheets it half made removed, instead of processing forever', async () => {
+    const owner = await createUser();
+    const p = await newProject(owner);
+    const [upload] = await db()('pdf_uploads')
+      .insert({ id_project: p.id, id_user: owner.user.id, file_key: null, original_name: 'lost.pdf', status: 'processing', pages_total: 2, pages_done: 1, updated_at: new Date(Date.now() - 5 * 60_000) })
+      .returning('id');
+    const [map] = await db()('maps').insert({ id_project: p.id, id_upload: upload.id, page: 1, name: 'Sheet 1', status: 'ready', folder: `projects/${p.id}/maps/half` }).returning('id');
+    await putBuffer(`projects/${p.id}/maps/half/thumbnail.jpg`, Buffer.from('x'));
+    // A fresh upload (its job may not be queued yet) is left alone.
+    const [fresh] = await db()('pdf_uploads').insert({ id_project: p.id, original_name: 'new.pdf', status: 'queued' }).returning('id');
+
+    const detail = (await api().get(`/api/projects/${p.id}`).set(owner.auth)).body.data;
+    const byId = new Map(detail.pdf_uploads.map((u: { id: number }) => [u.id, u]));
+    expect(byId.get(upload.id)).toMatchObject({ status: 'failed', error: LOST_UPLOAD_MESSAGE, sheet_ids: [], pages_done: 0 });
+    expect(byId.get(fresh.id)).toMatchObject({ status: 'queued' });
+    expect(detail.maps).toEqual([]);
+    expect(await db()('maps').where({ id: map.id }).first()).toBeUndefined();
+    expect(fs.existsSync(localPath(`projects/${p.id}/maps/half`))).toBe(false);
   });
 });

@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { PdfUpload, db } from '../db/index.js';
+import { PdfUpload, SheetMap, db } from '../db/index.js';
 import { conflict, HttpError, notFound } from '../http/errors.js';
 import { detectType, type UploadedFile } from '../http/upload.js';
-import { enqueue } from '../queue/index.js';
+import { enqueue, queue } from '../queue/index.js';
 import { newKey, putFile, remove } from '../storage/index.js';
 import { logger } from '../logger.js';
 import { requireProject } from './access.service.js';
-import { projectFolder } from './sheets.service.js';
+import { mapFolder, projectFolder } from './sheets.service.js';
 
 type Actor = { id: number; super_admin: boolean };
 
@@ -52,9 +52,46 @@ export async function acceptPdfUpload(user: Actor, projectId: number, file: Uplo
   return upload;
 }
 
-/** The project's most recent uploads, newest first. */
-export const recentUploads = (projectId: number, limit = 10) =>
-  PdfUpload.query().where({ id_project: projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+/** How long an upload may go without news before its job is looked up (covers the gap between the row and the enqueue). */
+const QUIET_MS = 60_000;
+export const LOST_UPLOAD_MESSAGE = 'Turning this PDF into sheets stopped unexpectedly. Please upload it again.';
+
+/**
+ * An upload still marked queued or processing whose job is gone or failed
+ * (its worker was killed more often than BullMQ retries a stalled job, or
+ * Redis lost the queue) would show a progress bar forever. It is marked
+ * failed here, and the sheets it half made are removed, as the worker does
+ * when it fails for good.
+ */
+async function settleLostUploads(projectId: number): Promise<void> {
+  const stale = await PdfUpload.query()
+    .where({ id_project: projectId })
+    .whereIn('status', ['queued', 'processing'])
+    .where('updated_at', '<', new Date(Date.now() - QUIET_MS));
+  for (const upload of stale) {
+    const job = await queue('sheets').getJob(pdfJobId(upload.id));
+    const state = job ? await job.getState() : 'missing';
+    if (state !== 'failed' && state !== 'missing' && state !== 'unknown') continue;
+    const folders = await db().transaction(async (trx) => {
+      const current = await PdfUpload.query(trx).findById(upload.id).forUpdate();
+      if (!current || (current.status !== 'queued' && current.status !== 'processing')) return [];
+      const maps = await SheetMap.query(trx).where({ id_upload: upload.id }).select('id', 'folder');
+      await SheetMap.query(trx).delete().where({ id_upload: upload.id });
+      await PdfUpload.query(trx)
+        .patch({ status: 'failed', error: LOST_UPLOAD_MESSAGE, pages_done: 0, sheet_ids: [], finished_at: new Date() })
+        .where({ id: upload.id });
+      return maps.map((m) => m.folder ?? mapFolder(projectId, m.id));
+    });
+    for (const f of folders) await remove(f);
+    logger.warn({ upload_id: upload.id, job_state: state }, 'PDF upload settled as failed: its job ended without the worker recording it');
+  }
+}
+
+/** The project's most recent uploads, newest first, with lost ones settled. */
+export async function recentUploads(projectId: number, limit = 10): Promise<PdfUpload[]> {
+  await settleLostUploads(projectId);
+  return PdfUpload.query().where({ id_project: projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+}
 
 /**
  * Removes stored PDF files of the project (one upload, or all), keeping the

@@ -186,7 +186,9 @@ export async function recentProjects(user: Actor, limit: number): Promise<Projec
 export async function projectDetail(user: Actor, projectId: number, k: Db = db()): Promise<ProjectDetail> {
   const row = (await projectRows(k, user).where('p.id', projectId).first()) as ProjectRow | undefined;
   if (!row) throw notFound('Project not found.');
-  const [cats, maps, uploads] = await Promise.all([categoriesOf(k, [row.id]), projectMaps(row.id, k), recentUploads(row.id)]);
+  // Uploads first: settling a lost upload removes the sheets it half made.
+  const uploads = await recentUploads(row.id);
+  const [cats, maps] = await Promise.all([categoriesOf(k, [row.id]), projectMaps(row.id, k)]);
   const summary = toSummary(row, user, cats.get(row.id) ?? []);
   return {
     ...summary,

@@ -1,4 +1,5 @@
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { SHEET_RENDERING } from '@sitewalk/proto';
@@ -13,6 +14,11 @@ export interface SheetImages {
   tilesDir: string;
   thumbnail: string;
 }
+
+// sharp runs libvips on one thread on glibc Linux by default (to limit heap
+// fragmentation); cutting a 36-megapixel pyramid is this process's main work,
+// so it gets every core. Never lowered: another part of the process may want more.
+sharp.concurrency(Math.max(sharp.concurrency(), os.availableParallelism()));
 
 /** Tiles are JPEG: a plan is mostly lines on white, and JPEG encodes several times faster than WebP at a similar size. */
 export const TILE_FORMAT = { ext: 'jpg', quality: 85 } as const;
