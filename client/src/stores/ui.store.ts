@@ -16,9 +16,14 @@ const ANNOUNCEMENT_KEY = 'dismissedAnnouncement';
 
 const narrowScreen = () => typeof window !== 'undefined' && window.innerWidth < CONSTANTS.sidebarCollapseWidthPx;
 
-function initialSidebar(): boolean {
+/** The collapse state the user chose in this session, if any. */
+export function rememberedSidebarCollapsed(): boolean | null {
   const v = session.getItem(SIDEBAR_KEY);
-  return v === null ? narrowScreen() : v === 'true';
+  return v === null ? null : v === 'true';
+}
+
+function initialSidebar(): boolean {
+  return narrowScreen() || (rememberedSidebarCollapsed() ?? false);
 }
 
 function applyDarkMode(dark: boolean) {

@@ -3,7 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { CONSTANTS } from '@sitewalk/proto';
 import { findRoute } from '../../lib/route-match';
 import { ROUTES } from '../../routes/route-table';
-import { useUiStore } from '../../stores/ui.store';
+import { rememberedSidebarCollapsed, useUiStore } from '../../stores/ui.store';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
 import { AnnouncementBar } from './announcement-bar';
@@ -20,7 +20,10 @@ export default function AppLayout() {
   useEffect(() => {
     const query = window.matchMedia(`(max-width: ${CONSTANTS.sidebarCollapseWidthPx - 0.02}px)`);
     const apply = () => {
-      if (query.matches) useUiStore.getState().setSidebarCollapsed(true, false);
+      // Narrow: collapse. Wide again: back to what the user chose this session.
+      const ui = useUiStore.getState();
+      if (query.matches) ui.setSidebarCollapsed(true, false);
+      else ui.setSidebarCollapsed(rememberedSidebarCollapsed() ?? false, false);
     };
     apply();
     query.addEventListener('change', apply);
