@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { test } from './browser.js';
-import { createUser } from './support/backend.js';
+import { admin, createUser } from './support/backend.js';
 import { EVENTUALLY, expectSignedInLayout, sidebar, signIn } from './support/ui.js';
 
 /** The labels of the sidebar's ordinary items and of its Settings group, top to bottom. */
@@ -24,6 +24,33 @@ describe('sidebar', () => {
     expect(main[0]).toBe('Dashboard');
     expect(main.slice(1)).toEqual(alphabetical(main.slice(1)));
     expect(settings).toBeNull();
+    expect(main).not.toContain('Approvals'); // a super-admin screen (SPEC §2)
+  });
+
+  test('a super admin also sees the Settings group, last, with its items alphabetically', async ({ page }) => {
+    const a = admin();
+    await signIn(page, { username: a.username, password: a.password });
+    const { main, settings } = await menuLabels(page);
+    expect(main[0]).toBe('Dashboard');
+    expect(main.slice(1)).toEqual(alphabetical(main.slice(1)));
+    expect(settings).not.toBeNull();
+    expect(settings!.length).toBeGreaterThan(0);
+    expect(settings).toEqual(alphabetical(settings!));
+    expect(settings).toContain('Approvals');
+    expect(main).not.toContain('Approvals');
+    // The group comes after every ordinary item.
+    const groupTop = await sidebar(page).getByRole('group', { name: 'Settings' }).boundingBox();
+    const lastMainTop = await sidebar(page).locator(':scope > ul').getByRole('link').last().boundingBox();
+    expect(groupTop!.y).toBeGreaterThan(lastMainTop!.y);
+  });
+
+  test('a regular user who opens a super-admin screen is sent to the dashboard', async ({ page }) => {
+    const { user, password } = await createUser();
+    await signIn(page, { username: user.username, password });
+    await expectSignedInLayout(page);
+    await page.goto('/approvals');
+    await page.waitForURL('**/dashboard');
+    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Dashboard' }).isVisible(), EVENTUALLY).toBe(true);
   });
 });
 
