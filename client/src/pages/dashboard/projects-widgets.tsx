@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { MESSAGES, type ProjectList, type ProjectSummary } from '@sitewalk/proto';
+import { api } from '../../lib/api-client';
+import { formatNumber } from '../../lib/format';
+import { StarButton } from '../projects/star-button';
+import { Spinner } from '../../components/spinner';
+import '../projects/projects.css';
+
+const STARRED_SHOWN = 5;
+
+type Load = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; total: number; starred: ProjectList };
+
+/**
+ * The dashboard's projects part: how many projects the user has (owned or
+ * joined), the starred ones, and the way to the list and to a new project.
+ */
+export function ProjectsWidgets() {
+  const { t, i18n } = useTranslation();
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([
+      api.get<ProjectList>('/projects', MESSAGES.fetchProjectsFailed, { params: { per_page: 1 } }),
+      api.get<ProjectList>('/projects', MESSAGES.fetchProjectsFailed, { params: { starred: 'true', per_page: STARRED_SHOWN, sort: 'name', order: 'asc' } }),
+    ]).then(
+      ([all, starred]) => live && setLoad({ status: 'ready', total: all.total, starred }),
+      (err: unknown) => live && setLoad({ status: 'error', message: (err as Error).message }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const unstar = (p: ProjectSummary, starred: boolean) =>
+    setLoad((l) => (l.status === 'ready' ? { ...l, starred: { ...l.starred, items: l.starred.items.map((x) => (x.id === p.id ? { ...x, starred } : x)) } } : l));
+
+  return (
+    <section aria-labelledby="starred-projects-heading" className="card border-0 shadow-sm mt-4" data-testid="projects-widgets">
+      <div className="card-header bg-transparent d-flex flex-wrap align-items-center gap-2">
+        <h2 id="starred-projects-heading" className="h6 mb-0 me-auto">
+          {t('Starred projects')}
+        </h2>
+        {load.status === 'ready' && (
+          <Link to="/projects" className="btn btn-sm btn-outline-primary" data-testid="projects-total">
+            {t('All projects ({n})', { n: formatNumber(load.total, i18n.language) })}
+          </Link>
+        )}
+        <Link to="/editproject/new" className="btn btn-sm btn-primary">
+          <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+          {t('New project')}
+        </Link>
+      </div>
+      <div className="card-body">
+        {load.status === 'loading' && <Spinner />}
+        {load.status === 'error' && <div className="text-danger small">{t(load.message)}</div>}
+        {load.status === 'ready' && load.starred.items.length === 0 && (
+          <div className="text-center text-body-secondary py-3">
+            <i className="bi bi-star fs-2 d-block mb-2" aria-hidden="true" />
+            {load.total === 0 ? t('Create your first project to get started.') : t('Star the projects you follow most to find them here.')}
+          </div>
+        )}
+        {load.status === 'ready' && load.starred.items.length > 0 && (
+          <ul className="list-group list-group-flush">
+            {load.starred.items.map((p) => (
+              <li key={p.id} className="list-group-item d-flex align-items-center gap-3 px-0">
+                {p.cover_thumb_url ? (
+                  <img src={p.cover_thumb_url} alt="" className="rounded sw-thumb" />
+                ) : (
+                  <span className="rounded sw-thumb sw-thumb-empty" aria-hidden="true">
+                    <i className="bi bi-building" />
+                  </span>
+                )}
+                <div className="flex-grow-1 min-w-0">
+                  <Link to={`/project/${p.id}`} className="fw-semibold text-truncate d-block">
+                    {p.name}
+                  </Link>
+                  <span className="small text-body-secondary">{t('Sheets: {n}', { n: formatNumber(p.sheets_count, i18n.language) })}</span>
+                </div>
+                <StarButton projectId={p.id} projectName={p.name} starred={p.starred} onChange={(s) => unstar(p, s)} />
+              </li>
+            ))}
+          </ul>
+        )}
+        {load.status === 'ready' && load.starred.total > STARRED_SHOWN && (
+          <Link to="/projects?starred=1" className="small d-inline-block mt-2">
+            {t('See all starred projects')}
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,244 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import {
+  MESSAGES,
+  UPLOAD_LIMITS,
+  formMessages,
+  type JobProgressEvent,
+  type MapDetail,
+  type MapSummary,
+  type PdfUpload,
+  type ProjectDetail,
+} from '@sitewalk/proto';
+import { ApiError, api } from '../../lib/api-client';
+import {
+  applyProgressEvent,
+  fromUpload,
+  initiallyHidden,
+  sheetsToFetch,
+  uploadsFrom,
+  visibleUploads,
+  type UploadsById,
+} from '../../lib/pdf-progress';
+import { Spinner } from '../../components/spinner';
+import { tk } from '../../lib/i18n-keys';
+import NotFoundPage from '../not-found/not-found-page';
+import { StarButton } from '../projects/star-button';
+import { CoverSection } from './cover-section';
+import { CategoriesCard } from './categories-card';
+import { FileButton } from './file-button';
+import { PdfUploadPanel, type SendingPdf } from './pdf-upload-panel';
+import { ProjectDetails } from './project-details';
+import { SheetsSection } from './sheets-section';
+import { useProjectProgress } from './use-project-progress';
+import '../projects/projects.css';
+
+const M = formMessages('Project');
+const PDF_MAX_MB = Math.round(UPLOAD_LIMITS.pdfBytes / (1024 * 1024));
+
+type Load = { status: 'loading' } | { status: 'missing' } | { status: 'error'; message: string } | { status: 'ready' };
+
+/** Keeps the sheets in the order the project lists them, a live one replacing its earlier state. */
+function mergeSheet(sheets: MapSummary[], sheet: MapSummary): MapSummary[] {
+  const i = sheets.findIndex((s) => s.id === sheet.id);
+  if (i >= 0) return sheets.map((s) => (s.id === sheet.id ? sheet : s));
+  return [...sheets, sheet];
+}
+
+/**
+ * /project/{id}: the cover, details and categories of a project and its
+ * sheets; PDF plans are uploaded here and their pages appear as sheets live,
+ * while the worker makes them.
+ */
+export default function ProjectPage() {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const projectId = id && /^[1-9]\d{0,9}$/.test(id) ? Number(id) : null;
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [project, setProject] = useState<ProjectDetail | null>(null);
+  const [sheets, setSheets] = useState<MapSummary[]>([]);
+  const [uploads, setUploads] = useState<UploadsById>({});
+  const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
+  const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
+  const [sending, setSending] = useState<SendingPdf | null>(null);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const shown = useRef(new Set<number>());
+  const fetching = useRef(new Set<number>());
+  const sendingName = useRef('');
+
+  useEffect(() => {
+    shown.current = new Set(sheets.filter((s) => s.status === 'ready').map((s) => s.id));
+  }, [sheets]);
+
+  const reload = useCallback(
+    async (first: boolean) => {
+      if (projectId === null) return;
+      try {
+        const p = await api.get<ProjectDetail>(`/projects/${projectId}`, M.loadFailed);
+        setProject(p);
+        setSheets(p.maps);
+        const fromServer = uploadsFrom(p.pdf_uploads);
+        setUploads((local) => ({ ...local, ...fromServer }));
+        if (first) setHidden(initiallyHidden(fromServer));
+        setLoad({ status: 'ready' });
+      } catch (err) {
+        if (!first) return console.error(err);
+        const status = err instanceof ApiError ? err.status : null;
+        setLoad(status === 404 || status === 403 ? { status: 'missing' } : { status: 'error', message: M.loadFailed });
+      }
+    },
+    [projectId],
+  );
+
+  useEffect(() => {
+    setLoad({ status: 'loading' });
+    void reload(true);
+  }, [reload]);
+
+  const fetchSheet = useCallback((sheetId: number) => {
+    if (fetching.current.has(sheetId)) return;
+    fetching.current.add(sheetId);
+    api
+      .get<MapDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed)
+      .then((sheet) => {
+        setSheets((list) => mergeSheet(list, sheet));
+        setFresh((f) => new Set(f).add(sheet.id));
+      })
+      // The sheet may be gone again (a failed upload removes its sheets); the reload at the end settles it.
+      .catch((err: unknown) => console.warn(err))
+      .finally(() => fetching.current.delete(sheetId));
+  }, []);
+
+  const onProgress = useCallback(
+    (e: JobProgressEvent) => {
+      setUploads((u) => applyProgressEvent(u, e, sendingName.current));
+      for (const sheetId of sheetsToFetch(e, shown.current)) fetchSheet(sheetId);
+      if (e.state === 'completed' || e.state === 'failed') void reload(false);
+    },
+    [fetchSheet, reload],
+  );
+  useProjectProgress(projectId, onProgress, () => void reload(false));
+
+  const uploadPdf = async (file: File) => {
+    if (!project) return;
+    setSendError(null);
+    if (!(file.type === 'application/pdf' || /\.pdf$/i.test(file.name))) {
+      setSendError(tk('Choose a PDF file.'));
+      return;
+    }
+    if (file.size > UPLOAD_LIMITS.pdfBytes) {
+      setSendError(t('The PDF is larger than {mb} MB.', { mb: PDF_MAX_MB }));
+      return;
+    }
+    const form = new FormData();
+    form.append('file', file);
+    sendingName.current = file.name;
+    setSending({ name: file.name, percent: 0 });
+    try {
+      const upload = await api.upload<PdfUpload>(`/projects/${project.id}/pdf-sheet`, form, MESSAGES.uploadPdfFailed, {
+        onProgress: (percent) => setSending({ name: file.name, percent }),
+      });
+      // Live events may already have moved it further than this answer says.
+      setUploads((u) => (u[upload.id] ? u : { ...u, [upload.id]: fromUpload(upload) }));
+    } catch (err) {
+      setSendError((err as Error).message || MESSAGES.uploadPdfFailed);
+    } finally {
+      setSending(null);
+    }
+  };
+
+  if (projectId === null) {
+    return (
+      <div className="alert alert-danger" role="alert">
+        {t(MESSAGES.projectIdRequired)}
+      </div>
+    );
+  }
+  if (load.status === 'missing') return <NotFoundPage />;
+  if (load.status === 'loading' || (load.status === 'ready' && !project)) return <Spinner size="lg" />;
+  if (load.status === 'error' || !project) {
+    return (
+      <div className="alert alert-danger d-flex align-items-center gap-2" role="alert">
+        <span className="me-auto">{t('Error loading {entity} data', { entity: t('Project') })}</span>
+        <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void reload(true)}>
+          {t('Try again')}
+        </button>
+      </div>
+    );
+  }
+
+  const p = project;
+  const running = visibleUploads(uploads, hidden);
+  const showcase = p.active && p.validated;
+
+  return (
+    <div className="sw-project" data-testid="project-page">
+      <CoverSection project={p} onChange={(next) => setProject(next)} />
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+        <h2 className="h4 mb-0 text-break" data-testid="project-name">
+          {p.name}
+        </h2>
+        <StarButton projectId={p.id} projectName={p.name} starred={p.starred} onChange={(starred) => setProject({ ...p, starred })} />
+        {!p.validated && <span className="badge text-bg-warning">{t('Awaiting approval')}</span>}
+        {!p.active && <span className="badge text-bg-dark">{t('Inactive')}</span>}
+        <div className="ms-auto d-flex flex-wrap gap-2">
+          {showcase && (
+            <Link to={`/showcase?project_code=${encodeURIComponent(p.project_code)}`} className="btn btn-outline-secondary btn-sm" target="_blank" rel="noopener">
+              <i className="bi bi-globe me-1" aria-hidden="true" />
+              {t('Public page')}
+            </Link>
+          )}
+          {p.can_manage && (
+            <Link to={`/editproject/${p.id}`} className="btn btn-outline-primary btn-sm">
+              <i className="bi bi-pencil me-1" aria-hidden="true" />
+              {t('Edit project')}
+            </Link>
+          )}
+        </div>
+      </div>
+      <div className="row g-3">
+        <div className="col-lg-8">
+          <SheetsSection
+            projectId={p.id}
+            sheets={sheets}
+            canEdit={p.can_edit_sheets}
+            fresh={fresh}
+            uploader={
+              p.can_edit_sheets || running.length > 0 ? (
+                <>
+                  {p.can_edit_sheets && (
+                    <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+                      <FileButton
+                        className="btn btn-primary btn-sm"
+                        accept="application/pdf,.pdf"
+                        disabled={sending !== null}
+                        inputLabel={t('PDF plan file')}
+                        onFile={(f) => void uploadPdf(f)}
+                      >
+                        <i className="bi bi-file-earmark-pdf me-1" aria-hidden="true" />
+                        {t('Upload PDF plans')}
+                      </FileButton>
+                      <span className="form-text m-0">{t('Every page becomes a sheet. Up to {mb} MB.', { mb: PDF_MAX_MB })}</span>
+                    </div>
+                  )}
+                  <PdfUploadPanel
+                    sending={sending}
+                    sendError={sendError}
+                    uploads={running}
+                    onDismiss={(uploadId) => setHidden((h) => new Set(h).add(uploadId))}
+                    onDismissSendError={() => setSendError(null)}
+                  />
+                </>
+              ) : null
+            }
+          />
+        </div>
+        <div className="col-lg-4">
+          <ProjectDetails project={p} />
+          <CategoriesCard project={p} onChange={(categories) => setProject({ ...p, categories })} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { MESSAGES, type ProjectList, type ProjectSummary } from '@sitewalk/proto';
+import { api } from '../../lib/api-client';
+import { formatNumber } from '../../lib/format';
+import { useProjectLookups } from '../../stores/projects.store';
+import { Spinner } from '../../components/spinner';
+import { ProjectCard } from './project-card';
+import { Pagination } from './pagination';
+import {
+  SORT_OPTIONS,
+  changeListState,
+  isFiltered,
+  listStateToParams,
+  parseListState,
+  toApiQuery,
+  type ProjectListState,
+} from './project-list-query';
+import './projects.css';
+
+type Load = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; list: ProjectList };
+
+/** /projects: the user's projects as cards, with search, filters, sort, stars and pages. */
+export default function ProjectsPage() {
+  const { t, i18n } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => parseListState(params), [params]);
+  const [searchText, setSearchText] = useState(state.search);
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [reloadKey, setReloadKey] = useState(0);
+  const categories = useProjectLookups((s) => s.categories.items);
+  const types = useProjectLookups((s) => s.types.items);
+
+  const update = (change: Partial<ProjectListState>) => setParams(listStateToParams(changeListState(state, change)), { replace: !('page' in change) });
+
+  useEffect(() => {
+    const { loadCategories, loadTypes } = useProjectLookups.getState();
+    loadCategories().catch((err: unknown) => console.error(err));
+    loadTypes().catch((err: unknown) => console.error(err));
+  }, []);
+
+  // The search box follows the address (Back, a shared link) ...
+  useEffect(() => setSearchText(state.search), [state.search]);
+  // ... and the address follows the search box once the typing pauses.
+  useEffect(() => {
+    if (searchText.trim() === state.search.trim()) return;
+    const timer = setTimeout(() => setParams(listStateToParams(changeListState(state, { search: searchText })), { replace: true }), 350);
+    return () => clearTimeout(timer);
+  }, [searchText, state, setParams]);
+
+  const apiQuery = useMemo(() => toApiQuery(state), [state]);
+  useEffect(() => {
+    let live = true;
+    setLoad((l) => (l.status === 'ready' ? l : { status: 'loading' }));
+    api.get<ProjectList>('/projects', MESSAGES.fetchProjectsFailed, { params: apiQuery }).then(
+      (list) => live && setLoad({ status: 'ready', list }),
+      (err: unknown) => live && setLoad({ status: 'error', message: (err as Error).message }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [apiQuery, reloadKey]);
+
+  const setStar = (id: number, starred: boolean) =>
+    setLoad((l) =>
+      l.status === 'ready' ? { ...l, list: { ...l.list, items: l.list.items.map((p) => (p.id === id ? { ...p, starred } : p)) } } : l,
+    );
+
+  const filtered = isFiltered(state);
+  const list = load.status === 'ready' ? load.list : null;
+  const pages = list ? Math.max(1, Math.ceil(list.total / list.per_page)) : 1;
+
+  return (
+    <div className="sw-projects">
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+        <h2 className="h4 mb-0 me-auto">{t('Your projects')}</h2>
+        <Link to="/categories" className="btn btn-outline-secondary btn-sm">
+          <i className="bi bi-tags me-1" aria-hidden="true" />
+          {t('Manage categories')}
+        </Link>
+        <Link to="/editproject/new" className="btn btn-primary btn-sm">
+          <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+          {t('New project')}
+        </Link>
+      </div>
+
+      <form className="card border-0 shadow-sm mb-3" role="search" aria-label={t('Find projects')} onSubmit={(e) => { e.preventDefault(); update({ search: searchText }); }}>
+        <div className="card-body row g-2 align-items-end">
+          <div className="col-12 col-lg-4">
+            <label htmlFor="project-search" className="form-label small mb-1">
+              {t('Search')}
+            </label>
+            <div className="input-group">
+              <span className="input-group-text" aria-hidden="true">
+                <i className="bi bi-search" />
+              </span>
+              <input
+                id="project-search"
+                type="search"
+                className="form-control"
+                placeholder={t('Name, code, client or city')}
+                value={searchText}
+                maxLength={100}
+                onChange={(e) => setSearchText(e.target.value)}
+              />
+            </div>
+          </div>
+          <div className="col-6 col-lg-2">
+            <label htmlFor="project-category" className="form-label small mb-1">
+              {t('Category')}
+            </label>
+            <select id="project-category" className="form-select" value={state.category ?? ''} onChange={(e) => update({ category: e.target.value ? Number(e.target.value) : null })}>
+              <option value="">{t('All categories')}</option>
+              {(categories ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="col-6 col-lg-2">
+            <label htmlFor="project-type" className="form-label small mb-1">
+              {t('Project type')}
+            </label>
+            <select id="project-type" className="form-select" value={state.type ?? ''} onChange={(e) => update({ type: e.target.value ? Number(e.target.value) : null })}>
+              <option value="">{t('All types')}</option>
+              {(types ?? []).map((pt) => (
+                <option key={pt.id} value={pt.id}>
+                  {pt.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="col-6 col-lg-2">
+            <label htmlFor="project-sort" className="form-label small mb-1">
+              {t('Sort by')}
+            </label>
+            <select id="project-sort" className="form-select" value={state.sort} onChange={(e) => update({ sort: e.target.value as ProjectListState['sort'] })}>
+              {SORT_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {t(o.label)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="col-6 col-lg-2">
+            <div className="form-check form-switch mb-2">
+              <input
+                id="project-starred"
+                className="form-check-input"
+                type="checkbox"
+                role="switch"
+                checked={state.starred}
+                onChange={(e) => update({ starred: e.target.checked })}
+              />
+              <label htmlFor="project-starred" className="form-check-label">
+                {t('Starred only')}
+              </label>
+            </div>
+          </div>
+        </div>
+      </form>
+
+      <div aria-live="polite" className="visually-hidden">
+        {list ? t('{n} projects found', { n: formatNumber(list.total, i18n.language) }) : ''}
+      </div>
+
+      {load.status === 'loading' && <Spinner />}
+      {load.status === 'error' && (
+        <div className="alert alert-danger d-flex align-items-center gap-2" role="alert">
+          <span className="me-auto">{t(load.message)}</span>
+          <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => setReloadKey((k) => k + 1)}>
+            {t('Try again')}
+          </button>
+        </div>
+      )}
+      {list && list.items.length === 0 && (
+        <div className="card border-0 shadow-sm sw-empty-state" data-testid="projects-empty">
+          {filtered ? (
+            <>
+              <i className="bi bi-funnel d-block mb-2" aria-hidden="true" />
+              <p className="mb-3">{t('No projects match these filters.')}</p>
+              <div>
+                <button type="button" className="btn btn-outline-primary" onClick={() => setParams(new URLSearchParams())}>
+                  {t('Clear filters')}
+                </button>
+              </div>
+            </>
+          ) : (
+            <>
+              <i className="bi bi-building-add d-block mb-2" aria-hidden="true" />
+              <h3 className="h5">{t('You have no projects yet')}</h3>
+              <p className="text-body-secondary mb-3">{t('Create a project, upload its PDF plans and supervise the site remotely.')}</p>
+              <div>
+                <Link to="/editproject/new" className="btn btn-primary">
+                  <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+                  {t('Create your first project')}
+                </Link>
+              </div>
+            </>
+          )}
+        </div>
+      )}
+      {list && list.items.length > 0 && (
+        <>
+          <div className="row g-3" aria-label={t('Projects')} role="list">
+            {list.items.map((p: ProjectSummary) => (
+              <div key={p.id} className="col-12 col-sm-6 col-lg-4 col-xxl-3" role="listitem">
+                <ProjectCard project={p} onStar={(s) => setStar(p.id, s)} />
+              </div>
+            ))}
+          </div>
+          <Pagination page={Math.min(state.page, pages)} pages={pages} onPage={(page) => update({ page })} />
+        </>
+      )}
+    </div>
+  );
+}
