@@ -9,6 +9,7 @@ import { useProfileStore } from '../../stores/profile.store';
 import { useSettings } from '../../stores/settings.store';
 import { useStartTour, onboardingCompleted } from '../../tour/use-tour';
 import { Spinner } from '../../components/spinner';
+import { ProjectsWidgets } from './projects-widgets';
 import { tk } from '../../lib/i18n-keys';
 
 const STAT_CARDS: { key: keyof UserStats; label: string; icon: string }[] = [
@@ -134,6 +135,7 @@ export default function DashboardPage() {
           )}
         </div>
       </section>
+      <ProjectsWidgets />
     </div>
   );
 }
