@@ -57,7 +57,8 @@ describe('a worker killed during a job', () => {
         expect((await child.exited).signal).toBe('SIGKILL');
         expect(await job.getState()).toBe('active');
 
-        rescuer = startWorkers(handlers, { queues: ['notifications'], lockMs: 1000, stalledMs: 300 });
+        // The rescuer checks often for expired locks; its own lock stays long so a slow machine cannot make it stall too.
+        rescuer = startWorkers(handlers, { queues: ['notifications'], lockMs: 30_000, stalledMs: 300 });
         const { state, job: done } = await settled(job);
         expect(state).toBe('completed');
         // It came back through BullMQ's stalled-job check, not as a failed attempt.
