@@ -81,7 +81,10 @@ http.interceptors.response.use(undefined, async (error: AxiosError) => {
   }
   if (status === 401 && !config.skipAuthRefresh && !config._authRetried && hooks.getToken()) {
     config._authRetried = true;
-    const token = await hooks.refresh().catch(() => null);
+    // The token may have been renewed while this call was on its way: retry with the new one first.
+    const sent = String(config.headers.get('Authorization') ?? '').replace(/^Bearer\s+/i, '');
+    const current = hooks.getToken();
+    const token = current && current !== sent ? current : await hooks.refresh().catch(() => null);
     if (token) {
       config.headers.set('Authorization', `Bearer ${token}`);
       return http.request(config);
