@@ -135,6 +135,9 @@ export async function apiRequest<T>(config: AxiosRequestConfig, fallback: string
 
 type Extra = Omit<AxiosRequestConfig, 'url' | 'method' | 'data'>;
 
+/** SPEC §7/§9: a video upload has no timeout (pass as `timeout` to api.upload). */
+export const VIDEO_UPLOAD_TIMEOUT = 0;
+
 /** Shorthands that return the envelope's data. */
 export const api = {
   get: async <T>(url: string, fallback: string, extra: Extra = {}) => (await apiRequest<T>({ ...extra, url, method: 'GET' }, fallback)).data,
