@@ -23,13 +23,14 @@ import { idField, queryInt } from './projects.js';
  *   - Room positions (x, y) are in those full-image pixels, origin top-left.
  *
  * Live progress of a PDF upload arrives over Socket.IO as 'job:progress'
- * (JobProgressEvent of events.ts) in the uploader's room and in the project's
- * room (`project:join` with the project id) with
+ * (JobProgressEvent of events.ts) in the rooms of the uploader and of the
+ * project owner, and in the project's room (`project:join` with the project id), with
  *   job: 'sheet.from-pdf', subject: {kind: 'pdf-upload', id: upload id}, project_id,
  *   state: queued | active | completed | failed, percent 0..100, message ('Page 2 of 5',
  *   or the reason of a failure), detail: PdfProgressDetail.
  * Events carry the absolute state, so one that arrives twice (user room and
- * project room) changes nothing.
+ * project room) changes nothing. The owner and the uploader also get a
+ * notification ('Sheets ready', or 'PDF plan not turned into sheets' with the reason).
  */
 
 export const MAP_STATUSES = ['empty', 'processing', 'ready'] as const;

@@ -13,7 +13,7 @@ import { localPath } from '@sitewalk/api/storage';
 import { createApp } from '../../api/src/app.js';
 import { canAccessProject } from '../../api/src/services/access.service.js';
 import { api, createUser, type TestUser } from '../../api/test/helpers.js';
-import { newProject } from '../../api/test/project-helpers.js';
+import { addMember, newProject } from '../../api/test/project-helpers.js';
 import { handlers } from '../src/jobs/index.js';
 import { sheetFromPdf } from '../src/jobs/sheet-from-pdf.js';
 import { startWorkers, type RunningWorkers } from '../src/runner.js';
@@ -64,25 +64,29 @@ const stored = (key: string) => fs.existsSync(localPath(key));
 describe('sheet.from-pdf: a plan set becomes sheets', () => {
   it('makes one sheet per page, named from the page labels, at a resolution fit for large plans, with tiles and thumbnails, reporting progress live', async () => {
     const owner = await createUser();
+    const editor = await createUser();
     const project = await newProject(owner, { name: 'Plans tower' });
+    await addMember(project.id, editor, 'editor');
 
-    // A live browser of the owner, watching the project's room.
+    // Live browsers: the owner watching the project's room, the editor (who uploads) only signed in.
     const server = http.createServer(createApp({ serveClient: false }).callback());
     const realtime = attachRealtime(server, { canJoinProject: canAccessProject });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {
-      auth: { token: owner.token },
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-    });
+    const open = (token: string): Socket<ServerToClientEvents, ClientToServerEvents> =>
+      connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const socket = open(owner.token);
+    const editorSocket = open(editor.token);
     const events: JobProgressEvent[] = [];
+    const editorEvents: JobProgressEvent[] = [];
     socket.on('job:progress', (e) => events.push(e));
+    editorSocket.on('job:progress', (e) => editorEvents.push(e));
     try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', resolve);
-        socket.once('connect_error', reject);
-      });
+      for (const s of [socket, editorSocket]) {
+        await new Promise<void>((resolve, reject) => {
+          s.once('connect', () => resolve());
+          s.once('connect_error', reject);
+        });
+      }
       expect(await socket.emitWithAck('project:join', project.id)).toBe(true);
 
       // Cover (A4), ground floor (A1 landscape), roof (A3): labels Cover, A-101, A-102.
@@ -90,7 +94,7 @@ describe('sheet.from-pdf: a plan set becomes sheets', () => {
         [{ size: PAPER.A4 }, { size: PAPER.A1, landscape: true }, { size: PAPER.A3 }],
         [[0, { prefix: 'Cover', decimal: false }], [1, { prefix: 'A-', start: 101 }]],
       );
-      const up = await upload(owner, project.id, pdf, 'Tower plans.pdf');
+      const up = await upload(editor, project.id, pdf, 'Tower plans.pdf');
       expect(up).toMatchObject({ status: 'queued', original_name: 'Tower plans.pdf', pages_done: 0, sheet_ids: [], file_stored: true });
 
       const { state, upload: row } = await finished(up.id);
@@ -144,12 +148,19 @@ describe('sheet.from-pdf: a plan set becomes sheets', () => {
       const last = mine.at(-1)!;
       expect(last).toMatchObject({ state: 'completed', percent: 100, detail: { pages_done: 3, pages_total: 3, sheet_ids: row.sheet_ids } });
 
-      // The owner is told in the app.
-      const note = await waitFor(() => Notification.query().findOne({ user_id: owner.user.id, title: 'Sheets ready' }), 'the notification');
-      expect(note).toMatchObject({ type: 'success', link: `/project/${project.id}` });
-      expect(note!.message).toBe('3 sheets from "Tower plans.pdf" are ready in "Plans tower".');
+      // The uploader's browser follows too, without having joined the project's room.
+      await waitFor(() => editorEvents.some((e) => e.state === 'completed'), "the editor's completed event");
+      expect(editorEvents.filter((e) => e.subject.id === up.id).map((e) => e.message)).toEqual(expect.arrayContaining(['Page 3 of 3']));
+
+      // The owner and the uploader are told in the app.
+      for (const who of [owner, editor]) {
+        const note = await waitFor(() => Notification.query().findOne({ user_id: who.user.id, title: 'Sheets ready' }), 'the notification');
+        expect(note).toMatchObject({ type: 'success', link: `/project/${project.id}` });
+        expect(note!.message).toBe('3 sheets from "Tower plans.pdf" are ready in "Plans tower".');
+      }
     } finally {
       socket.close();
+      editorSocket.close();
       await realtime.close();
       server.close();
     }

@@ -22,8 +22,8 @@ export interface SheetFromPdfResult {
 const JOB = 'sheet.from-pdf';
 const UNEXPECTED = 'The PDF could not be turned into sheets because of an error on our side. Please upload it again later.';
 
-/** Tells the uploader's browsers and everyone watching the project where the job stands. */
-function report(upload: PdfUpload, state: JobProgressEvent['state'], percent: number, message: string, detail: PdfProgressDetail) {
+/** Tells the uploader's and the owner's browsers, and everyone watching the project, where the job stands. */
+function report(upload: PdfUpload, ownerId: number | undefined, state: JobProgressEvent['state'], percent: number, message: string, detail: PdfProgressDetail) {
   const event: JobProgressEvent = {
     job: JOB,
     subject: { kind: 'pdf-upload', id: upload.id },
@@ -33,7 +33,7 @@ function report(upload: PdfUpload, state: JobProgressEvent['state'], percent: nu
     message,
     detail: { ...detail },
   };
-  if (upload.id_user) emitTo(userRoom(upload.id_user), 'job:progress', event);
+  for (const userId of new Set([upload.id_user, ownerId])) if (userId) emitTo(userRoom(userId), 'job:progress', event);
   emitTo(projectRoom(upload.id_project), 'job:progress', event);
 }
 
@@ -134,7 +134,7 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
   try {
     if (!upload.file_key) throw new PdfRejected('The PDF is no longer stored. Upload it again.');
     await PdfUpload.query().patch({ status: 'processing', error: null }).where({ id: upload.id });
-    report(upload, 'active', 0, 'Checking the PDF', { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });
+    report(upload, project?.id_owner, 'active', 0, 'Checking the PDF', { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });
     const filePath = localPath(upload.file_key);
     const info = await inspectPdf(filePath);
     pagesTotal = info.pages.length;
@@ -148,7 +148,7 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
         await removeSheetsOf(upload.id, upload.id_project);
         return { status: 'skipped', sheet_ids: [], reason: 'the upload was deleted while it was processed' };
       }
-      report(upload, 'active', (done.size / pagesTotal) * 100, `Page ${page.page} of ${pagesTotal}`, {
+      report(upload, project?.id_owner, 'active', (done.size / pagesTotal) * 100, `Page ${page.page} of ${pagesTotal}`, {
         pages_done: done.size,
         pages_total: pagesTotal,
         sheet_ids: [],
@@ -159,7 +159,7 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
       await PdfUpload.query().patch({ pages_done: done.size, sheet_ids: sheets.map((s) => s.id) }).where({ id: upload.id });
       const percent = (done.size / pagesTotal) * 100;
       await job.updateProgress({ percent: Math.round(percent), pages_done: done.size, pages_total: pagesTotal });
-      report(upload, 'active', percent, `Page ${page.page} of ${pagesTotal} is ready`, {
+      report(upload, project?.id_owner, 'active', percent, `Page ${page.page} of ${pagesTotal} is ready`, {
         pages_done: done.size,
         pages_total: pagesTotal,
         ...(mapId ? { id_map: mapId } : {}),
@@ -173,7 +173,7 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
       await trx('projects').where({ id: upload.id_project }).update({ updated_at: trx.fn.now() });
     });
     const text = `${sheetIds.length} ${sheetIds.length === 1 ? 'sheet' : 'sheets'} from "${upload.original_name}" ${sheetIds.length === 1 ? 'is' : 'are'} ready in ${project ? `"${project.name}"` : 'the project'}.`;
-    report(upload, 'completed', 100, text, { pages_done: pagesTotal, pages_total: pagesTotal, sheet_ids: sheetIds });
+    report(upload, project?.id_owner, 'completed', 100, text, { pages_done: pagesTotal, pages_total: pagesTotal, sheet_ids: sheetIds });
     await tellOwner(upload, project, true, text);
     log.info({ sheets: sheetIds.length }, 'sheets made from PDF');
     return { status: 'done', sheet_ids: sheetIds };
@@ -196,7 +196,7 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
     await PdfUpload.query()
       .patch({ status: 'failed', error: reason, pages_done: 0, sheet_ids: [], finished_at: new Date() })
       .where({ id: upload.id });
-    report(upload, 'failed', 0, reason, { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });
+    report(upload, project?.id_owner, 'failed', 0, reason, { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });
     await tellOwner(upload, project, false, `"${upload.original_name}": ${reason}`);
     throw refused ? new UnrecoverableError(reason) : err;
   } finally {
