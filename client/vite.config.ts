@@ -1,3 +1,4 @@
+import * as vite from 'vite';
 import { defineConfig, type PluginOption } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -43,11 +44,22 @@ function pureProtoInitializers(): PluginOption {
   };
 }
 
+/**
+ * plugin-react resolves the repository root's newer, Rolldown-based vite
+ * (the one vitest uses) and, in the dev server, would hand this vite 7 a
+ * native Rolldown plugin for fast refresh that it cannot run. Without that
+ * one plugin, `make dev` works and an edit reloads the page instead.
+ */
+function reactPlugins(): PluginOption {
+  const plugins = react() as unknown as { name: string }[];
+  const rolldownVite = 'rolldownVersion' in vite;
+  return (rolldownVite ? plugins : plugins.filter((p) => p.name !== 'vite:react:refresh-wrapper')) as unknown as PluginOption;
+}
+
 const apiTarget = `http://localhost:${process.env.API_PORT || 8081}`;
 
 export default defineConfig({
-  // The plugin's types come from the root's newer vite (vitest's); at run time it supports this one.
-  plugins: [pureProtoInitializers(), react() as unknown as PluginOption],
+  plugins: [pureProtoInitializers(), reactPlugins()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: false },
