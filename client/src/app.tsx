@@ -30,12 +30,18 @@ function useTheme() {
   const themeColor = useSettingsStore((s) => s.settings?.theme_color);
   const darkAllowed = useSettingsStore((s) => s.settings?.dark_mode ?? false);
   const darkChosen = useUiStore((s) => s.darkMode);
+  const font = useSettingsStore((s) => s.settings?.font_backend);
   const dark = darkAllowed && darkChosen;
   useEffect(() => {
     const root = document.documentElement;
     root.setAttribute('data-bs-theme', dark ? 'dark' : 'light');
     for (const [k, v] of Object.entries(themeVariables(themeColor ?? '', dark))) root.style.setProperty(k, v);
   }, [themeColor, dark]);
+  // The font setting names a family; the system fonts follow it when it is not installed.
+  useEffect(() => {
+    const family = font?.replace(/["\\;{}]/g, '').trim();
+    if (family) document.documentElement.style.setProperty('--sw-font', `"${family}"`);
+  }, [font]);
 }
 
 export function App() {

@@ -12,7 +12,7 @@ import {
 } from '@sitewalk/proto';
 import { api } from '../lib/api-client';
 import { local } from '../lib/browser-storage';
-import { clearUserCache, readUserCache, writeUserCache } from '../lib/user-cache';
+import { USER_CACHE_KEYS, clearUserCache, readUserCache, writeUserCache } from '../lib/user-cache';
 import { useAuthStore } from './auth.store';
 
 /**
@@ -32,6 +32,8 @@ interface ProfileState {
   deleteImage(kind: UserImageKind): Promise<User>;
   changePassword(input: ChangePasswordRequest): Promise<void>;
   savePreference(pref: NotificationPreference | { global_settings: Partial<NotificationGlobalSettings> }): Promise<void>;
+  /** Marks the cached profile load stale (call after creating or deleting what the stats count). */
+  invalidate(): void;
   clear(): void;
 }
 
@@ -114,6 +116,11 @@ export const useProfileStore = create<ProfileState>((set, get) => {
         writeUserCache(local, next, Date.now());
         set({ data: next });
       }
+    },
+
+    invalidate() {
+      local.removeItem(USER_CACHE_KEYS.timestamp);
+      set({ data: null, status: 'idle' });
     },
 
     clear() {
