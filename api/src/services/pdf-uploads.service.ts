@@ -89,7 +89,8 @@ async function settleLostUploads(projectId: number): Promise<void> {
 
 /** The project's most recent uploads, newest first, with lost ones settled. */
 export async function recentUploads(projectId: number, limit = 10): Promise<PdfUpload[]> {
-  await settleLostUploads(projectId);
+  // Best effort: with Redis away the page still shows, the uploads as last recorded.
+  await settleLostUploads(projectId).catch((err) => logger.warn({ err, project_id: projectId }, 'could not check PDF jobs'));
   return PdfUpload.query().where({ id_project: projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
 }
 
