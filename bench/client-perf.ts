@@ -220,6 +220,7 @@ function machine(): string {
 }
 
 async function main() {
+  const loadAtStart = os.loadavg().map((l) => l.toFixed(1)).join(', ');
   const dbName = new URL(env.DATABASE_URL!).pathname.slice(1);
   if (!/_(bench|test)(_[a-z0-9]+)?$/.test(dbName)) throw new Error(`Refusing to recreate ${dbName}: bench databases end in _bench.`);
 
@@ -306,7 +307,7 @@ async function main() {
   const ms = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : 'n/a');
   const lines: string[] = [];
   lines.push(`## Client performance — ${date}`, '');
-  lines.push(`Machine: ${machine()}.`, '');
+  lines.push(`Machine: ${machine()}. Load average when the measurement started: ${loadAtStart} (other work on the machine slows the throttled rows most).`, '');
   lines.push(`Command: \`npx tsx bench/client-perf.ts\` (production build, ${RUNS} cold-cache loads per row, medians; gzip level 9).`, '');
   lines.push(`### Initial JavaScript of /login — budget ${kb(BUDGET_BYTES)} gzip: **${pass ? 'PASS' : 'FAIL'}**`, '');
   lines.push('| what | files | raw | gzip |', '| --- | --- | --- | --- |');
