@@ -8,7 +8,7 @@ source "$ROOT/scripts/services.sh"
 mode="${1:-runtime}"
 missing=()
 command -v pdftoppm >/dev/null || missing+=(poppler-utils)
-fc-list 2>/dev/null | grep -qi dejavu || missing+=(fonts-dejavu-core)
+[ -d /usr/share/fonts/truetype/dejavu ] || missing+=(fonts-dejavu-core)
 if [ "$mode" = test ]; then
   command -v chromium >/dev/null || missing+=(chromium)
   command -v qpdf >/dev/null || missing+=(qpdf)
