@@ -45,6 +45,8 @@ export function RootShell() {
       showToast('error', t('Something went wrong. Please refresh.'));
     };
     const onError = (e: ErrorEvent) => {
+      // Chromium reports a harmless layout notice as an error event; it is not the user's problem.
+      if (/ResizeObserver loop/.test(e.message)) return;
       console.error(e.error ?? e.message);
       showToast('error', t('Something went wrong. Please refresh.'));
     };

@@ -17,3 +17,20 @@ export const LOGIN_PATHS = ['/login', '/register', '/recover', '/activate', '/re
 
 export const isLoginPath = (pathname: string) =>
   LOGIN_PATHS.some((p) => pathname === p || pathname.startsWith(p + '/'));
+
+/**
+ * Opens a link in a new tab. A link into SiteWalk keeps its opener so the new
+ * tab gets a copy of this tab's session storage, and with it the sign-in of a
+ * user who did not ask to be remembered; other sites get no opener.
+ */
+export function openInNewTab(link: string): void {
+  let url: URL;
+  try {
+    url = new URL(link, window.location.href);
+  } catch {
+    return;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+  if (url.origin === window.location.origin) window.open(url.href, '_blank');
+  else window.open(url.href, '_blank', 'noopener,noreferrer');
+}

@@ -3,6 +3,7 @@ import { CONSTANTS, MESSAGES, type Notification, type NotificationListResponse, 
 import { api } from '../lib/api-client';
 import { dropdownItems } from '../lib/notification-icon';
 import { local } from '../lib/browser-storage';
+import { openInNewTab } from '../lib/app-navigation';
 import { connectSocket, disconnectSocket, onServerEvent, onSocketConnect } from '../realtime/socket';
 import { useAuthStore } from './auth.store';
 import { useProfileStore } from './profile.store';
@@ -119,7 +120,7 @@ function showBrowserNotification(n: Notification) {
     const shown = new Notification(n.title, { body: n.message, tag: `sitewalk-${n.id}` });
     shown.onclick = () => {
       window.focus();
-      if (n.link) window.open(n.link, '_blank', 'noopener');
+      if (n.link) openInNewTab(n.link);
       shown.close();
     };
   } catch (err) {

@@ -7,6 +7,7 @@ import type { Notification } from '@sitewalk/proto';
 import { selectDropdownItems, useNotificationsStore } from '../../stores/notifications.store';
 import { notificationIcon } from '../../lib/notification-icon';
 import { formatDateTime } from '../../lib/format';
+import { openInNewTab } from '../../lib/app-navigation';
 
 /**
  * Top-bar notifications (SPEC §2, §4): unread badge, at most 5 unread items,
@@ -27,7 +28,7 @@ export function NotificationsDropdown() {
 
   const open = (n: Notification) => {
     void markRead(n.id);
-    if (n.link) window.open(n.link, '_blank', 'noopener,noreferrer');
+    if (n.link) openInNewTab(n.link);
   };
 
   return (

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNotificationsStore } from '../../stores/notifications.store';
 import { notificationIcon } from '../../lib/notification-icon';
 import { formatDateTime } from '../../lib/format';
+import { openInNewTab } from '../../lib/app-navigation';
 import { Spinner } from '../../components/spinner';
 
 const PER_PAGE = 20;
@@ -60,7 +61,17 @@ export default function NotificationsPage() {
                   </div>
                   <div className="d-flex flex-wrap gap-1 justify-content-end">
                     {n.link && (
-                      <a className="btn btn-sm btn-link" href={n.link} target="_blank" rel="noopener noreferrer" onClick={() => void markRead(n.id)}>
+                      <a
+                        className="btn btn-sm btn-link"
+                        href={n.link}
+                        target="_blank"
+                        rel="noreferrer"
+                        onClick={(e) => {
+                          e.preventDefault();
+                          void markRead(n.id);
+                          openInNewTab(n.link as string);
+                        }}
+                      >
                         {t('Open')}
                       </a>
                     )}
