@@ -28,6 +28,18 @@ describe('signing in', () => {
     await expectSignedInLayout(page);
   });
 
+  test('"Remember me" keeps the user signed in when they come back in a new tab', async ({ context, page }) => {
+    const { user, password } = await createUser();
+    await signIn(page, { username: user.username, password }, { remember: true });
+    await expectSignedInLayout(page);
+    await page.close();
+
+    const later = await context.newPage();
+    await later.goto('/notifications');
+    await expectSignedInLayout(later);
+    expect(new URL(later.url()).pathname).toBe('/notifications');
+  });
+
   test('a wrong password shows why and stays on the sign-in screen', async ({ page }) => {
     const { user } = await createUser();
     await page.goto('/login');
