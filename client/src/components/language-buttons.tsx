@@ -17,7 +17,7 @@ export function LanguageButtons({ className = '' }: { className?: string }) {
           className={`btn ${l.code === language ? 'btn-primary' : 'btn-outline-primary'}`}
           aria-pressed={l.code === language}
           data-testid={`language-${l.code}`}
-          onClick={() => void setLanguage(l.code as LanguageCode)}
+          onClick={() => void setLanguage(l.code as LanguageCode, { pickedSignedOut: true })}
         >
           {l.name}
         </button>

@@ -37,12 +37,14 @@ interface UiState {
   languageLoading: boolean;
   tourActive: boolean;
   logoutModalOpen: boolean;
+  /** The visitor picked a language on a sign-in screen: it wins over the account's stored one. */
+  languagePickedSignedOut: boolean;
   dismissedAnnouncement: string | null;
   setSidebarCollapsed(collapsed: boolean, remember?: boolean): void;
   toggleSidebar(): void;
   setDarkMode(dark: boolean): void;
   /** Switches language; `saveOnServer` stores it for the signed-in user too (POST /language). */
-  setLanguage(code: LanguageCode, opts?: { saveOnServer?: boolean }): Promise<void>;
+  setLanguage(code: LanguageCode, opts?: { saveOnServer?: boolean; pickedSignedOut?: boolean }): Promise<void>;
   setTourActive(active: boolean): void;
   setLogoutModalOpen(open: boolean): void;
   dismissAnnouncement(text: string): void;
@@ -55,6 +57,7 @@ export const useUiStore = create<UiState>((set, get) => ({
   languageLoading: false,
   tourActive: false,
   logoutModalOpen: false,
+  languagePickedSignedOut: false,
   dismissedAnnouncement: local.getItem(ANNOUNCEMENT_KEY),
 
   setSidebarCollapsed(collapsed, remember = true) {
@@ -70,7 +73,7 @@ export const useUiStore = create<UiState>((set, get) => ({
     set({ darkMode: dark });
   },
   async setLanguage(code, opts = {}) {
-    set({ languageLoading: true });
+    set({ languageLoading: true, ...(opts.pickedSignedOut ? { languagePickedSignedOut: true } : {}) });
     try {
       await applyLanguage(code);
       set({ language: code });

@@ -33,9 +33,14 @@ export function LoginForm({ flash, initialUsername }: { flash?: string; initialU
     setError(null);
     try {
       const user = await login({ username: username.trim(), password, remember_me: remember });
-      // The account's language follows the user to every browser they sign in on.
-      if (isLanguage(user.language) && user.language !== useUiStore.getState().language) {
-        void useUiStore.getState().setLanguage(user.language);
+      // A language picked on this screen becomes the account's; otherwise the
+      // account's language follows the user to every browser they sign in on.
+      const ui = useUiStore.getState();
+      if (ui.languagePickedSignedOut) {
+        useUiStore.setState({ languagePickedSignedOut: false });
+        if (user.language !== ui.language) void ui.setLanguage(ui.language, { saveOnServer: true });
+      } else if (isLanguage(user.language) && user.language !== ui.language) {
+        void ui.setLanguage(user.language);
       }
     } catch (err) {
       setError((err as Error).message || MESSAGES.loginFailed);
