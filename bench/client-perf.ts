@@ -330,8 +330,9 @@ async function main() {
 
   const section = lines.join('\n');
   console.log('\n' + section);
-  const existing = fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
-  fs.writeFileSync(RESULTS, `${existing.replace(/\n*$/, '\n\n')}${section}\n`);
+  // Appended in one write, never read-modified-written: other benches record into the same file.
+  if (!fs.existsSync(RESULTS)) fs.writeFileSync(RESULTS, '# Benchmark results\n');
+  fs.appendFileSync(RESULTS, `\n${section}\n`);
   console.log(`\nAppended to ${path.relative(process.cwd(), RESULTS)}.`);
   // A measurement: the verdict is printed and recorded, the run itself succeeds.
   console.log(`Initial JavaScript of /login: ${kb(Math.max(initialJsGzip, loginLoadedGzip))} gzip, budget ${kb(BUDGET_BYTES)}: ${pass ? 'PASS' : 'FAIL'}`);
