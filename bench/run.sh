@@ -14,7 +14,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/services.sh"
 cd "$ROOT"
 
-STEPS=(api client)
+STEPS=(api client pdf)
 
 # API throughput: authenticated GET /api/notifications against a bare Koa handler (autocannon).
 step_api() {
@@ -26,6 +26,12 @@ step_api() {
 step_client() {
   DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
     REDIS_PREFIX=sitewalk-bench DATA_DIR=.data/bench npx tsx bench/client-perf.ts
+}
+
+# PDF plans to sheets: the sheet.from-pdf worker on a 10-page A1 plan set against pdftoppm alone.
+step_pdf() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_pdf_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-pdf-bench DATA_DIR=.data/pdf-bench npx tsx bench/pdf-sheets-bench.ts
 }
 
 requested=("$@")

@@ -1,0 +1,236 @@
+/**
+ * PDF plans → sheets (a measurement, not a test): the time the sheet.from-pdf
+ * worker takes to turn a 10-page A1 plan set into sheets (check the PDF, draw
+ * every page with pdftoppm, cut the tile pyramid and thumbnail, store them,
+ * record the sheets), set side by side in the same run with Debian's
+ * pdftoppm alone drawing the same pages at the same resolution. Prints the
+ * ratio and peak memory, and appends a dated section with the machine to
+ * bench/RESULTS.md.
+ *
+ *   npx tsx bench/pdf-sheets-bench.ts      (or: make bench, through bench/run.sh)
+ *
+ * The worker runs in a child process of its own so its peak memory (max RSS)
+ * is its own; pdftoppm's peak is read by GNU time. Rounds alternate between
+ * the two so a busy moment of a shared machine hits both alike. It uses its
+ * own database (default sitewalk_pdf_bench, recreated), Redis prefix and data
+ * folder. Knobs: PDF_BENCH_PAGES (10), PDF_BENCH_ROUNDS (3).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'bench/RESULTS.md');
+const PAGES = Number(process.env.PDF_BENCH_PAGES ?? 10);
+const ROUNDS = Number(process.env.PDF_BENCH_ROUNDS ?? 3);
+const A1: [number, number] = [2383.94, 1683.78]; // landscape, in points
+
+// The API modules read their config at import: everything is set before the first import.
+const env = process.env;
+env.NODE_ENV = 'production';
+env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/sitewalk_pdf_bench';
+env.REDIS_URL ??= 'redis://127.0.0.1:6379/1';
+env.REDIS_PREFIX ??= 'sitewalk-pdf-bench';
+env.DATA_DIR ??= '.data/pdf-bench';
+env.APP_SECRET ??= 'bench-secret-not-for-production';
+env.LOG_LEVEL ??= 'warn';
+
+/** Child process: the worker's code path on one upload; prints its time and peak memory. */
+async function runWorker(uploadId: number) {
+  const { sheetFromPdf } = await import('../workers/src/jobs/sheet-from-pdf.js');
+  const { closeDb } = await import('../api/src/db/index.js');
+  const { closeQueues } = await import('../api/src/queue/index.js');
+  const { closeEmitter } = await import('../api/src/realtime/emitter.js');
+  // What the process holds before the job: Node, tsx and the loaded modules.
+  const loadedRssKb = Math.round(process.memoryUsage().rss / 1024);
+  const job = { id: `pdf-upload-${uploadId}`, name: 'sheet.from-pdf', data: { upload_id: uploadId }, opts: { attempts: 1 }, attemptsMade: 0, updateProgress: async () => undefined };
+  const start = performance.now();
+  const result = await sheetFromPdf({ upload_id: uploadId }, job as never);
+  const ms = performance.now() - start;
+  await Promise.allSettled([closeQueues(), closeEmitter()]);
+  await closeDb();
+  process.stdout.write(`RESULT ${JSON.stringify({ ms, sheets: result.sheet_ids.length, maxRssKb: process.resourceUsage().maxRSS, loadedRssKb })}\n`);
+}
+
+/** A plan as architects export them: walls, doors, hatching, grid lines, dimensions and room names. */
+async function planSet(pages: number): Promise<Buffer> {
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let p = 0; p < pages; p++) {
+    const page = doc.addPage(A1);
+    const [w, h] = A1;
+    const m = 60;
+    // Structural grid with labels.
+    for (let x = m; x <= w - m; x += 120) {
+      page.drawLine({ start: { x, y: m }, end: { x, y: h - m }, thickness: 0.3, color: rgb(0.5, 0.5, 0.5), dashArray: [8, 4] });
+      page.drawText(String.fromCharCode(65 + (((x - m) / 120) % 26)), { x: x - 3, y: h - m + 8, size: 10, font });
+    }
+    for (let y = m; y <= h - m; y += 120) page.drawLine({ start: { x: m, y }, end: { x: w - m, y }, thickness: 0.3, color: rgb(0.5, 0.5, 0.5), dashArray: [8, 4] });
+    // Rooms: walls, a door swing, hatching, name and area.
+    for (let x = m + 20; x < w - m - 200; x += 180) {
+      for (let y = m + 20; y < h - m - 160; y += 150) {
+        const rw = 150 + rand() * 20;
+        const rh = 120 + rand() * 20;
+        page.drawRectangle({ x, y, width: rw, height: rh, borderColor: rgb(0, 0, 0), borderWidth: 2.5 });
+        page.drawSvgPath(`M 0 0 A 30 30 0 0 1 30 -30`, { x: x + 10, y: y + rh, borderColor: rgb(0, 0, 0), borderWidth: 0.5 });
+        if (rand() < 0.3) for (let k = 0; k < rw; k += 8) page.drawLine({ start: { x: x + k, y }, end: { x: x + Math.min(rw, k + 20), y: y + 20 }, thickness: 0.2 });
+        page.drawText(`Room ${p + 1}.${Math.round(x)}-${Math.round(y)}`, { x: x + 15, y: y + rh / 2, size: 7, font });
+        page.drawText(`${(rw * rh * 0.0001).toFixed(1)} m²`.replace('²', '2'), { x: x + 15, y: y + rh / 2 - 10, size: 6, font, color: rgb(0.3, 0.3, 0.3) });
+      }
+    }
+    page.drawRectangle({ x: w - 460, y: m, width: 400, height: 120, borderColor: rgb(0, 0, 0), borderWidth: 1.5 });
+    page.drawText(`SITEWALK BENCH — LEVEL ${p + 1}`, { x: w - 440, y: m + 80, size: 18, font });
+  }
+  return Buffer.from(await doc.save());
+}
+
+interface Run {
+  ms: number;
+  maxRssKb: number;
+}
+
+function spawnCollect(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env: opts.env ?? env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+/** pdftoppm alone: the same pages, the same resolution, the same crop box, PPM files as it writes by default. */
+async function plainPdftoppm(pdf: string, dpi: number, outDir: string): Promise<Run> {
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  const start = performance.now();
+  const r = await spawnCollect('/usr/bin/time', ['-f', 'MAXRSS %M', 'pdftoppm', '-r', String(dpi), '-cropbox', pdf, path.join(outDir, 'page')]);
+  const ms = performance.now() - start;
+  if (r.code !== 0) throw new Error(`pdftoppm failed: ${r.err}`);
+  const rss = Number(/MAXRSS (\d+)/.exec(r.err)?.[1] ?? 0);
+  fs.rmSync(outDir, { recursive: true, force: true });
+  return { ms, maxRssKb: rss };
+}
+
+/** The worker in its own process on a fresh upload of the same PDF. */
+async function worker(uploadId: number): Promise<Run & { sheets: number; loadedRssKb: number }> {
+  const r = await spawnCollect(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--worker', String(uploadId)]);
+  const line = /RESULT (\{.*\})/.exec(r.out)?.[1];
+  if (r.code !== 0 || !line) throw new Error(`the worker run failed (${r.code}): ${r.err || r.out}`);
+  return JSON.parse(line);
+}
+
+function machine(): string {
+  const cpus = os.cpus();
+  let distro = os.type();
+  try {
+    distro = /PRETTY_NAME="([^"]+)"/.exec(fs.readFileSync('/etc/os-release', 'utf8'))?.[1] ?? distro;
+  } catch {
+    /* keep os.type() */
+  }
+  return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${distro}, Node ${process.version}`;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+
+async function main() {
+  const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(', ');
+  const dataDir = path.resolve(ROOT, env.DATA_DIR!);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+
+  // A database of its own at the latest schema, one user and one project.
+  const { ensureDatabase } = await import('../api/src/cli/ensure-database.js');
+  await ensureDatabase(env.DATABASE_URL!, { recreate: true });
+  const { db, closeDb, migrateLatest } = await import('../api/src/db/index.js');
+  const { putBuffer } = await import('../api/src/storage/index.js');
+  const { dpiFor } = await import('../workers/src/adapters/pdf-render.js');
+  const { SHEET_RENDERING } = await import('@sitewalk/proto');
+  await migrateLatest();
+  const [user] = await db()('users').insert({ username: 'bench', email: 'bench@example.test', password_hash: 'x' }).returning('id');
+  const [project] = await db()('projects').insert({ id_owner: user.id, name: 'Bench tower', project_code: 'benchtower00' }).returning('id');
+
+  const pdf = await planSet(PAGES);
+  const pdfPath = path.join(dataDir, 'plan-set.pdf');
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(pdfPath, pdf);
+  const dpi = dpiFor(A1[0], A1[1]);
+  const pixels = Math.round((A1[0] / 72) * dpi) * Math.round((A1[1] / 72) * dpi);
+  console.log(`${PAGES}-page A1 plan set (${(pdf.length / 1024).toFixed(0)} KiB), drawn at ${dpi} dpi (${(pixels / 1e6).toFixed(1)} megapixels a page), ${ROUNDS} rounds...`);
+
+  const plain: Run[] = [];
+  const work: (Run & { sheets: number; loadedRssKb: number })[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    plain.push(await plainPdftoppm(pdfPath, dpi, path.join(dataDir, 'pdftoppm-out')));
+    console.log(`  round ${round}: pdftoppm ${(plain.at(-1)!.ms / 1000).toFixed(1)} s`);
+    const key = `projects/${project.id}/pdf/bench-${round}.pdf`;
+    await putBuffer(key, pdf);
+    const [upload] = await db()('pdf_uploads').insert({ id_project: project.id, id_user: user.id, file_key: key, original_name: 'plan-set.pdf', size_bytes: pdf.length }).returning('id');
+    work.push(await worker(upload.id));
+    if (work.at(-1)!.sheets !== PAGES) throw new Error(`the worker made ${work.at(-1)!.sheets} sheets instead of ${PAGES}`);
+    console.log(`  round ${round}: worker   ${(work.at(-1)!.ms / 1000).toFixed(1)} s`);
+  }
+  const tiles = (await db()('maps').where({ id_project: project.id }).max('max_zoom as z').first())?.z;
+  await closeDb();
+
+  const plainMs = median(plain.map((r) => r.ms));
+  const workMs = median(work.map((r) => r.ms));
+  const ratio = workMs / plainMs;
+  const rows = [
+    `| pdftoppm alone (PPM files) | ${(plainMs / 1000).toFixed(1)} s | ${((PAGES * 1000) / plainMs).toFixed(2)} | ${mb(Math.max(...plain.map((r) => r.maxRssKb)))} (pdftoppm) |`,
+    `| sheet.from-pdf worker (check, draw, tiles, thumbnail, store, record) | ${(workMs / 1000).toFixed(1)} s | ${((PAGES * 1000) / workMs).toFixed(2)} | ${mb(Math.max(...work.map((r) => r.maxRssKb)))} (worker process, of which ${mb(Math.max(...work.map((r) => r.loadedRssKb)))} is Node, tsx and the loaded code before the job; pdftoppm runs beside it) |`,
+  ];
+  const table = ['| Run | Time (median) | Pages/s | Peak memory (max RSS) |', '| --- | ---: | ---: | --- |', ...rows].join('\n');
+  const summary = `The worker takes ${ratio.toFixed(2)}× the time of pdftoppm alone for the same pages at the same resolution (${(((workMs - plainMs) / PAGES) / 1000).toFixed(2)} s a page for checking, tiling, thumbnails and storing).`;
+  console.log(`\n${table}\n\n${summary}`);
+
+  const date = new Date().toISOString().replace('T', ' ').slice(0, 16);
+  const section = [
+    `## PDF plans to sheets, ${date} UTC`,
+    '',
+    `Machine: ${machine()}; poppler ${await popplerVersion()}; load average before the run ${loadBefore} (1, 5, 15 min).`,
+    `Input: a ${PAGES}-page A1 landscape plan set made with pdf-lib (walls, doors, hatching, dashed grid, text; ${(pdf.length / 1024).toFixed(0)} KiB). ` +
+      `Both draw every page at ${dpi} dpi (the worker's choice for A1 under its ${SHEET_RENDERING.pixelBudget / 1e6} MP budget: ${(pixels / 1e6).toFixed(1)} MP a page) from the crop box. ` +
+      `The worker makes ${SHEET_RENDERING.tileSize}-pixel JPEG tiles down to zoom ${tiles} and a thumbnail per page, into local storage, with PostgreSQL rows and progress events. ` +
+      `${ROUNDS} rounds, alternating; medians.`,
+    '',
+    table,
+    '',
+    summary,
+    '',
+  ].join('\n');
+  const existing = fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
+  fs.writeFileSync(RESULTS, `${existing.replace(/\n*$/, '\n\n')}${section}`);
+  console.log(`\nAppended to ${path.relative(process.cwd(), RESULTS)}.`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  await cleanRedis();
+}
+
+async function popplerVersion(): Promise<string> {
+  const r = await spawnCollect('pdftoppm', ['-v']);
+  return /version (\S+)/.exec(r.err + r.out)?.[1] ?? 'unknown';
+}
+
+/** The progress events and notification jobs of the runs leave no keys behind. */
+async function cleanRedis() {
+  const { Redis } = await import('ioredis');
+  const r = new Redis(env.REDIS_URL!);
+  let cursor = '0';
+  do {
+    const [next, keys] = await r.scan(cursor, 'MATCH', `*${env.REDIS_PREFIX}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await r.del(...keys);
+  } while (cursor !== '0');
+  await r.quit();
+}
+
+// Last, so every constant above is initialised before it runs.
+if (process.argv[2] === '--worker') await runWorker(Number(process.argv[3]));
+else await main();
