@@ -8,7 +8,7 @@ import { localPath, putFile, remove } from '@sitewalk/api/storage';
 import { emitTo } from '@sitewalk/api/realtime';
 import { logger } from '@sitewalk/api/logger';
 import { notify } from '@sitewalk/api/services/notifications.service.js';
-import { mapFolder } from '@sitewalk/api/services/sheets.service.js';
+import { mapFolder, projectFolder } from '@sitewalk/api/services/sheets.service.js';
 import { PdfRejected, inspectPdf, sheetName, type PdfPageInfo } from '../adapters/pdf-inspect.js';
 import { dpiFor, renderPage } from '../adapters/pdf-render.js';
 import { writeSheetImages } from '../adapters/pdf-page-tiles.js';
@@ -56,9 +56,12 @@ async function storeFolder(localDir: string, folder: string): Promise<void> {
 /** Removes every sheet this upload made, rows first, then their files. */
 async function removeSheetsOf(uploadId: number, projectId: number): Promise<void> {
   const maps = await SheetMap.query().where({ id_upload: uploadId }).select('id', 'folder');
-  if (!maps.length) return;
-  await SheetMap.query().delete().whereIn('id', maps.map((m) => m.id));
-  for (const m of maps) await remove(m.folder ?? mapFolder(projectId, m.id));
+  if (maps.length) {
+    await SheetMap.query().delete().whereIn('id', maps.map((m) => m.id));
+    for (const m of maps) await remove(m.folder ?? mapFolder(projectId, m.id));
+  }
+  // A project deleted while its pages were being stored may have had folders written again after the API removed them.
+  if (!(await Project.query().findById(projectId).select('id'))) await remove(projectFolder(projectId));
 }
 
 const stillThere = async (uploadId: number) => !!(await PdfUpload.query().findById(uploadId).select('id'));
@@ -92,8 +95,9 @@ async function makeSheet(upload: PdfUpload, filePath: string, page: PdfPageInfo,
     thumbnail: `${folder}/${images.thumbnail}`,
   }).where({ id: mapId });
   if (!updated) {
-    // The user deleted the sheet while it was being drawn: keep it deleted.
+    // The user deleted the sheet (or the project) while it was being drawn: keep it deleted.
     await remove(folder);
+    if (!(await Project.query().findById(upload.id_project).select('id'))) await remove(projectFolder(upload.id_project));
     return null;
   }
   return mapId;
