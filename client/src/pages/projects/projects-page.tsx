@@ -145,7 +145,7 @@ export default function ProjectsPage() {
             </select>
           </div>
           <div className="col-6 col-lg-2">
-            <div className="form-check form-switch mb-2">
+            <div className="form-check form-switch mb-2 text-nowrap">
               <input
                 id="project-starred"
                 className="form-check-input"

@@ -25,8 +25,11 @@ export default function SheetViewer({ sheet }: { sheet: MapDetail }) {
       crs: L.CRS.Simple,
       minZoom: g.minZoom,
       maxZoom: g.maxZoom,
-      zoomSnap: 0.25,
-      zoomDelta: 0.5,
+      // Whole zoom levels only. Between them Chromium draws the scaled tiles with
+      // hairline seams (Leaflet issue 3575) that would read as breaks in the walls
+      // of a plan; at whole levels tiles sit on whole pixels, sharp and seamless.
+      zoomSnap: 1,
+      zoomDelta: 1,
       attributionControl: false,
       zoomControl: false,
       keyboard: true,
@@ -44,6 +47,13 @@ export default function SheetViewer({ sheet }: { sheet: MapDetail }) {
       noWrap: true,
       bounds,
     }).addTo(map);
+    // Edge tiles are padded to full size; everything outside the plan is covered
+    // in the viewer's background, and the plan gets a thin edge, so the sheet
+    // shows exactly its own size.
+    const world = bounds.pad(64);
+    const ring = (b: L.LatLngBounds) => [b.getSouthWest(), b.getNorthWest(), b.getNorthEast(), b.getSouthEast()];
+    L.polygon([ring(world), ring(bounds)], { className: 'sw-sheet-mask', stroke: false, fillOpacity: 1, interactive: false }).addTo(map);
+    L.rectangle(bounds, { className: 'sw-sheet-edge', fill: false, weight: 1, interactive: false }).addTo(map);
     map.fitBounds(bounds);
     map.setMaxBounds(bounds.pad(0.25));
     mapRef.current = map;

@@ -1,0 +1,319 @@
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import type { ProjectDetail } from '@sitewalk/proto';
+import { api } from '../api/test/helpers.js';
+import { newProject } from '../api/test/project-helpers.js';
+import { saveScreenshot, test } from './browser.js';
+import { admin, createUser, uniqueName, type TestUser } from './support/backend.js';
+import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
+
+/** A plan set of `pages` pages, each with a drawing number, a frame and some walls, so its tiles are not blank. */
+async function planSet(pages: number): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) {
+    const page = pdf.addPage([842, 595]); // A4 landscape, in points
+    page.drawRectangle({ x: 20, y: 20, width: 802, height: 555, borderColor: rgb(0, 0, 0), borderWidth: 2 });
+    for (let w = 0; w < 6; w++) page.drawLine({ start: { x: 80 + w * 120, y: 80 }, end: { x: 80 + w * 120, y: 480 }, thickness: 3 });
+    page.drawText(`Level ${i} floor plan`, { x: 60, y: 520, size: 28, font });
+  }
+  return Buffer.from(await pdf.save());
+}
+
+/** Uploads a plan set through the API and waits until the worker has made its sheets. */
+async function projectWithSheets(owner: TestUser, fields: { name: string; city?: string; description?: string }, pages: number): Promise<ProjectDetail> {
+  const project = await newProject(owner, fields);
+  const res = await api().post(`/api/projects/${project.id}/pdf-sheet`).set(owner.auth).attach('file', await planSet(pages), 'plans.pdf');
+  if (res.status !== 202) throw new Error(`PDF not accepted: ${res.status} ${JSON.stringify(res.body)}`);
+  for (const until = Date.now() + 90_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
+    const detail = (await api().get(`/api/projects/${project.id}`).set(owner.auth)).body.data as ProjectDetail;
+    if (detail.pdf_uploads[0]?.status === 'failed') throw new Error(`PDF failed: ${detail.pdf_uploads[0].error}`);
+    if (detail.maps.length === pages && detail.maps.every((m) => m.status === 'ready')) return detail;
+  }
+  throw new Error('the sheets were not made within 90 s');
+}
+
+const htmlDir = (page: Page) => page.evaluate(() => document.documentElement.getAttribute('dir'));
+const ARABIC_SCRIPT = /[\u0600-\u06FF]/;
+
+/** Toasts on screen (react-toastify), as text. */
+const toasts = (page: Page) => page.locator('.Toastify').innerText();
+
+/**
+ * Records, in the page, every state the PDF progress panel shows (the job is
+ * quick, so polling from the test could miss the steps in between).
+ */
+async function recordProgress(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __pdfProgress: string[] }).__pdfProgress = seen;
+    const note = () => {
+      const panel = document.querySelector('[data-testid="pdf-progress"]');
+      const text = panel?.textContent?.trim();
+      if (text && seen[seen.length - 1] !== text) seen.push(text);
+    };
+    new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+describe('projects and sheets', () => {
+  test('a supervisor creates a project, turns a three-page PDF into sheets live, zooms into one, renames and deletes the project', async ({ page }) => {
+    const { user, password } = await createUser();
+    await signIn(page, { username: user.username, password });
+    await expectSignedInLayout(page);
+
+    // A new user has no projects: the empty state offers to create the first one.
+    await page.getByRole('navigation', { name: /main|sidebar|menu/i }).getByRole('link', { name: 'Projects' }).click();
+    await page.waitForURL('**/projects');
+    await page.getByRole('link', { name: 'Create your first project' }).click();
+    await page.waitForURL('**/editproject/new');
+
+    // The name is required, and the message goes away as soon as it is typed.
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => page.getByText('Project name is required').isVisible(), EVENTUALLY).toBe(true);
+    const name = uniqueName('Riverside Tower');
+    await page.getByLabel('Project name').fill(name);
+    expect(await page.getByText('Project name is required').count()).toBe(0);
+    await page.getByLabel('City').fill('Amman');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project created successfully!');
+    // The created project's id is remembered: the form now edits it.
+    await page.waitForURL(/\/editproject\/\d+$/);
+    const projectId = Number(new URL(page.url()).pathname.split('/').pop());
+
+    await page.getByRole('link', { name: 'View project' }).click();
+    await page.waitForURL(`**/project/${projectId}`);
+    await expect.poll(() => page.getByTestId('project-name').textContent(), EVENTUALLY).toBe(name);
+    await expect.poll(() => page.getByTestId('sheets-empty').isVisible(), EVENTUALLY).toBe(true);
+
+    // Upload a three-page plan set and watch the pages become sheets without a reload.
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    await recordProgress(page);
+    await page.getByLabel('PDF plan file').setInputFiles({ name: 'plans.pdf', mimeType: 'application/pdf', buffer: await planSet(3) });
+    await expect.poll(() => page.getByTestId('sheet-card').count(), { timeout: 90_000, interval: 200 }).toBe(3);
+    await expect.poll(() => page.getByTestId('pdf-done').textContent(), { timeout: 30_000 }).toContain('plans.pdf: 3 sheets made');
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    const progress = await page.evaluate(() => (window as unknown as { __pdfProgress: string[] }).__pdfProgress);
+    // The upload bar, then the per-page progress, in order.
+    expect(progress.some((s) => s.includes('Uploading plans.pdf'))).toBe(true);
+    const pages = progress.flatMap((s) => [...s.matchAll(/Page (\d) of 3 made into a sheet/g)].map((m) => Number(m[1])));
+    expect(pages.length).toBeGreaterThan(0);
+    expect(pages).toEqual([...pages].sort());
+    expect(await page.getByTestId('sheets-count').textContent()).toBe('3');
+    await saveScreenshot(page, 'projects--project-with-three-sheets');
+
+    // Open a sheet: Leaflet shows the plan's tiles.
+    await page.getByRole('link', { name: 'Open sheet Sheet 1' }).click();
+    await page.waitForURL(/\/sheet\/\d+$/);
+    await expect.poll(() => page.getByTestId('sheet-name').textContent(), EVENTUALLY).toContain('Sheet 1');
+    await expect
+      .poll(
+        () =>
+          page.evaluate(
+            () => [...document.querySelectorAll<HTMLImageElement>('img.leaflet-tile-loaded')].filter((img) => img.naturalWidth > 0).length,
+          ),
+        EVENTUALLY,
+      )
+      .toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await saveScreenshot(page, 'projects--sheet-viewer');
+
+    // Rename the project: only the changed field is sent.
+    await page.getByRole('link', { name: 'Back to the project' }).click();
+    await page.getByRole('link', { name: 'Edit project' }).click();
+    await page.waitForURL(`**/editproject/${projectId}`);
+    const newName = `${name} (phase 2)`;
+    await page.getByLabel('Project name').fill(newName);
+    const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/api/projects/${projectId}`));
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect((await put).postDataJSON()).toEqual({ name: newName });
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project updated successfully!');
+
+    // Delete it, after confirming, and land on /projects, where it is gone.
+    await page.getByRole('button', { name: 'Delete project' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.textContent(), EVENTUALLY).toContain(`Delete "${newName}"? This cannot be undone.`);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL('**/projects');
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project deleted successfully!');
+    await expect.poll(() => page.getByTestId('projects-empty').isVisible(), EVENTUALLY).toBe(true);
+  });
+
+  test('in Arabic the project screens read right to left, in light and dark mode', async ({ page }) => {
+    const owner = await createUser();
+    const project = await projectWithSheets(owner, { name: 'برج النخيل', city: 'عمّان', description: 'مبنى سكني من عشرة طوابق.' }, 2);
+    await signIn(page, { username: owner.user.username, password: owner.password });
+    await expectSignedInLayout(page);
+    // Arabic chosen on this browser, as the language switcher leaves it.
+    await page.evaluate(() => {
+      sessionStorage.setItem('language', 'ar');
+      localStorage.setItem('ls_language', 'ar');
+    });
+
+    await page.goto(`/project/${project.id}`);
+    await expect.poll(() => htmlDir(page), EVENTUALLY).toBe('rtl');
+    await expect.poll(() => page.getByRole('heading', { name: 'المخططات' }).isVisible(), EVENTUALLY).toBe(true);
+    expect(await page.getByTestId('sheet-card').count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'رفع مخططات PDF' }).isVisible()).toBe(true);
+    // The sheets column starts on the right: its card sits right of the details card.
+    const sheets = await page.getByRole('region', { name: /المخططات/ }).boundingBox();
+    const details = await page.getByRole('region', { name: 'التفاصيل' }).boundingBox();
+    expect(sheets!.x).toBeGreaterThan(details!.x);
+    await saveScreenshot(page, 'projects--arabic-project');
+
+    await page.goto('/projects');
+    await expect.poll(() => page.getByTestId('project-card').count(), EVENTUALLY).toBe(1);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(ARABIC_SCRIPT);
+    await saveScreenshot(page, 'projects--arabic-list');
+
+    await page.goto(`/editproject/${project.id}`);
+    await expect.poll(() => page.getByLabel('اسم المشروع').inputValue(), EVENTUALLY).toBe('برج النخيل');
+    await page.getByLabel('اسم المشروع').fill('  ');
+    await page.getByRole('button', { name: 'حفظ التغييرات' }).click();
+    await expect.poll(() => page.getByText('اسم المشروع مطلوب').isVisible(), EVENTUALLY).toBe(true);
+    await saveScreenshot(page, 'projects--arabic-edit-form');
+
+    await page.getByTestId('dark-mode-toggle').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('data-bs-theme')), EVENTUALLY).toBe('dark');
+    await page.goto(`/sheet/${project.maps[0]!.id}`);
+    await expect
+      .poll(() => page.evaluate(() => document.querySelectorAll('img.leaflet-tile-loaded').length), EVENTUALLY)
+      .toBeGreaterThan(0);
+    expect(await page.getByRole('button', { name: 'تكبير' }).isVisible()).toBe(true);
+    await saveScreenshot(page, 'projects--arabic-dark-sheet');
+    await page.goto(`/project/${project.id}`);
+    await expect.poll(() => page.getByTestId('sheet-card').count(), EVENTUALLY).toBe(2);
+    await saveScreenshot(page, 'projects--arabic-dark-project');
+  });
+
+  test('an administrator validates a new project, which then appears on its public showcase page', async ({ page, browser, baseUrl }) => {
+    const owner = await createUser();
+    const project = await newProject(owner, { name: uniqueName('Harbour Offices'), city: 'Aqaba', description: 'Four floors of offices by the sea.' });
+    expect(project.validated).toBe(false);
+
+    // Not public while it awaits approval.
+    const visitor = await browser.newContext({ baseURL: baseUrl, locale: 'en-US' });
+    const publicPage = await visitor.newPage();
+    await publicPage.goto(`/showcase?project_code=${project.project_code}`);
+    await expect.poll(() => publicPage.getByTestId('showcase-missing').isVisible(), EVENTUALLY).toBe(true);
+
+    const a = admin();
+    await signIn(page, { username: a.username, password: a.password });
+    await expectSignedInLayout(page);
+    await page.getByRole('navigation', { name: /main|sidebar|menu/i }).getByRole('link', { name: 'Approvals' }).click();
+    await page.waitForURL('**/approvals');
+    // Other tests' projects are there too: find this one.
+    await page.getByRole('searchbox', { name: 'Search' }).fill(project.name);
+    const row = page.getByTestId('approval-row').filter({ hasText: project.name });
+    await expect.poll(() => row.count(), EVENTUALLY).toBe(1);
+    await saveScreenshot(page, 'projects--approvals');
+    await row.getByRole('button', { name: `Validate ${project.name}` }).click();
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project validated.');
+    // A validated project no longer awaits approval.
+    await expect.poll(() => row.count(), EVENTUALLY).toBe(0);
+
+    await publicPage.reload();
+    await expect.poll(() => publicPage.getByTestId('showcase-project').textContent(), EVENTUALLY).toContain(project.name);
+    const shown = (await publicPage.getByTestId('showcase-project').textContent()) ?? '';
+    expect(shown).toContain('Four floors of offices by the sea.');
+    // Nothing private: not the owner, not the street.
+    expect(shown).not.toContain(owner.user.username);
+    await saveScreenshot(publicPage, 'projects--showcase');
+
+    // Deactivated, it leaves the showcase again.
+    await page.getByRole('button', { name: 'All projects' }).click();
+    const anyRow = page.getByTestId('approval-row').filter({ hasText: project.name });
+    await anyRow.getByRole('button', { name: `Deactivate ${project.name}` }).click();
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project deactivated.');
+    await publicPage.reload();
+    await expect.poll(() => publicPage.getByTestId('showcase-missing').isVisible(), EVENTUALLY).toBe(true);
+    await visitor.close();
+  });
+
+  test('categories label projects: created on their page, picked in the form, used to filter; stars reach the dashboard', async ({ page }) => {
+    const owner = await createUser();
+    const a = await newProject(owner, { name: uniqueName('Alpha Clinic') });
+    const b = await newProject(owner, { name: uniqueName('Beta School') });
+    await signIn(page, { username: owner.user.username, password: owner.password });
+    await expectSignedInLayout(page);
+
+    // Two categories, made on the categories page; a blank name is refused with the spec's message.
+    await page.goto('/categories');
+    const newName = page.getByLabel('New category');
+    await page.getByRole('button', { name: 'Add' }).click();
+    await expect.poll(() => page.getByText('Category name is required').isVisible(), EVENTUALLY).toBe(true);
+    for (const name of ['Healthcare', 'Education']) {
+      await newName.fill(name);
+      await page.getByRole('button', { name: 'Add' }).click();
+      await expect.poll(() => page.getByTestId('name-row').filter({ hasText: name }).count(), EVENTUALLY).toBe(1);
+    }
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Category created successfully!');
+
+    // Pick one in the project's edit form: only the categories are sent.
+    await page.goto(`/editproject/${a.id}`);
+    await page.getByRole('checkbox', { name: 'Healthcare' }).check();
+    const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/api/projects/${a.id}`));
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(Object.keys((await put).postDataJSON())).toEqual(['categories']);
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project updated successfully!');
+
+    // Filter the list by it, then star the other project and filter by stars.
+    await page.goto('/projects');
+    await expect.poll(() => page.getByTestId('project-card').count(), EVENTUALLY).toBe(2);
+    await page.getByLabel('Category').selectOption({ label: 'Healthcare' });
+    await expect.poll(() => page.getByTestId('project-card').allTextContents(), EVENTUALLY).toEqual([expect.stringContaining(a.name)]);
+    expect(new URL(page.url()).search).toMatch(/category=\d+/);
+    await page.getByLabel('Category').selectOption({ label: 'All categories' });
+    await expect.poll(() => page.getByTestId('project-card').count(), EVENTUALLY).toBe(2);
+    await page.getByRole('button', { name: `Star ${b.name}` }).click();
+    await expect.poll(() => page.getByRole('button', { name: `Unstar ${b.name}` }).getAttribute('aria-pressed'), EVENTUALLY).toBe('true');
+    await page.getByLabel('Starred only').check();
+    await expect.poll(() => page.getByTestId('project-card').allTextContents(), EVENTUALLY).toEqual([expect.stringContaining(b.name)]);
+    // A search that matches nothing says so and offers to clear the filters.
+    await page.getByLabel('Search').fill('no such project anywhere');
+    await expect.poll(() => page.getByTestId('projects-empty').textContent(), EVENTUALLY).toContain('No projects match these filters.');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => page.getByTestId('project-card').count(), EVENTUALLY).toBe(2);
+
+    // The dashboard counts the projects and lists the starred one.
+    await page.getByRole('navigation', { name: /main|sidebar|menu/i }).getByRole('link', { name: 'Dashboard' }).click();
+    const widgets = page.getByTestId('projects-widgets');
+    await expect.poll(() => widgets.getByTestId('projects-total').textContent(), EVENTUALLY).toBe('All projects (2)');
+    expect(await widgets.getByRole('link', { name: b.name }).isVisible()).toBe(true);
+    expect(await widgets.getByRole('link', { name: a.name }).count()).toBe(0);
+    await saveScreenshot(page, 'projects--dashboard');
+  });
+
+  test('an administrator manages the project types every user picks from', async ({ page }) => {
+    const a = admin();
+    await signIn(page, { username: a.username, password: a.password });
+    await expectSignedInLayout(page);
+    await page.getByRole('navigation', { name: /main|sidebar|menu/i }).getByRole('link', { name: 'Project Types' }).click();
+    await page.waitForURL('**/project-types');
+    const typeName = uniqueName('Hospital');
+    await page.getByLabel('New project type').fill(typeName);
+    await page.getByRole('button', { name: 'Add' }).click();
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project type created successfully!');
+    const row = page.getByTestId('name-row').filter({ hasText: typeName });
+    await row.getByRole('button', { name: `Rename ${typeName}` }).click();
+    await page.getByLabel(`New name for ${typeName}`).fill(`${typeName} wing`);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project type updated successfully!');
+
+    // Every user finds it in the project form.
+    const owner = await createUser();
+    const project = await newProject(owner);
+    const other = await page.context().browser()!.newContext({ baseURL: new URL(page.url()).origin, locale: 'en-US' });
+    const userPage = await other.newPage();
+    await signIn(userPage, { username: owner.user.username, password: owner.password });
+    await userPage.goto(`/editproject/${project.id}`);
+    await expect.poll(() => userPage.getByLabel('Project type').locator('option').allTextContents(), EVENTUALLY).toContain(`${typeName} wing`);
+    await other.close();
+
+    await page.getByTestId('name-row').filter({ hasText: `${typeName} wing` }).getByRole('button', { name: `Delete ${typeName} wing` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project type deleted successfully!');
+    await expect.poll(() => page.getByTestId('name-row').filter({ hasText: typeName }).count(), EVENTUALLY).toBe(0);
+  });
+});
