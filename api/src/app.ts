@@ -3,6 +3,8 @@ import path from 'node:path';
 import Koa from 'koa';
 import { koaBody, HttpMethodEnum } from 'koa-body';
 import cors from '@koa/cors';
+import compress from 'koa-compress';
+import zlib from 'node:zlib';
 import helmet from 'koa-helmet';
 import serve from 'koa-static';
 import send from 'koa-send';
@@ -13,15 +15,23 @@ import { csrfProtection, requestContext, requestTimeout } from './http/middlewar
 import { isUploadRequest } from './http/upload.js';
 import { apiRouter } from './routes/index.js';
 import { db } from './db/index.js';
+import { logger } from './logger.js';
 
 /** Builds the Koa application: API under /api, the built client everywhere else. */
 export function createApp(opts: { serveClient?: boolean } = {}): Koa {
   db(); // binds Objection models to the shared knex instance
   const app = new Koa();
   app.proxy = config.trustProxy;
+  app.on('error', (err: NodeJS.ErrnoException, ctx?: Koa.Context) => {
+    // The browser went away mid-answer (Leaflet cancels tiles while panning): nothing to report.
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+    logger.error({ err, path: ctx?.path }, 'server error');
+  });
 
   app.use(requestContext);
   app.use(errorMiddleware);
+  // Text (JSON, scripts, stylesheets, fonts) shrinks several-fold; images and tiles are already compressed.
+  app.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }, deflate: false }));
   app.use(
     helmet({
       contentSecurityPolicy: {

@@ -94,6 +94,13 @@ describe('conventions', () => {
     expect(res.body.status).toBe('error');
   });
 
+  it('compresses large answers for browsers that accept it', async () => {
+    const res = await api().get('/api/settings').set('Accept-Encoding', 'gzip');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.body.data.name).toBeTruthy();
+  });
+
   it('answers bad JSON with 400, not 500', async () => {
     const res = await api().post('/api/login').set('Content-Type', 'application/json').send('{"username": ');
     expect(res.status).toBe(400);
