@@ -1,5 +1,6 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import type { ProjectDetail } from '@sitewalk/proto';
 import { api } from '../api/test/helpers.js';
@@ -315,5 +316,36 @@ describe('projects and sheets', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project type deleted successfully!');
     await expect.poll(() => page.getByTestId('name-row').filter({ hasText: typeName }).count(), EVENTUALLY).toBe(0);
+  });
+
+  test('a cover goes up with a progress bar and comes off after a confirmation; bad plans say why and leave no sheets', async ({ page }) => {
+    const owner = await createUser();
+    const project = await newProject(owner, { name: uniqueName('Cover Test') });
+    await signIn(page, { username: owner.user.username, password: owner.password });
+    await expectSignedInLayout(page);
+    await page.goto(`/project/${project.id}`);
+    await expect.poll(() => page.getByTestId('sheets-empty').isVisible(), EVENTUALLY).toBe(true);
+
+    const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 180, g: 120, b: 60 } } }).jpeg().toBuffer();
+    await page.getByLabel('Cover picture file').setInputFiles({ name: 'site.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Cover uploaded.');
+    const cover = page.getByRole('img', { name: `Cover of ${project.name}` });
+    await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), EVENTUALLY).toBe(true);
+    await page.getByRole('button', { name: 'Delete cover' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Cover removed.');
+    expect(await cover.count()).toBe(0);
+
+    // A file that only claims to be a PDF is refused by the server, in its words.
+    await page.getByLabel('PDF plan file').setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some notes, not a plan\n'.repeat(20)) });
+    await expect.poll(() => page.getByTestId('pdf-progress').getByRole('alert').textContent(), EVENTUALLY).toContain('This file is not a PDF.');
+
+    // A plan set cut off in transit is accepted, then the worker says what is wrong with it, live.
+    const whole = await planSet(2);
+    await page.getByLabel('PDF plan file').setInputFiles({ name: 'cut.pdf', mimeType: 'application/pdf', buffer: whole.subarray(0, Math.floor(whole.length * 0.6)) });
+    await expect.poll(() => page.getByTestId('pdf-failed').textContent(), { timeout: 60_000 }).toContain('cut.pdf could not be turned into sheets');
+    expect(await page.getByTestId('pdf-failed').textContent()).toMatch(/incomplete|damaged/);
+    expect(await page.getByTestId('sheet-card').count()).toBe(0);
+    await saveScreenshot(page, 'projects--pdf-failed');
   });
 });
