@@ -110,8 +110,15 @@ export default function ProjectPage() {
       .finally(() => fetching.current.delete(sheetId));
   }, []);
 
+  const knownUploads = useRef<UploadsById>({});
+  useEffect(() => {
+    knownUploads.current = uploads;
+  }, [uploads]);
+
   const onProgress = useCallback(
     (e: JobProgressEvent) => {
+      // An upload someone else started: the project answer names its file.
+      if (!knownUploads.current[e.subject.id] && !sendingName.current) void reload(false);
       setUploads((u) => applyProgressEvent(u, e, sendingName.current));
       for (const sheetId of sheetsToFetch(e, shown.current)) fetchSheet(sheetId);
       if (e.state === 'completed' || e.state === 'failed') void reload(false);
@@ -145,6 +152,7 @@ export default function ProjectPage() {
       setSendError((err as Error).message || MESSAGES.uploadPdfFailed);
     } finally {
       setSending(null);
+      sendingName.current = '';
     }
   };
 
