@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import type { ProjectDetail } from '@sitewalk/proto';
 import { api } from '../api/test/helpers.js';
-import { newProject } from '../api/test/project-helpers.js';
+import { addMember, newProject } from '../api/test/project-helpers.js';
 import { saveScreenshot, test } from './browser.js';
 import { admin, createUser, uniqueName, type TestUser } from './support/backend.js';
 import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
@@ -347,5 +347,27 @@ describe('projects and sheets', () => {
     expect(await page.getByTestId('pdf-failed').textContent()).toMatch(/incomplete|damaged/);
     expect(await page.getByTestId('sheet-card').count()).toBe(0);
     await saveScreenshot(page, 'projects--pdf-failed');
+  });
+
+  test('a team member watching the project sees the sheets of a teammate’s upload arrive live', async ({ page }) => {
+    const owner = await createUser();
+    const member = await createUser();
+    const project = await newProject(owner, { name: uniqueName('Shared Site') });
+    await addMember(project.id, member, 'viewer');
+    await signIn(page, { username: member.user.username, password: member.password });
+    await expectSignedInLayout(page);
+    await page.goto(`/project/${project.id}`);
+    await expect.poll(() => page.getByTestId('sheets-empty').isVisible(), EVENTUALLY).toBe(true);
+    // A viewer may look but not upload.
+    expect(await page.getByRole('button', { name: 'Upload PDF plans' }).count()).toBe(0);
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    // The page follows the project live (it joined the project's room) before the owner uploads.
+    await expect.poll(() => page.getByTestId('live-badge').isVisible(), EVENTUALLY).toBe(true);
+
+    const res = await api().post(`/api/projects/${project.id}/pdf-sheet`).set(owner.auth).attach('file', await planSet(2), 'teammate.pdf');
+    expect(res.status).toBe(202);
+    await expect.poll(() => page.getByTestId('sheet-card').count(), { timeout: 90_000, interval: 200 }).toBe(2);
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    await expect.poll(() => page.getByTestId('pdf-done').textContent(), EVENTUALLY).toContain('teammate.pdf: 2 sheets made');
   });
 });

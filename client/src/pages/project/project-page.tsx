@@ -125,7 +125,7 @@ export default function ProjectPage() {
     },
     [fetchSheet, reload],
   );
-  useProjectProgress(projectId, onProgress, () => void reload(false));
+  const live = useProjectProgress(projectId, onProgress, () => void reload(false));
 
   const uploadPdf = async (file: File) => {
     if (!project) return;
@@ -190,6 +190,11 @@ export default function ProjectPage() {
         <StarButton projectId={p.id} projectName={p.name} starred={p.starred} onChange={(starred) => setProject({ ...p, starred })} />
         {!p.validated && <span className="badge text-bg-warning">{t('Awaiting approval')}</span>}
         {!p.active && <span className="badge text-bg-dark">{t('Inactive')}</span>}
+        {live && (
+          <span className="badge rounded-pill bg-body-secondary text-body border sw-live" title={t('Changes to this project appear here as they happen.')} data-testid="live-badge">
+            <span className="sw-live-dot" aria-hidden="true" /> {t('Live')}
+          </span>
+        )}
         <div className="ms-auto d-flex flex-wrap gap-2">
           {showcase && (
             <Link to={`/showcase?project_code=${encodeURIComponent(p.project_code)}`} className="btn btn-outline-secondary btn-sm" target="_blank" rel="noopener">

@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { JobProgressEvent } from '@sitewalk/proto';
-import { currentSocket, onServerEvent, onSocketConnect } from '../../realtime/socket';
+import { currentSocket, onServerEvent, onSocketConnect, type AppSocket } from '../../realtime/socket';
 import { isPdfEventFor } from '../../lib/pdf-progress';
 
 /**
@@ -8,15 +8,29 @@ import { isPdfEventFor } from '../../lib/pdf-progress';
  * room (again after every reconnection, and tells the page so it can catch
  * up on what it missed), and hands each 'job:progress' event of this project
  * to `onEvent`. The uploader also gets the events in their own room; the
- * page merges both (events carry the absolute state).
+ * page merges both (events carry the absolute state). Returns whether the
+ * page is in the project's room now.
  */
-export function useProjectProgress(projectId: number | null, onEvent: (e: JobProgressEvent) => void, onReconnect: () => void) {
+export function useProjectProgress(projectId: number | null, onEvent: (e: JobProgressEvent) => void, onReconnect: () => void): boolean {
   const handlers = useRef({ onEvent, onReconnect });
   handlers.current = { onEvent, onReconnect };
+  const [live, setLive] = useState(false);
 
   useEffect(() => {
     if (projectId === null) return;
-    const join = () => currentSocket()?.emit('project:join', projectId);
+    let active = true;
+    let watched: AppSocket | null = null;
+    const offline = () => active && setLive(false);
+    const join = () => {
+      const socket = currentSocket();
+      if (!socket) return;
+      if (watched !== socket) {
+        watched?.off('disconnect', offline);
+        socket.on('disconnect', offline);
+        watched = socket;
+      }
+      socket.emit('project:join', projectId, (ok) => active && setLive(ok));
+    };
     let connectedBefore = currentSocket()?.connected ?? false;
     if (connectedBefore) join();
     const offConnect = onSocketConnect(() => {
@@ -29,9 +43,14 @@ export function useProjectProgress(projectId: number | null, onEvent: (e: JobPro
       if (isPdfEventFor(e, projectId)) handlers.current.onEvent(e);
     });
     return () => {
+      active = false;
       offConnect();
       offProgress();
+      watched?.off('disconnect', offline);
       currentSocket()?.emit('project:leave', projectId);
+      setLive(false);
     };
   }, [projectId]);
+
+  return live;
 }
