@@ -17,7 +17,7 @@ export const SETTINGS_DEFAULTS = {
   background_reg: '',
   website_url: '',
   website_name: '',
-  help_url: 'https://github.com/sitewalk/sitewalk#readme',
+  help_url: '',
   footer_link_1: '',
   footer_value_1: '',
   footer_link_2: '',
