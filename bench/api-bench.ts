@@ -2,10 +2,11 @@
  * API throughput (a measurement, not a test): loads an authenticated API
  * endpoint, GET /api/notifications with a bearer token against the real
  * PostgreSQL and Redis, and a bare Koa handler answering the same JSON bytes,
- * one after the other on this machine, with autocannon over loopback. Prints
- * requests/s, p50/p99 latency and the ratio (how much of a bare server's
- * throughput the full stack keeps), and appends a dated section with the
- * machine to bench/RESULTS.md.
+ * one after the other on this machine, with autocannon over loopback. Also
+ * loads a call of the same API that needs no database, to show where the
+ * time goes. Prints requests/s, p50/p99 latency and the ratio (how much of a
+ * bare server's throughput the full stack keeps), and appends a dated
+ * section with the machine to bench/RESULTS.md.
  *
  *   npx tsx bench/api-bench.ts          (or: make bench, through bench/run.sh)
  *
@@ -180,6 +181,7 @@ async function main() {
 
   const api = await startChild('--serve-api');
   let apiResult: Measured;
+  let stackResult: Measured;
   let body: Buffer;
   try {
     const url = `http://127.0.0.1:${api.port}/api/notifications`;
@@ -188,6 +190,9 @@ async function main() {
     if (res.status !== 200) throw new Error(`GET /api/notifications answered ${res.status}: ${body}`);
     console.log(`API: GET /api/notifications (${body.length} bytes, page of 20 of ${NOTIFICATIONS}) for ${SECONDS} s with ${CONNECTIONS} connections...`);
     apiResult = await load('API GET /api/notifications (bearer token, PostgreSQL)', url, auth);
+    // Where the time goes: the same server and middleware on a call that needs no database.
+    console.log(`API without the database: GET /api/sanctum/csrf-cookie for ${SECONDS} s...`);
+    stackResult = await load('API GET /api/sanctum/csrf-cookie (middleware only, no database)', `http://127.0.0.1:${api.port}/api/sanctum/csrf-cookie`, {});
   } finally {
     await stopChild(api);
   }
@@ -202,9 +207,11 @@ async function main() {
   }
 
   const ratio = apiResult.rps / bareResult.rps;
-  const rows = [apiResult, bareResult].map((m) => `| ${m.name} | ${m.rps.toFixed(0)} | ${m.p50} ms | ${m.p99} ms | ${m.requests} |`);
+  const rows = [apiResult, stackResult, bareResult].map((m) => `| ${m.name} | ${m.rps.toFixed(0)} | ${m.p50} ms | ${m.p99} ms | ${m.requests} |`);
   const table = ['| Server | Requests/s | p50 latency | p99 latency | Requests |', '| --- | ---: | ---: | ---: | ---: |', ...rows].join('\n');
-  const summary = `The API serves ${(ratio * 100).toFixed(1)} % of the bare handler's requests/s (ratio ${ratio.toFixed(3)}; bare is ${(1 / ratio).toFixed(1)}× faster).`;
+  const summary =
+    `The authenticated API call serves ${(ratio * 100).toFixed(1)} % of the bare handler's requests/s (ratio ${ratio.toFixed(3)}; bare is ${(1 / ratio).toFixed(1)}× faster). ` +
+    `The middleware alone keeps ${((stackResult.rps / bareResult.rps) * 100).toFixed(1)} %, so the database round trips (session, user, page, counts) take most of the difference.`;
   console.log(`\n${table}\n\n${summary}`);
 
   const date = new Date().toISOString().replace('T', ' ').slice(0, 16);
