@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import { formMessages, SECRET_PLACEHOLDER, SECRET_SETTING_KEYS, SETTINGS_DEFAULTS, type SettingKey } from '@sitewalk/proto';
+import { changedValues, setField, startTracking } from './changed-fields';
+import {
+  SERVER_OWNED_KEYS,
+  SETTINGS_MESSAGES,
+  touchesMailServer,
+  SETTINGS_SECTIONS,
+  sectionKeys,
+  sectionOf,
+  sectionsWith,
+  setProfileFlag,
+  settingField,
+  settingsFieldErrors,
+  settingsFormValues,
+  settingsPatch,
+  timezoneChoices,
+} from './settings-form';
+
+const defaults = () => settingsFormValues(SETTINGS_DEFAULTS);
+
+describe('the settings screen covers SPEC §3', () => {
+  it('shows every setting exactly once, except smtp_valid which only the mail check sets', () => {
+    const shown = SETTINGS_SECTIONS.flatMap(sectionKeys);
+    expect(new Set(shown).size).toBe(shown.length);
+    const expected = (Object.keys(SETTINGS_DEFAULTS) as SettingKey[]).filter((k) => !SERVER_OWNED_KEYS.includes(k));
+    expect([...shown].sort()).toEqual(expected.sort());
+  });
+
+  it('has the sections an operator looks for', () => {
+    expect(SETTINGS_SECTIONS.map((s) => s.label)).toEqual([
+      'Branding',
+      'Mail server',
+      'Registration and legal',
+      'Profile fields',
+      'Notifications',
+      'Security',
+      'Social login',
+      'Sharing',
+      'Map',
+      'Real-time',
+      'Storage',
+      'Integration',
+      'Payment',
+      'Bank transfer',
+    ]);
+    expect(sectionOf('smtp_password')).toBe('mail');
+    expect(sectionOf('tel_mandatory')).toBe('profile');
+    expect(sectionOf('enable_registration')).toBe('registration');
+  });
+
+  it('uses the control that fits each value', () => {
+    expect(settingField('theme_color')?.control.type).toBe('color');
+    expect(settingField('share_providers')?.control.type).toBe('multi');
+    expect(settingField('terms_and_conditions')?.control.type).toBe('textarea');
+    expect(settingField('timezone')?.control.type).toBe('timezone');
+    for (const k of SECRET_SETTING_KEYS) expect(settingField(k)?.control.type).toBe('secret');
+    for (const [k, v] of Object.entries(SETTINGS_DEFAULTS) as [SettingKey, unknown][]) {
+      const control = settingField(k)?.control.type;
+      if (typeof v === 'boolean' && !k.endsWith('_enable') && !k.endsWith('_mandatory') && k !== 'smtp_valid') expect([k, control]).toEqual([k, 'switch']);
+      if (typeof v === 'number') expect([k, control]).toEqual([k, 'number']);
+    }
+  });
+});
+
+describe('what a save sends', () => {
+  it('sends only the changed keys, numbers as numbers and texts trimmed', () => {
+    let state = startTracking(defaults());
+    state = setField(state, 'name', '  Site Supervision ');
+    state = setField(state, 'smtp_port', '465');
+    state = setField(state, 'enable_registration', true);
+    expect(settingsPatch(changedValues(state))).toEqual({ name: 'Site Supervision', smtp_port: 465, enable_registration: true });
+  });
+
+  it('leaves a secret out while it shows the placeholder, sends a new one and an emptied one', () => {
+    const loaded = settingsFormValues({ ...SETTINGS_DEFAULTS, smtp_password: SECRET_PLACEHOLDER, adsk_secret: SECRET_PLACEHOLDER });
+    let state = startTracking(loaded);
+    state = setField(state, 'smtp_password', 'x');
+    state = setField(state, 'smtp_password', SECRET_PLACEHOLDER);
+    expect(changedValues(state)).toEqual({});
+    state = setField(state, 'adsk_secret', ' new secret ');
+    state = setField(state, 'api_key', '');
+    expect(settingsPatch({ ...changedValues(state), smtp_password: SECRET_PLACEHOLDER })).toEqual({ adsk_secret: ' new secret ' });
+    expect(settingsPatch({ smtp_password: '' })).toEqual({ smtp_password: '' });
+  });
+
+  it('never sends smtp_valid, and keeps the line breaks of long texts', () => {
+    expect(settingsPatch({ smtp_valid: true, terms_and_conditions: 'First line\nSecond line\n' })).toEqual({ terms_and_conditions: 'First line\nSecond line\n' });
+  });
+
+  it('sends the share buttons only when the set changed, not when reordered', () => {
+    const state = setField(startTracking(defaults()), 'share_providers', [...SETTINGS_DEFAULTS.share_providers].reverse());
+    expect(changedValues(state)).toEqual({});
+    const fewer = setField(state, 'share_providers', ['email', 'whatsapp']);
+    expect(settingsPatch(changedValues(fewer))).toEqual({ share_providers: ['email', 'whatsapp'] });
+  });
+
+  it('sends the theme colour in lower case', () => {
+    expect(settingsPatch({ theme_color: '#AA3355' })).toEqual({ theme_color: '#aa3355' });
+  });
+});
+
+describe('checks before saving', () => {
+  it('accepts the defaults', () => {
+    expect(Object.values(settingsFieldErrors(defaults())).filter(Boolean)).toEqual([]);
+  });
+
+  it('asks for whole port numbers in range and a number for the zoom', () => {
+    const v = { ...defaults(), smtp_port: '70000', turn_port: '', peerjs_port: '80.5', maxzoom: 'many' };
+    const e = settingsFieldErrors(v);
+    expect(e.smtp_port).toBe('Enter a whole number from {min} to {max}.');
+    expect(e.turn_port).toBe('Enter a number.');
+    expect(e.peerjs_port).toBe('Enter a whole number from {min} to {max}.');
+    expect(e.maxzoom).toBe('Enter a number.');
+  });
+
+  it('asks for a hex theme colour and well-formed addresses', () => {
+    const e = settingsFieldErrors({ ...defaults(), theme_color: 'blue', notify_email: 'admin at example', contact_email: '' });
+    expect(e.theme_color).toBe('The theme colour must be a hex colour like #2987f2.');
+    expect(e.notify_email).toBe('Invalid email format');
+    expect(e.contact_email).toBeUndefined();
+  });
+
+  it('asks for the SMTP user name when the server needs one', () => {
+    expect(settingsFieldErrors({ ...defaults(), smtp_auth: true, smtp_username: ' ' }).smtp_username).toBeTruthy();
+    expect(settingsFieldErrors({ ...defaults(), smtp_auth: true, smtp_username: 'mailer' }).smtp_username).toBeUndefined();
+  });
+
+  it('names the tabs that hold the errors, in screen order', () => {
+    expect(sectionsWith(['bank_iban', 'smtp_port', 'theme_color'])).toEqual(['branding', 'mail', 'bank']);
+  });
+});
+
+describe('profile field switches', () => {
+  it('shows a field that becomes mandatory, and stops requiring a field that is hidden', () => {
+    let state = startTracking(defaults());
+    state = setProfileFlag(state, 'tax_id', 'mandatory', true);
+    expect(changedValues(state)).toEqual({ tax_id_mandatory: true, tax_id_enable: true });
+    state = setProfileFlag(state, 'first_name', 'enable', false);
+    expect(state.values.first_name_mandatory).toBe(false);
+    expect(state.values.first_name_enable).toBe(false);
+  });
+
+  it('leaves the other switch alone otherwise', () => {
+    const state = setProfileFlag(startTracking(defaults()), 'first_name', 'mandatory', false);
+    expect(changedValues(state)).toEqual({ first_name_mandatory: false });
+  });
+});
+
+describe('time zones', () => {
+  it('offers the default and keeps an unknown current value', () => {
+    expect(timezoneChoices('Asia/Amman')).toContain('Asia/Amman');
+    expect(timezoneChoices('Mars/Olympus')).toContain('Mars/Olympus');
+    expect(timezoneChoices('')).toContain('UTC');
+  });
+});
+
+describe('messages', () => {
+  it('toasts with the SPEC §8 form messages for the Settings entity', () => {
+    const m = formMessages('Settings');
+    expect(SETTINGS_MESSAGES).toEqual({ updated: m.updated, updateFailed: m.updateFailed, loadFailed: m.loadFailed });
+  });
+
+  it('knows which changes make the server check the mail server', () => {
+    expect(touchesMailServer({ smtp_port: 465 })).toBe(true);
+    expect(touchesMailServer({ smtp_password: 'new' })).toBe(true);
+    expect(touchesMailServer({ smtp_from_name: 'Site team', name: 'Other' })).toBe(false);
+  });
+});

@@ -1,0 +1,275 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { Settings } from '@sitewalk/proto';
+import { User } from '../api/src/db/index.js';
+import { getSettings, saveSettings } from '../api/src/services/settings.service.js';
+import { saveScreenshot, test } from './browser.js';
+import { admin, createUser, uniqueName, waitForMail } from './support/backend.js';
+import { EVENTUALLY, expectSignedInLayout, sidebar, signIn } from './support/ui.js';
+
+/**
+ * The super administrator's screens: /settings (every setting of SPEC §3,
+ * applied to the app at once) and /users with /edituser/{id} (create,
+ * invite, edit, set a password, delete).
+ */
+
+// The settings are one shared set: what these tests change is put back afterwards.
+const TOUCHED: (keyof Settings)[] = ['name', 'theme_color', 'enable_registration', 'smtp_from_email', 'smtp_valid', 'dark_mode', 'languages_enabled'];
+let before: Partial<Settings>;
+beforeAll(async () => {
+  const s = await getSettings();
+  before = Object.fromEntries(TOUCHED.map((k) => [k, s[k]])) as Partial<Settings>;
+  // The screens these tests look at need the language switcher and dark mode offered.
+  await saveSettings({ dark_mode: true, languages_enabled: true });
+});
+afterAll(async () => {
+  await saveSettings(before);
+});
+
+const notFound = (page: Page) => page.getByRole('heading', { level: 1, name: 'Page not found' });
+const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
+
+async function signInAsAdmin(page: Page) {
+  const a = admin();
+  await signIn(page, { username: a.username, password: a.password });
+  await expectSignedInLayout(page);
+}
+
+/** A visitor in a browser of their own (no sign-in, no cached settings). */
+async function visitor(browser: Browser, baseUrl: string) {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
+  return { context, page: await context.newPage() };
+}
+
+describe('settings', () => {
+  test('a super admin renames the site and recolours it: the page title and the sidebar follow at once', async ({ page }) => {
+    await signInAsAdmin(page);
+    // In the sidebar's Settings group.
+    await sidebar(page).getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.waitForURL('**/settings');
+    const oldName = (await getSettings()).name;
+    await expect.poll(() => page.title(), EVENTUALLY).toBe(`Settings | ${oldName}`);
+
+    const name = `Site ${uniqueName('w')}`;
+    await page.getByLabel('Site name', { exact: true }).fill(name);
+    await page.getByLabel('Theme colour', { exact: true }).fill('#aa3355');
+    await expect.poll(() => page.getByTestId('settings-unsaved').textContent(), EVENTUALLY).toBe('Unsaved changes: 2');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => toast(page, 'Settings updated successfully!').isVisible(), EVENTUALLY).toBe(true);
+
+    // Applied without a reload: document title, sidebar brand and colour.
+    await expect.poll(() => page.title(), EVENTUALLY).toBe(`Settings | ${name}`);
+    await expect.poll(() => page.getByRole('complementary').getByText(name, { exact: true }).isVisible(), EVENTUALLY).toBe(true);
+    const sidebarBackground = () => page.getByRole('complementary').evaluate((el) => getComputedStyle(el).backgroundImage);
+    await expect.poll(sidebarBackground, EVENTUALLY).toContain('rgb(170, 51, 85)');
+    expect(await page.getByTestId('settings-unsaved').textContent()).toBe('All changes saved');
+    expect(await getSettings()).toMatchObject({ name, theme_color: '#aa3355' });
+    await saveScreenshot(page, 'admin-settings-branding');
+
+    // Every other page has it too, and a reload keeps it.
+    await page.goto('/dashboard');
+    await expectSignedInLayout(page);
+    await expect.poll(() => page.title(), EVENTUALLY).toBe(`Dashboard | ${name}`);
+    await expect.poll(sidebarBackground, EVENTUALLY).toContain('rgb(170, 51, 85)');
+  });
+
+  test('turning on registration makes /register reachable for visitors', async ({ page, browser, baseUrl }) => {
+    await saveSettings({ enable_registration: false });
+    const guest = await visitor(browser, baseUrl);
+    try {
+      await guest.page.goto('/register');
+      await expect.poll(() => notFound(guest.page).isVisible(), EVENTUALLY).toBe(true);
+
+      await signInAsAdmin(page);
+      await page.goto('/settings?tab=registration');
+      const registration = page.getByRole('switch', { name: 'People may register themselves' });
+      expect(await registration.isChecked()).toBe(false);
+      await registration.check();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect.poll(() => toast(page, 'Settings updated successfully!').isVisible(), EVENTUALLY).toBe(true);
+      expect((await getSettings()).enable_registration).toBe(true);
+
+      // A new visitor (no settings cached yet) finds the sign-up form.
+      await guest.page.evaluate(() => localStorage.clear());
+      await guest.page.goto('/register');
+      await expect.poll(() => guest.page.getByRole('button', { name: 'Create account' }).isVisible(), EVENTUALLY).toBe(true);
+      expect(await notFound(guest.page).count()).toBe(0);
+    } finally {
+      await guest.context.close();
+      await saveSettings({ enable_registration: false });
+    }
+  });
+
+  test('secrets show as the placeholder and are kept when other settings are saved', async ({ page }) => {
+    await saveSettings({ adsk_secret: 'the-stored-adsk-secret' });
+    await signInAsAdmin(page);
+    await page.goto('/settings?tab=integration');
+    const secret = page.getByLabel('Client secret', { exact: true });
+    await expect.poll(() => secret.inputValue(), EVENTUALLY).toBe('********');
+    expect(await page.content()).not.toContain('the-stored-adsk-secret');
+    await page.getByRole('switch', { name: 'Let people link their Autodesk account' }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => toast(page, 'Settings updated successfully!').isVisible(), EVENTUALLY).toBe(true);
+    expect(await getSettings()).toMatchObject({ adsk_enable: true, adsk_secret: 'the-stored-adsk-secret' });
+    await saveSettings({ adsk_enable: false, adsk_secret: '' });
+  });
+
+  test('a change of the mail server is checked in the background and the status follows', async ({ page }) => {
+    await saveSettings({ smtp_valid: true });
+    await signInAsAdmin(page);
+    await page.goto('/settings?tab=mail');
+    const status = page.getByTestId('smtp-status');
+    await expect.poll(() => status.getAttribute('data-state'), EVENTUALLY).toBe('verified');
+    await page.getByLabel('Sender address', { exact: true }).fill(`${uniqueName('sender')}@example.test`);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect
+      .poll(() => toast(page, 'Settings saved. The mail server is being checked; you will be notified of the result.').isVisible(), EVENTUALLY)
+      .toBe(true);
+    // The worker checks the (test) mail server, stores smtp_valid and notifies the administrators.
+    await expect.poll(() => status.getAttribute('data-state'), { timeout: 30_000, interval: 250 }).toBe('verified');
+    expect((await getSettings()).smtp_valid).toBe(true);
+    await saveScreenshot(page, 'admin-settings-mail');
+  });
+
+  test('a user who is not a super admin is sent to the dashboard from /settings and /users', async ({ page }) => {
+    const { user, password } = await createUser();
+    await signIn(page, { username: user.username, password });
+    await expectSignedInLayout(page);
+    for (const path of ['/settings', '/users', '/edituser/new']) {
+      await page.goto(path);
+      await page.waitForURL('**/dashboard');
+    }
+    expect(await sidebar(page).getByRole('link', { name: 'Users' }).count()).toBe(0);
+    expect(await sidebar(page).getByRole('link', { name: 'Settings', exact: true }).count()).toBe(0);
+  });
+});
+
+describe('users', () => {
+  test('a super admin creates a user with a password, edits their last name and deletes them', async ({ page }) => {
+    await signInAsAdmin(page);
+    await sidebar(page).getByRole('link', { name: 'Users' }).click();
+    await page.waitForURL('**/users');
+    // The administrator's own row cannot be deleted.
+    await page.getByRole('searchbox', { name: 'Search users' }).fill(admin().username);
+    const ownRow = page.locator(`[data-testid="user-row"][data-username="${admin().username}"]`);
+    await ownRow.waitFor();
+    expect(await ownRow.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+
+    await page.getByRole('link', { name: 'New user' }).click();
+    await page.waitForURL('**/edituser/new');
+    const username = uniqueName('made');
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(`${username}@example.test`);
+    await page.getByLabel('First name', { exact: true }).fill('Nadia');
+    await page.getByLabel('Role', { exact: true }).selectOption('editor');
+    await page.getByRole('radio', { name: 'Set a password now' }).check();
+    await page.getByLabel(/^Password/).fill('chosen by admin');
+    await page.getByLabel(/^Confirm password/).fill('chosen by admin');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/edituser\/\d+$/);
+    await expect.poll(() => toast(page, 'User created successfully!').isVisible(), EVENTUALLY).toBe(true);
+    await expect.poll(() => page.getByTestId('user-created-notice').getAttribute('data-outcome'), EVENTUALLY).toBe('password');
+    const created = await User.query().findOne({ username });
+    expect(created).toMatchObject({ first_name: 'Nadia', role: 'editor', active: true, super_admin: false });
+
+    // Found in the list by search, then edited.
+    await page.goto('/users');
+    await page.getByRole('searchbox', { name: 'Search users' }).fill(username);
+    await expect.poll(() => page.getByTestId('user-row').count(), EVENTUALLY).toBe(1);
+    await page.getByRole('link', { name: 'Edit Nadia' }).click();
+    await page.waitForURL(`**/edituser/${created!.id}`);
+    await page.getByLabel('Last name', { exact: true }).fill('Haddad');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => toast(page, 'User updated successfully!').isVisible(), EVENTUALLY).toBe(true);
+    expect((await User.query().findById(created!.id))!.last_name).toBe('Haddad');
+    await saveScreenshot(page, 'admin-edit-user');
+
+    // Deleted after a confirmation; the list is where it leads.
+    await page.getByRole('button', { name: 'Delete user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete user' });
+    await expect.poll(() => dialog.getByText('Delete "Nadia Haddad"? This cannot be undone.').isVisible(), EVENTUALLY).toBe(true);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL((url) => url.pathname === '/users');
+    await expect.poll(() => toast(page, 'User deleted successfully!').isVisible(), EVENTUALLY).toBe(true);
+    expect(await User.query().findById(created!.id)).toBeUndefined();
+  });
+
+  test('a user created without a password is invited by e-mail; the admin can set a password and activate them', async ({ page, browser, baseUrl }) => {
+    await saveSettings({ smtp_valid: true });
+    await signInAsAdmin(page);
+    await page.goto('/edituser/new');
+    const username = uniqueName('invited');
+    const email = `${username}@example.test`;
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
+    await page.getByLabel('First name', { exact: true }).fill('Omar');
+    expect(await page.getByRole('radio', { name: 'Send an invitation by e-mail' }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/edituser\/\d+$/);
+    const notice = page.getByTestId('user-created-notice');
+    await expect.poll(() => notice.getAttribute('data-outcome'), EVENTUALLY).toBe('invited');
+    expect(await notice.textContent()).toContain(`An invitation was sent to ${email}.`);
+    const mail = await waitForMail(email);
+    expect(mail.text).toContain('/activate?token=');
+    const invited = await User.query().findOne({ username });
+    expect(invited!.active).toBe(false);
+
+    // A password set by the administrator, and the account switched on.
+    await page.getByLabel(/^New password/).fill('set by the admin');
+    await page.getByLabel(/^Confirm new password/).fill('set by the admin');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await expect.poll(() => toast(page, 'The password has been changed.').isVisible(), EVENTUALLY).toBe(true);
+    await page.getByRole('switch', { name: 'Active' }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => toast(page, 'User updated successfully!').isVisible(), EVENTUALLY).toBe(true);
+
+    const person = await visitor(browser, baseUrl);
+    try {
+      await signIn(person.page, { username, password: 'set by the admin' });
+      await expectSignedInLayout(person.page);
+    } finally {
+      await person.context.close();
+    }
+  });
+});
+
+describe('in Arabic and dark mode', () => {
+  test('the settings and users screens are right-to-left and translated', async ({ page }) => {
+    const { user, password } = await createUser({ super_admin: true, first_name: 'Rana', last_name: 'Admin' });
+    const other = await createUser({ first_name: 'Sami', last_name: 'Khalil' });
+    await signIn(page, { username: user.username, password });
+    await expectSignedInLayout(page);
+    await page.getByRole('button', { name: 'Language' }).click();
+    await page.getByRole('button', { name: 'العربية' }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir), EVENTUALLY).toBe('rtl');
+    await page.getByRole('button', { name: 'الوضع الداكن' }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('data-bs-theme')), EVENTUALLY).toBe('dark');
+
+    await page.goto('/settings?tab=mail');
+    await expect.poll(() => page.getByRole('heading', { name: 'إعدادات التطبيق' }).isVisible(), EVENTUALLY).toBe(true);
+    expect(await page.getByRole('tab', { name: 'خادم البريد' }).getAttribute('aria-selected')).toBe('true');
+    await saveScreenshot(page, 'admin-settings-arabic-dark');
+    await page.goto('/settings?tab=profile');
+    await page.getByRole('switch', { name: 'الرقم الضريبي إلزامي' }).waitFor();
+    await saveScreenshot(page, 'admin-settings-profile-fields-arabic-dark');
+
+    await page.goto(`/users?search=${encodeURIComponent(other.user.username)}`);
+    await expect.poll(() => page.getByTestId('user-row').count(), EVENTUALLY).toBe(1);
+    expect(await page.getByRole('columnheader', { name: 'الدور' }).isVisible()).toBe(true);
+    await saveScreenshot(page, 'admin-users-arabic-dark');
+    await page.getByRole('link', { name: 'تعديل Sami Khalil' }).click();
+    await page.waitForURL(`**/edituser/${other.user.id}`);
+    await expect.poll(() => page.getByRole('heading', { name: 'تعديل المستخدم' }).isVisible(), EVENTUALLY).toBe(true);
+    await saveScreenshot(page, 'admin-edit-user-arabic-dark');
+  });
+
+  test('in English and light mode too', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto('/settings?tab=mail');
+    await page.getByTestId('smtp-status').waitFor();
+    await saveScreenshot(page, 'admin-settings-mail-light');
+    await page.goto('/users');
+    await page.getByTestId('user-row').first().waitFor();
+    await saveScreenshot(page, 'admin-users-light');
+  });
+});
