@@ -162,6 +162,17 @@ describe('sessions', () => {
     expect(staying.connected).toBe(true);
   });
 
+  it('logging out through the API ends that session\'s live connection', async () => {
+    const me = await createUser();
+    const socket = open(first.url, { token: me.token });
+    await connected(socket);
+    const got = record(socket);
+    const reason = new Promise<string>((r) => socket.once('disconnect', (why) => r(why)));
+    expect((await api().post('/api/logout').set(me.auth)).status).toBe(200);
+    expect(await reason).toBe('io server disconnect');
+    expect(got.revoked).toBe(1);
+  });
+
   it('a socket is closed when its session expires', async () => {
     const me = await createUser();
     const s = await issueSession(me.user.id, { remember: false });

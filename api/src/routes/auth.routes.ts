@@ -13,6 +13,7 @@ import { consume, isBlocked, limiter } from '../http/rate-limit.js';
 import { config } from '../config.js';
 import { issueSession, revokeSession, rotateSession } from '../services/session.service.js';
 import { signedUrl } from '../storage/index.js';
+import { signalSessionRevoked } from '../realtime/emitter.js';
 import type { RouteModule } from './types.js';
 
 // A hash to verify against when the account does not exist, so both cases take as long.
@@ -57,7 +58,10 @@ const authRoutes: RouteModule = (r) => {
   });
 
   r.post('/logout', requireAuth, async (ctx) => {
-    await revokeSession((ctx.state.auth as AuthState).session.id);
+    const { session } = ctx.state.auth as AuthState;
+    await revokeSession(session.id);
+    // Other tabs and devices of this session drop their live connection and sign out.
+    signalSessionRevoked(session.id);
     ok(ctx, null, 'Signed out.');
   });
 

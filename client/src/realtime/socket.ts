@@ -68,6 +68,16 @@ export function connectSocket(getToken: () => string | null): Promise<AppSocket>
     s.on('connect', () => {
       delay = 1000;
     });
+    s.on('disconnect', (reason) => {
+      // The server ends a socket when its session ends (expired, or replaced by a token
+      // refresh); socket.io does not come back by itself then. With a current token a new
+      // handshake picks up the live session; after a logout there is no token and it stays closed.
+      if (reason !== 'io server disconnect') return;
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = setTimeout(() => {
+        if (socket === s && getToken()) s.connect();
+      }, 1000);
+    });
     socket = s;
     return s;
   });
