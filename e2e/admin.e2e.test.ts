@@ -26,6 +26,14 @@ afterAll(async () => {
   await saveSettings(before);
 });
 
+/** A screenshot once the page's fade-in is over (the screens are checked by eye). */
+async function screenshot(page: Page, name: string) {
+  // From the top: a page scrolled to a field pictures its sticky bars mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction(() => (document.querySelector('.sw-page')?.getAnimations() ?? []).every((a) => a.playState !== 'running'));
+  await saveScreenshot(page, name);
+}
+
 const notFound = (page: Page) => page.getByRole('heading', { level: 1, name: 'Page not found' });
 const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(text, { exact: true });
 
@@ -64,7 +72,7 @@ describe('settings', () => {
     await expect.poll(sidebarBackground, EVENTUALLY).toContain('rgb(170, 51, 85)');
     expect(await page.getByTestId('settings-unsaved').textContent()).toBe('All changes saved');
     expect(await getSettings()).toMatchObject({ name, theme_color: '#aa3355' });
-    await saveScreenshot(page, 'admin-settings-branding');
+    await screenshot(page, 'admin-settings-branding');
 
     // Every other page has it too, and a reload keeps it.
     await page.goto('/dashboard');
@@ -128,7 +136,7 @@ describe('settings', () => {
     // The worker checks the (test) mail server, stores smtp_valid and notifies the administrators.
     await expect.poll(() => status.getAttribute('data-state'), { timeout: 30_000, interval: 250 }).toBe('verified');
     expect((await getSettings()).smtp_valid).toBe(true);
-    await saveScreenshot(page, 'admin-settings-mail');
+    await screenshot(page, 'admin-settings-mail');
   });
 
   test('a user who is not a super admin is sent to the dashboard from /settings and /users', async ({ page }) => {
@@ -182,7 +190,7 @@ describe('users', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(() => toast(page, 'User updated successfully!').isVisible(), EVENTUALLY).toBe(true);
     expect((await User.query().findById(created!.id))!.last_name).toBe('Haddad');
-    await saveScreenshot(page, 'admin-edit-user');
+    await screenshot(page, 'admin-edit-user');
 
     // Deleted after a confirmation; the list is where it leads.
     await page.getByRole('button', { name: 'Delete user' }).click();
@@ -233,7 +241,7 @@ describe('users', () => {
   });
 });
 
-describe('in Arabic and dark mode', () => {
+describe('languages, themes and keyboard', () => {
   test('the settings and users screens are right-to-left and translated', async ({ page }) => {
     const { user, password } = await createUser({ super_admin: true, first_name: 'Rana', last_name: 'Admin' });
     const other = await createUser({ first_name: 'Sami', last_name: 'Khalil' });
@@ -248,28 +256,37 @@ describe('in Arabic and dark mode', () => {
     await page.goto('/settings?tab=mail');
     await expect.poll(() => page.getByRole('heading', { name: 'إعدادات التطبيق' }).isVisible(), EVENTUALLY).toBe(true);
     expect(await page.getByRole('tab', { name: 'خادم البريد' }).getAttribute('aria-selected')).toBe('true');
-    await saveScreenshot(page, 'admin-settings-arabic-dark');
+    await screenshot(page, 'admin-settings-arabic-dark');
     await page.goto('/settings?tab=profile');
     await page.getByRole('switch', { name: 'الرقم الضريبي إلزامي' }).waitFor();
-    await saveScreenshot(page, 'admin-settings-profile-fields-arabic-dark');
+    await screenshot(page, 'admin-settings-profile-fields-arabic-dark');
 
     await page.goto(`/users?search=${encodeURIComponent(other.user.username)}`);
     await expect.poll(() => page.getByTestId('user-row').count(), EVENTUALLY).toBe(1);
     expect(await page.getByRole('columnheader', { name: 'الدور' }).isVisible()).toBe(true);
-    await saveScreenshot(page, 'admin-users-arabic-dark');
+    await screenshot(page, 'admin-users-arabic-dark');
     await page.getByRole('link', { name: 'تعديل Sami Khalil' }).click();
     await page.waitForURL(`**/edituser/${other.user.id}`);
-    await expect.poll(() => page.getByRole('heading', { name: 'تعديل المستخدم' }).isVisible(), EVENTUALLY).toBe(true);
-    await saveScreenshot(page, 'admin-edit-user-arabic-dark');
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: 'تعديل المستخدم' }).isVisible(), EVENTUALLY).toBe(true);
+    expect(await page.getByRole('textbox', { name: 'اسم العائلة' }).inputValue()).toBe('Khalil');
+    await screenshot(page, 'admin-edit-user-arabic-dark');
   });
 
-  test('in English and light mode too', async ({ page }) => {
+  test('in English and light mode, the sections are tabs a keyboard moves through', async ({ page }) => {
     await signInAsAdmin(page);
-    await page.goto('/settings?tab=mail');
-    await page.getByTestId('smtp-status').waitFor();
-    await saveScreenshot(page, 'admin-settings-mail-light');
+    await page.goto('/settings');
+    const branding = page.getByRole('tab', { name: 'Branding' });
+    await expect.poll(() => branding.getAttribute('aria-selected'), EVENTUALLY).toBe('true');
+    await branding.focus();
+    await page.keyboard.press('ArrowDown');
+    const mail = page.getByRole('tab', { name: 'Mail server' });
+    await expect.poll(() => mail.getAttribute('aria-selected'), EVENTUALLY).toBe('true');
+    expect(await mail.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByRole('tabpanel', { name: 'Mail server' }).getByTestId('smtp-status').waitFor();
+    await page.waitForURL('**/settings?tab=mail');
+    await screenshot(page, 'admin-settings-mail-light');
     await page.goto('/users');
     await page.getByTestId('user-row').first().waitFor();
-    await saveScreenshot(page, 'admin-users-light');
+    await screenshot(page, 'admin-users-light');
   });
 });

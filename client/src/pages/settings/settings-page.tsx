@@ -51,7 +51,11 @@ export default function SettingsPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
-  const tab: SectionId = isSection(tabParam) ? tabParam : 'branding';
+  // The open tab is local state (the keyboard focus follows it at once) mirrored in ?tab= for links and reloads.
+  const [tab, setTab] = useState<SectionId>(isSection(tabParam) ? tabParam : 'branding');
+  useEffect(() => {
+    if (isSection(tabParam)) setTab(tabParam);
+  }, [tabParam]);
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [form, setForm] = useState<ChangeState<SettingsFormValues> | null>(null);
   const [errors, setErrors] = useState<SettingsErrors>({});
@@ -104,7 +108,7 @@ export default function SettingsPage() {
   useEffect(() => {
     if (!pending) return;
     const off = onServerEvent('notification:new', (n) => {
-      if (n.link !== '/settings') return;
+      if (!n.link?.startsWith('/settings')) return;
       setSmtpCheck({ pendingSince: null, failure: n.type === 'error' ? n.message : null });
       void refreshSmtp({ quiet: true });
     });
@@ -147,6 +151,7 @@ export default function SettingsPage() {
 
   const selectTab = (id: string | null) => {
     if (!isSection(id)) return;
+    setTab(id);
     const next = new URLSearchParams(params);
     next.set('tab', id);
     setParams(next, { replace: true });
@@ -234,7 +239,7 @@ export default function SettingsPage() {
         <Tab.Container activeKey={tab} onSelect={selectTab} id="settings-tabs">
           <div className="row g-0">
             <div className="col-lg-3 p-3 sw-settings-nav-col">
-              <Nav variant="pills" className="flex-column sw-settings-nav" aria-label={t('Settings sections')}>
+              <Nav variant="pills" className="flex-lg-column flex-nowrap sw-settings-nav" aria-label={t('Settings sections')}>
                 {SETTINGS_SECTIONS.map((s) => {
                   const changed = changedBySection.get(s.id) ?? 0;
                   const broken = sectionsWithErrors.has(s.id);

@@ -136,7 +136,9 @@ export default function UsersPage() {
                   <th scope="col">{t('E-mail')}</th>
                   <th scope="col">{t('Role')}</th>
                   <th scope="col">{t('Status')}</th>
-                  <th scope="col">{t('Created')}</th>
+                  <th scope="col" className="d-none d-lg-table-cell">
+                    {t('Created')}
+                  </th>
                   <th scope="col" className="text-end">
                     {t('Actions')}
                   </th>
@@ -156,15 +158,15 @@ export default function UsersPage() {
                             <Link to={editTo} className="fw-semibold text-break">
                               {name}
                             </Link>
-                            {self && <span className="badge text-bg-info ms-2">{t('You')}</span>}
-                            <div className="small text-body-secondary text-break" dir="ltr">
-                              @{u.username}
+                            {self && <span className="badge text-bg-info ms-2 text-nowrap">{t('You')}</span>}
+                            <div className="small text-body-secondary text-break">
+                              <span dir="ltr">@{u.username}</span>
                             </div>
                           </div>
                         </div>
                       </td>
-                      <td className="text-break" dir="ltr">
-                        {u.email}
+                      <td className="text-break small">
+                        <span dir="ltr">{u.email}</span>
                       </td>
                       <td>
                         <div className="d-flex flex-wrap gap-1">
@@ -177,22 +179,23 @@ export default function UsersPage() {
                       <td>
                         <span className={`badge ${u.active ? 'text-bg-success' : 'text-bg-secondary'}`}>{u.active ? t('Active') : t('Inactive')}</span>
                       </td>
-                      <td className="small text-nowrap">{formatDateTime(u.created_at, i18n.language)}</td>
+                      <td className="small text-nowrap d-none d-lg-table-cell">{formatDateTime(u.created_at, i18n.language)}</td>
                       <td className="text-end">
-                        <div className="d-inline-flex flex-wrap gap-1 justify-content-end">
-                          <Link to={editTo} className="btn btn-sm btn-outline-primary" aria-label={t('Edit {name}', { name })}>
+                        <div className="d-inline-flex flex-nowrap gap-1 justify-content-end">
+                          <Link to={editTo} className="btn btn-sm btn-outline-primary" aria-label={t('Edit {name}', { name })} title={t('Edit')}>
                             <i className="bi bi-pencil" aria-hidden="true" />
-                            <span className="d-none d-xl-inline ms-1">{t('Edit')}</span>
+                            <span className="d-none d-xxl-inline ms-1">{t('Edit')}</span>
                           </Link>
                           {!self && (
                             <button
                               type="button"
                               className="btn btn-sm btn-outline-danger"
                               aria-label={t('Delete {name}', { name })}
+                              title={t('Delete')}
                               onClick={() => setDeleting({ user: u, busy: false })}
                             >
                               <i className="bi bi-trash" aria-hidden="true" />
-                              <span className="d-none d-xl-inline ms-1">{t('Delete')}</span>
+                              <span className="d-none d-xxl-inline ms-1">{t('Delete')}</span>
                             </button>
                           )}
                         </div>
