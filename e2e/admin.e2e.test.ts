@@ -122,6 +122,28 @@ describe('settings', () => {
     await saveSettings({ adsk_enable: false, adsk_secret: '' });
   });
 
+  test('leaving with unsaved changes asks first, and nothing is saved unless asked', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto('/settings');
+    const stored = (await getSettings()).name;
+    await page.getByLabel('Site name', { exact: true }).fill(`${stored} (draft)`);
+    await sidebar(page).getByRole('link', { name: 'Dashboard' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count(), EVENTUALLY).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/settings');
+    expect(await page.getByLabel('Site name', { exact: true }).inputValue()).toBe(`${stored} (draft)`);
+
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    expect(await page.getByLabel('Site name', { exact: true }).inputValue()).toBe(stored);
+    await page.getByLabel('Site name', { exact: true }).fill(`${stored} (draft)`);
+    await sidebar(page).getByRole('link', { name: 'Dashboard' }).click();
+    await dialog.getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL('**/dashboard');
+    expect((await getSettings()).name).toBe(stored);
+  });
+
   test('a change of the mail server is checked in the background and the status follows', async ({ page }) => {
     await saveSettings({ smtp_valid: true });
     await signInAsAdmin(page);
@@ -165,6 +187,16 @@ describe('users', () => {
 
     await page.getByRole('link', { name: 'New user' }).click();
     await page.waitForURL('**/edituser/new');
+    // What is missing is said before anything is sent; what the server refuses is said too.
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => page.getByText('Username must be at least 3 characters.').isVisible(), EVENTUALLY).toBe(true);
+    expect(await page.getByText('Email is required').isVisible()).toBe(true);
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(admin().username);
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(`${uniqueName('other')}@example.test`);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => toast(page, 'This username is already taken. Choose another one.').isVisible(), EVENTUALLY).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/edituser/new');
+
     const username = uniqueName('made');
     await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
     await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(`${username}@example.test`);

@@ -25,10 +25,15 @@ export function ProfileFieldsGrid({ values, changed, onFlag }: Props) {
             data-setting={key}
             checked={values[key] === true}
             onChange={(e) => onFlag(field, flag, e.target.checked)}
+            aria-describedby={changed.has(key) ? `${key}-changed` : undefined}
             aria-label={flag === 'enable' ? t('Show {field} in profiles', { field: name }) : t('{field} is mandatory', { field: name })}
           />
         </div>
-        {changed.has(key) && <span className="visually-hidden">{t('Changed, not saved yet')}</span>}
+        {changed.has(key) && (
+          <span id={`${key}-changed`} className="visually-hidden">
+            {t('Changed, not saved yet')}
+          </span>
+        )}
       </td>
     );
   };

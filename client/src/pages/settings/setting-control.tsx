@@ -21,7 +21,9 @@ export function SettingControl({ field, value, onChange, error, changed }: Props
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = [field.hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const changedId = `${id}-changed`;
+  // "Changed" is told as a description, so the control's name stays its label.
+  const describedBy = [field.hint ? hintId : null, error ? errorId : null, changed ? changedId : null].filter(Boolean).join(' ') || undefined;
   const label = t(field.label);
   const c = field.control;
   const invalid = error ? ' is-invalid' : '';
@@ -35,6 +37,11 @@ export function SettingControl({ field, value, onChange, error, changed }: Props
 
   const feedback = (
     <>
+      {changed && (
+        <span id={changedId} className="visually-hidden">
+          {t('Changed, not saved yet')}
+        </span>
+      )}
       {field.hint && (
         <div id={hintId} className="form-text">
           {t(field.hint)}
@@ -48,9 +55,8 @@ export function SettingControl({ field, value, onChange, error, changed }: Props
     </>
   );
   const changedMark = changed ? (
-    <span className="sw-setting-changed ms-2" title={t('Changed, not saved yet')}>
-      <i className="bi bi-circle-fill" aria-hidden="true" />
-      <span className="visually-hidden">{t('Changed, not saved yet')}</span>
+    <span className="sw-setting-changed ms-2" title={t('Changed, not saved yet')} aria-hidden="true">
+      <i className="bi bi-circle-fill" />
     </span>
   ) : null;
 
