@@ -4,7 +4,6 @@ import { changedValues, setField, startTracking } from './changed-fields';
 import {
   SERVER_OWNED_KEYS,
   SETTINGS_MESSAGES,
-  touchesMailServer,
   SETTINGS_SECTIONS,
   sectionKeys,
   sectionOf,
@@ -159,11 +158,5 @@ describe('messages', () => {
   it('toasts with the SPEC §8 form messages for the Settings entity', () => {
     const m = formMessages('Settings');
     expect(SETTINGS_MESSAGES).toEqual({ updated: m.updated, updateFailed: m.updateFailed, loadFailed: m.loadFailed });
-  });
-
-  it('knows which changes make the server check the mail server', () => {
-    expect(touchesMailServer({ smtp_port: 465 })).toBe(true);
-    expect(touchesMailServer({ smtp_password: 'new' })).toBe(true);
-    expect(touchesMailServer({ smtp_from_name: 'Site team', name: 'Other' })).toBe(false);
   });
 });

@@ -3,7 +3,6 @@ import {
   SECRET_PLACEHOLDER,
   SECRET_SETTING_KEYS,
   SETTINGS_DEFAULTS,
-  SMTP_SETTING_KEYS,
   type ProfileField,
   type SettingKey,
   type Settings,
@@ -604,7 +603,3 @@ export const SETTINGS_MESSAGES = {
 /** PUT /settings answers when the change touched the mail server. */
 export const SMTP_CHECK_QUEUED = tk('Settings saved. The mail server is being checked; you will be notified of the result.');
 export const SMTP_CHECK_NOT_STARTED = tk('Settings saved, but the mail server check could not be started. Save again to retry.');
-
-const SMTP_SET = new Set<string>(SMTP_SETTING_KEYS);
-/** Whether saving this body makes the server check the mail server again. */
-export const touchesMailServer = (patch: Partial<Settings>) => Object.keys(patch).some((k) => SMTP_SET.has(k));

@@ -18,7 +18,6 @@ import {
   settingsFieldErrors,
   settingsFormValues,
   settingsPatch,
-  touchesMailServer,
   type SectionId,
   type SettingValue,
   type SettingsErrors,
@@ -182,13 +181,12 @@ export default function SettingsPage() {
       if (!liveRef.current) return;
       adopt(data);
       formToast('success', t(SETTINGS_MESSAGES.updated));
-      if (touchesMailServer(patch)) {
-        if (message === SMTP_CHECK_NOT_STARTED) {
-          showToast('warning', t(SMTP_CHECK_NOT_STARTED));
-        } else {
-          showToast('info', t(SMTP_CHECK_QUEUED));
-          if (!data.smtp_valid) setSmtpCheck({ pendingSince: Date.now(), failure: null });
-        }
+      // The server says whether the mail server settings changed and a check was queued.
+      if (message === SMTP_CHECK_QUEUED) {
+        showToast('info', t(SMTP_CHECK_QUEUED));
+        if (!data.smtp_valid) setSmtpCheck({ pendingSince: Date.now(), failure: null });
+      } else if (message === SMTP_CHECK_NOT_STARTED) {
+        showToast('warning', t(SMTP_CHECK_NOT_STARTED));
       }
       // The whole app follows at once: branding, theme colour, dark mode, menus.
       useSettingsStore.getState().replace(data);

@@ -37,7 +37,8 @@ export default function UsersPage() {
   const go = (next: UsersListState, replace = false) => setParams(usersListParams(next), { replace });
 
   // The search box follows the address (Back, a shared link) ...
-  useEffect(() => setSearchText(state.search), [state.search]);
+  // (A trailing space being typed is kept: it is not a different search.)
+  useEffect(() => setSearchText((typed) => (typed.trim() === state.search.trim() ? typed : state.search)), [state.search]);
   // ... and the address follows the search box once the typing pauses.
   useEffect(() => {
     if (searchText.trim() === state.search.trim()) return;
