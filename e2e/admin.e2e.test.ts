@@ -14,7 +14,7 @@ import { EVENTUALLY, expectSignedInLayout, sidebar, signIn } from './support/ui.
  */
 
 // The settings are one shared set: what these tests change is put back afterwards.
-const TOUCHED: (keyof Settings)[] = ['name', 'theme_color', 'enable_registration', 'smtp_from_email', 'smtp_valid', 'dark_mode', 'languages_enabled'];
+const TOUCHED: (keyof Settings)[] = ['name', 'theme_color', 'enable_registration', 'smtp_from_email', 'smtp_port', 'smtp_valid', 'dark_mode', 'languages_enabled'];
 let before: Partial<Settings>;
 beforeAll(async () => {
   const s = await getSettings();
@@ -159,6 +159,27 @@ describe('settings', () => {
     await expect.poll(() => status.getAttribute('data-state'), { timeout: 30_000, interval: 250 }).toBe('verified');
     expect((await getSettings()).smtp_valid).toBe(true);
     await screenshot(page, 'admin-settings-mail');
+  });
+
+  test('a mail server that does not answer is reported with the reason, and fixing it is verified again', async ({ page }) => {
+    await saveSettings({ smtp_valid: true });
+    const goodPort = String((await getSettings()).smtp_port);
+    await signInAsAdmin(page);
+    await page.goto('/settings?tab=mail');
+    const status = page.getByTestId('smtp-status');
+    await expect.poll(() => status.getAttribute('data-state'), EVENTUALLY).toBe('verified');
+    const port = page.getByLabel('Port', { exact: true });
+    await port.fill('1');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => status.getAttribute('data-state'), { timeout: 30_000, interval: 250 }).toBe('failed');
+    // The reason is the one the check sent to the administrators.
+    expect(await status.textContent()).toContain('SiteWalk cannot send e-mail:');
+    expect((await getSettings()).smtp_valid).toBe(false);
+    await screenshot(page, 'admin-settings-mail-failed');
+
+    await port.fill(goodPort);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => status.getAttribute('data-state'), { timeout: 30_000, interval: 250 }).toBe('verified');
   });
 
   test('a user who is not a super admin is sent to the dashboard from /settings and /users', async ({ page }) => {

@@ -43,8 +43,8 @@ export function SmtpStatus({ check, reason, refreshing, onRefresh }: Props) {
       <i className={`bi ${look.icon} fs-5 lh-1 mt-1`} aria-hidden="true" />
       <div className="flex-grow-1 min-w-0">
         <div className="fw-semibold">{title}</div>
-        <div className="small">{detail}</div>
-        {check === 'failed' && reason && <div className="small mt-1 text-break">{reason}</div>}
+        {/* A failed check's own reason already says what is off. */}
+        {check === 'failed' && reason ? <div className="small text-break">{reason}</div> : <div className="small">{detail}</div>}
         <div className="small mt-2 text-body-secondary">
           {t('After a change of the mail server settings is saved, SiteWalk checks the server in the background, records whether it works and notifies the administrators.')}
         </div>
