@@ -16,12 +16,17 @@ export default async function setup() {
 
   const prefix = process.env.REDIS_PREFIX!;
   const r = new Redis(process.env.REDIS_URL!);
-  let cursor = '0';
-  do {
-    const [next, keys] = await r.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await r.del(...keys);
-  } while (cursor !== '0');
+  // Exactly this prefix's keys and its test files' sub-prefixes (`prefix.name`,
+  // see workers/test/helpers.ts), BullMQ's hash-tagged ones too — never those of
+  // a longer prefix such as sitewalk-test-b that another run may be using.
+  for (const pattern of [`${prefix}:*`, `{${prefix}}:*`, `${prefix}.*`, `{${prefix}.*`]) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await r.del(...keys);
+    } while (cursor !== '0');
+  }
   await r.quit();
   fs.rmSync(process.env.DATA_DIR!, { recursive: true, force: true });
 }

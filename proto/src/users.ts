@@ -3,7 +3,12 @@ import { PROFILE_FIELDS } from './settings.js';
 import type { NotificationPreferences } from './notifications.js';
 import { pageQuerySchema, type Page } from './envelope.js';
 
-export const ROLES = ['super_admin', 'guest', 'editor', 'viewer'] as const;
+/**
+ * Role values a user can be given. super_admin is not among them: it comes
+ * only from the super_admin flag (SPEC §6), so no account is an administrator
+ * by a role value alone.
+ */
+export const ROLES = ['guest', 'editor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** The user as the API shows it (SPEC §3 User profile). Never carries secrets. */
@@ -31,9 +36,15 @@ export interface User {
   created_at: string;
 }
 
-/** SPEC §6: super_admin when the flag is set, else the role, defaulting to guest. */
-export const effectiveRole = (u: Pick<User, 'super_admin' | 'role'> | null | undefined): string =>
-  !u ? 'guest' : u.super_admin ? 'super_admin' : u.role || 'guest';
+/**
+ * SPEC §6: super_admin when the flag is set, else the role, defaulting to
+ * guest. A stored role value 'super_admin' without the flag grants nothing.
+ */
+export const effectiveRole = (u: Pick<User, 'super_admin' | 'role'> | null | undefined): string => {
+  if (!u) return 'guest';
+  if (u.super_admin) return 'super_admin';
+  return u.role && u.role !== 'super_admin' ? u.role : 'guest';
+};
 
 export const usernameSchema = z
   .string()

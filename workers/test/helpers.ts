@@ -9,7 +9,8 @@ import { config } from '@sitewalk/api/config';
  * Child processes inherit it through REDIS_PREFIX.
  */
 export function useOwnRedisPrefix(name: string): string {
-  const prefix = `${process.env.REDIS_PREFIX ?? 'sitewalk-test'}-${name}`;
+  // A dot, not a dash: `sitewalk-test-b` is another run's whole prefix, `sitewalk-test.mail` is ours.
+  const prefix = `${process.env.REDIS_PREFIX ?? 'sitewalk-test'}.${name}`;
   config.redisPrefix = prefix;
   process.env.REDIS_PREFIX = prefix;
   return prefix;

@@ -24,7 +24,6 @@ async function createFirstAdmin(): Promise<void> {
     first_name: 'Site',
     last_name: 'Administrator',
     super_admin: true,
-    role: 'super_admin',
     active: true,
     email_verified_at: new Date(),
   });
