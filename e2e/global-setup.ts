@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { startSmtpSink } from './support/smtp-sink.js';
+import { serveMailbox, sinkSettings, startSmtpSink } from '../test/support/smtp-sink.js';
 import type { E2eAdmin } from './support/provided.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,17 +73,11 @@ export default async function setup(project: TestProject) {
   buildClient(clientDist);
 
   const sink = await startSmtpSink();
+  // The test files run in other processes: they read the sink through this.
+  const mailbox = await serveMailbox(sink);
 
   const { saveSettings } = await import('../api/src/services/settings.service.js');
-  await saveSettings({
-    smtp_server: '127.0.0.1',
-    smtp_port: sink.smtpPort,
-    smtp_secure: 'none',
-    smtp_auth: false,
-    smtp_from_email: 'sitewalk@example.test',
-    smtp_from_name: 'SiteWalk',
-    smtp_valid: true,
-  });
+  await saveSettings({ ...sinkSettings(sink.port), smtp_from_name: 'SiteWalk', smtp_valid: true });
   const { createUser } = await import('../api/test/helpers.js');
   const password = 'e2e admin password';
   const { user } = await createUser({ username: 'e2e_admin', super_admin: true, role: 'super_admin', first_name: 'Ada', last_name: 'Admin', password });
@@ -105,13 +99,14 @@ export default async function setup(project: TestProject) {
   }
 
   project.provide('baseUrl', baseUrl);
-  project.provide('mailboxUrl', sink.mailboxUrl);
+  project.provide('mailboxUrl', mailbox.url);
   project.provide('admin', admin);
   project.provide('workersProblem', workersProblem);
 
   return async () => {
     await workers?.close();
     await server.close();
+    await mailbox.close();
     await sink.close();
   };
 }

@@ -1,45 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ACTIVATION_PATH, PASSWORD_RESET_PATH } from '@sitewalk/proto';
 import { config } from '../src/config.js';
 import { closeQueues } from '../src/queue/index.js';
-import { handlers } from '../../workers/src/jobs/index.js';
-import { startWorkers, type RunningWorkers } from '../../workers/src/runner.js';
 import { useOwnRedisPrefix, waitFor } from '../../workers/test/helpers.js';
-import { sinkSettings, startSmtpSink, type SmtpSink } from '../../workers/test/smtp-sink.js';
+import { useMailDelivery } from '../../workers/test/mail-delivery.js';
+import { readMail, tokenLink, type ReadMail } from '../../test/support/mime.js';
 import { api, createUser, uniqueIp, uniqueName } from './helpers.js';
-import { lockSettings, type SettingsLock } from './settings-lock.js';
-import { readMail, type ReadMail } from './mime.js';
 
 // Own queues: the workers started here must not take other test files' jobs, nor theirs ours.
 useOwnRedisPrefix('account-mail');
 
-let sink: SmtpSink;
-let settings: SettingsLock;
-let workers: RunningWorkers;
-
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  settings = await lockSettings();
-  await settings.set({ ...sinkSettings(sink.port), smtp_valid: true, name: 'SiteWalk', enable_registration: true, validate_email: true, notify_registrations: false });
-  workers = startWorkers(handlers, { queues: ['mail'] });
-}, 180_000);
-
-afterAll(async () => {
-  await workers?.close();
-  await settings?.release();
-  await sink?.close();
-  await closeQueues();
+// Registered before the mail delivery's hooks, so it runs after them.
+afterAll(() => closeQueues());
+const delivery = useMailDelivery({
+  queues: ['mail'],
+  settings: { name: 'SiteWalk', enable_registration: true, validate_email: true, notify_registrations: false },
 });
 
 /** The one mail the sink received for an address, as a mail reader shows it. */
 const mailTo = async (address: string): Promise<ReadMail> => {
-  const [got] = await waitFor(() => (sink.to(address).length ? sink.to(address) : null), `a mail to ${address}`);
+  const [got] = await waitFor(() => (delivery.sink.to(address).length ? delivery.sink.to(address) : null), `a mail to ${address}`);
   return readMail(got.raw);
 };
 const linkIn = (mail: ReadMail, path: string) => {
-  const m = new RegExp(`(\\S+${path}\\?token=)([A-Za-z0-9_%-]+)`).exec(mail.text);
-  if (!m) throw new Error(`no ${path} link in: ${mail.text}`);
-  return { url: m[1] + m[2], token: decodeURIComponent(m[2]) };
+  const link = tokenLink(mail.text, path);
+  if (!link) throw new Error(`no ${path} link in: ${mail.text}`);
+  return link;
 };
 
 describe('password recovery through a real SMTP server', () => {
@@ -64,7 +50,7 @@ describe('password recovery through a real SMTP server', () => {
     expect(oldLogin.status).toBe(401);
     const newLogin = await api().post('/api/login').set('X-Forwarded-For', uniqueIp()).send({ username: user.username, password: 'recovered by mail 1' });
     expect(newLogin.status).toBe(200);
-    expect(sink.to(user.email)).toHaveLength(1);
+    expect(delivery.sink.to(user.email)).toHaveLength(1);
   });
 
   it('sends nothing for an address without an account, with the same answer', async () => {
@@ -77,7 +63,7 @@ describe('password recovery through a real SMTP server', () => {
     expect(a.body).toEqual(b.body);
     // Once the real account's mail has arrived, the other one would have too.
     await mailTo(known.user.email);
-    expect(sink.to(ghost)).toHaveLength(0);
+    expect(delivery.sink.to(ghost)).toHaveLength(0);
   });
 });
 

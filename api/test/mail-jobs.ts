@@ -1,4 +1,5 @@
 import type { JobOf } from '@sitewalk/proto';
+import { tokenLink } from '../../test/support/mime.js';
 import { queue } from '../src/queue/index.js';
 
 /**
@@ -16,10 +17,9 @@ export async function queuedMails(to: string): Promise<JobOf<'mail.send'>[]> {
 /** The token of the last link to `path` mailed to an address. */
 export async function lastMailedToken(to: string, path: string): Promise<string> {
   const mails = await queuedMails(to);
-  const re = new RegExp(`${path.replace(/[/]/g, '\\/')}\\?token=([A-Za-z0-9_%-]+)`);
   for (const m of mails.reverse()) {
-    const found = re.exec(m.text);
-    if (found) return decodeURIComponent(found[1]);
+    const link = tokenLink(m.text, path);
+    if (link) return link.token;
   }
   throw new Error(`no mail with a ${path} link was queued for ${to}`);
 }

@@ -3,7 +3,7 @@ import type { Settings } from '@sitewalk/proto';
 import { createUser as createApiUser, uniqueName, type TestUser } from '../../api/test/helpers.js';
 import { getSettings, saveSettings } from '../../api/src/services/settings.service.js';
 import { notify, type NotifyInput } from '../../api/src/services/notifications.service.js';
-import type { SinkMail } from './smtp-sink.js';
+import type { SinkMail } from '../../test/support/smtp-sink.js';
 import './provided.js';
 
 export { uniqueName, type TestUser };

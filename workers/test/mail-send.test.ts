@@ -1,34 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb, db } from '@sitewalk/api/db';
 import { closeQueues, enqueue } from '@sitewalk/api/queue';
 import { closeEmitter } from '@sitewalk/api/realtime';
 import { closeRedis } from '@sitewalk/api/redis';
-import { lockSettings, type SettingsLock } from '../../api/test/settings-lock.js';
-import { handlers } from '../src/jobs/index.js';
-import { startWorkers, type RunningWorkers } from '../src/runner.js';
 import { settled, useOwnRedisPrefix } from './helpers.js';
-import { sinkSettings, startSmtpSink, type SmtpSink } from './smtp-sink.js';
+import { useMailDelivery } from './mail-delivery.js';
 
 useOwnRedisPrefix('mail-send');
 
-let sink: SmtpSink;
-let settings: SettingsLock;
-let workers: RunningWorkers;
-
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  settings = await lockSettings();
-  await settings.set({ ...sinkSettings(sink.port), smtp_valid: true });
-  workers = startWorkers(handlers, { queues: ['mail'] });
-});
-
+// Registered before the mail delivery's hooks, so it runs after them.
 afterAll(async () => {
-  await workers?.close();
-  await settings?.release();
-  await sink?.close();
   await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis()]);
   await closeDb();
 });
+const delivery = useMailDelivery({ queues: ['mail'] });
 
 const address = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
 
@@ -39,7 +24,7 @@ describe('mail.send', () => {
     const { state, job: done } = await settled(job);
     expect(state).toBe('completed');
     expect(done.returnvalue).toMatchObject({ sent: true });
-    const got = sink.to(to);
+    const got = delivery.sink.to(to);
     expect(got).toHaveLength(1);
     expect(got[0].from).toBe('sitewalk@example.test');
     expect(got[0].raw).toMatch(/^Subject: Your site walk is ready/m);
@@ -51,52 +36,52 @@ describe('mail.send', () => {
     const to = address('once');
     const job = await enqueue('mail.send', { to, subject: 'Only once', text: 'Hello', reason: 'test' }, { jobId: `test-once-${Date.now()}` });
     expect((await settled(job)).state).toBe('completed');
-    expect(sink.to(to)).toHaveLength(1);
+    expect(delivery.sink.to(to)).toHaveLength(1);
 
     // The same job again, as after a stall or a manual retry.
     await job.retry('completed');
     const again = await settled(job);
     expect(again.state).toBe('completed');
     expect(again.job.returnvalue).toEqual({ sent: false, skipped: 'already_sent' });
-    expect(sink.to(to)).toHaveLength(1);
+    expect(delivery.sink.to(to)).toHaveLength(1);
     const rows = await db()('sent_mails').where({ to });
     expect(rows).toHaveLength(1);
   });
 
   it('retries a temporary refusal with backoff and then delivers once', async () => {
     const to = address('retry');
-    sink.refuse(to, 451, 1);
+    delivery.sink.refuse(to, 451, 1);
     const job = await enqueue('mail.send', { to, subject: 'After a retry', text: 'Hello', reason: 'test' });
     const { state, job: done } = await settled(job, 30_000);
     expect(state).toBe('completed');
     expect(done.attemptsMade).toBe(2);
-    expect(sink.to(to)).toHaveLength(1);
+    expect(delivery.sink.to(to)).toHaveLength(1);
   });
 
   it('fails at once, without retrying, when the server refuses the address for good', async () => {
     const to = address('refused');
-    sink.refuse(to, 550);
+    delivery.sink.refuse(to, 550);
     const job = await enqueue('mail.send', { to, subject: 'Nobody home', text: 'Hello', reason: 'test' });
     const { state, job: done } = await settled(job);
     expect(state).toBe('failed');
     expect(done.attemptsMade).toBe(1);
     expect(done.failedReason).toMatch(/No such mailbox/);
-    expect(sink.to(to)).toHaveLength(0);
+    expect(delivery.sink.to(to)).toHaveLength(0);
     // Nothing counts as sent, so a later corrected retry may still send.
     expect(await db()('sent_mails').where({ to })).toHaveLength(0);
   });
 
   it('is skipped, and completes with the reason, while the SMTP settings are not verified', async () => {
-    await settings.set({ smtp_valid: false });
+    await delivery.settings.set({ smtp_valid: false });
     try {
       const to = address('skipped');
       const job = await enqueue('mail.send', { to, subject: 'Not now', text: 'Hello', reason: 'test' });
       const { state, job: done } = await settled(job);
       expect(state).toBe('completed');
       expect(done.returnvalue).toEqual({ sent: false, skipped: 'smtp_not_valid' });
-      expect(sink.to(to)).toHaveLength(0);
+      expect(delivery.sink.to(to)).toHaveLength(0);
     } finally {
-      await settings.set({ smtp_valid: true });
+      await delivery.settings.set({ smtp_valid: true });
     }
   });
 });

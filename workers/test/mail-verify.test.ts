@@ -1,35 +1,23 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Notification, closeDb } from '@sitewalk/api/db';
 import { closeQueues, enqueue } from '@sitewalk/api/queue';
 import { closeEmitter } from '@sitewalk/api/realtime';
 import { closeRedis } from '@sitewalk/api/redis';
 import { getSettings } from '@sitewalk/api/services/settings.service.js';
-import { lockSettings, type SettingsLock } from '../../api/test/settings-lock.js';
 import { createUser } from '../../api/test/helpers.js';
-import { handlers } from '../src/jobs/index.js';
-import { startWorkers, type RunningWorkers } from '../src/runner.js';
+import { sinkSettings } from '../../test/support/smtp-sink.js';
 import { settled, waitFor, useOwnRedisPrefix } from './helpers.js';
-import { sinkSettings, startSmtpSink, type SmtpSink } from './smtp-sink.js';
+import { useMailDelivery } from './mail-delivery.js';
 
 useOwnRedisPrefix('mail-verify');
 
-let sink: SmtpSink;
-let settings: SettingsLock;
-let workers: RunningWorkers;
-
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  settings = await lockSettings();
-  workers = startWorkers(handlers, { queues: ['mail', 'notifications'] });
-});
+// Registered before the mail delivery's hooks, so it runs after them.
 afterAll(async () => {
-  await workers?.close();
-  await settings?.release();
-  await sink?.close();
   await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis()]);
   await closeDb();
 });
+const delivery = useMailDelivery({ queues: ['mail', 'notifications'] });
 
 /** A loopback port nobody listens on. */
 async function closedPort(): Promise<number> {
@@ -47,7 +35,7 @@ describe('mail.verify', () => {
   it('turns smtp_valid on when the server answers, and tells super admins by app and by a mail that proves it', async () => {
     const admin = await createUser({ super_admin: true });
     const plain = await createUser();
-    await settings.set({ ...sinkSettings(sink.port), smtp_valid: false });
+    await delivery.settings.set({ ...sinkSettings(delivery.sink.port), smtp_valid: false });
     const job = await enqueue('mail.verify', { requested_by: admin.user.id });
     const { state, job: done } = await settled(job);
     expect(state).toBe('completed');
@@ -56,14 +44,14 @@ describe('mail.verify', () => {
 
     const n = await adminNotification(admin.user.id, 'Mail server works');
     expect(n.toDto()).toMatchObject({ type: 'success', link: '/settings' });
-    expect(n.message).toContain(`127.0.0.1:${sink.port}`);
-    await waitFor(() => sink.to(admin.user.email).length === 1, 'the confirmation mail at the sink');
+    expect(n.message).toContain(`127.0.0.1:${delivery.sink.port}`);
+    await waitFor(() => delivery.sink.to(admin.user.email).length === 1, 'the confirmation mail at the sink');
     expect(await Notification.query().where({ user_id: plain.user.id })).toHaveLength(0);
   });
 
   it('turns smtp_valid off with the reason when the server cannot be reached', async () => {
     const admin = await createUser({ super_admin: true });
-    await settings.set({ ...sinkSettings(await closedPort()), smtp_valid: true });
+    await delivery.settings.set({ ...sinkSettings(await closedPort()), smtp_valid: true });
     const job = await enqueue('mail.verify', {});
     const { state, job: done } = await settled(job);
     expect(state).toBe('completed');
@@ -76,7 +64,7 @@ describe('mail.verify', () => {
   });
 
   it('says what is missing when no server is set', async () => {
-    await settings.set({ smtp_server: '', smtp_valid: true });
+    await delivery.settings.set({ smtp_server: '', smtp_valid: true });
     const { job: done } = await settled(await enqueue('mail.verify', {}));
     expect(done.returnvalue).toMatchObject({ valid: false, reason: 'No SMTP server is set.' });
     expect((await getSettings()).smtp_valid).toBe(false);

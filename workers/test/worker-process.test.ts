@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb, db } from '@sitewalk/api/db';
 import { closeQueues, enqueue, queue } from '@sitewalk/api/queue';
 import { closeEmitter } from '@sitewalk/api/realtime';
 import { closeRedis } from '@sitewalk/api/redis';
 import { jobsOfQueue } from '@sitewalk/proto';
-import { lockSettings, type SettingsLock } from '../../api/test/settings-lock.js';
 import { handlers } from '../src/jobs/index.js';
 import { queuesFromEnv, startWorkers } from '../src/runner.js';
 import { missingHandlers } from '../src/registry.js';
 import { runTs } from './child-process.js';
 import { settled, useOwnRedisPrefix } from './helpers.js';
-import { sinkSettings, startSmtpSink, type SmtpSink } from './smtp-sink.js';
+import { useMailDelivery } from './mail-delivery.js';
 
 useOwnRedisPrefix('worker-process');
 
@@ -45,26 +44,17 @@ describe('starting the workers', () => {
 });
 
 describe('SIGTERM', () => {
-  let sink: SmtpSink;
-  let settings: SettingsLock;
-  beforeAll(async () => {
-    sink = await startSmtpSink();
-    settings = await lockSettings();
-    await settings.set({ ...sinkSettings(sink.port), smtp_valid: true });
-  });
-  afterAll(async () => {
-    await settings?.release();
-    await sink?.close();
-  });
+  // No workers in this process: the test starts the real workers process.
+  const delivery = useMailDelivery();
 
   it('lets the running job finish, then the process exits cleanly', async () => {
     // The real workers process, serving every queue.
     const child = runTs('workers/src/main.ts', { WORKER_QUEUES: '', LOG_LEVEL: 'info' });
     await child.line(/"msg":"workers started"/);
     // The server takes its time to accept the message: the job is mid-send when SIGTERM comes.
-    sink.delayData(1_500);
+    delivery.sink.delayData(1_500);
     const to = `shutdown-${Date.now()}@example.test`;
-    const started = sink.dataStarted();
+    const started = delivery.sink.dataStarted();
     const job = await enqueue('mail.send', { to, subject: 'Sent during shutdown', text: 'Still delivered.', reason: 'test' });
     await started;
     child.proc.kill('SIGTERM');
@@ -73,10 +63,10 @@ describe('SIGTERM', () => {
     expect(code).toBe(0);
     expect(child.output()).toContain('workers stopping: finishing running jobs');
     expect(child.output()).toContain('"msg":"workers stopped"');
-    expect(sink.to(to)).toHaveLength(1);
+    expect(delivery.sink.to(to)).toHaveLength(1);
     expect(await job.getState()).toBe('completed');
     expect(await db()('sent_mails').where({ to })).toHaveLength(1);
-    sink.delayData(0);
+    delivery.sink.delayData(0);
   });
 });
 

@@ -1,11 +1,10 @@
 /**
- * Just enough MIME to read what SiteWalk sends: headers with encoded words,
- * nested multiparts, quoted-printable and base64 bodies in UTF-8. The e2e
- * tests only need the subject, the recipients and the text/HTML bodies.
+ * Just enough MIME to read a mail SiteWalk sends the way a mail reader shows
+ * it: the subject (encoded words decoded) and the plain-text and HTML bodies
+ * of nested multiparts, quoted-printable or base64, in UTF-8.
  */
 
-export interface ParsedMail {
-  headers: Record<string, string>;
+export interface ReadMail {
   subject: string;
   text: string;
   html: string;
@@ -27,6 +26,7 @@ function parseHeaders(head: string): Record<string, string> {
   return out;
 }
 
+// Byte by byte: a quoted-printable body may also carry raw UTF-8 characters.
 function decodeQuotedPrintable(s: string): Buffer {
   const bytes: number[] = [];
   const src = s.replace(/=\r?\n/g, '');
@@ -43,7 +43,7 @@ function decodeQuotedPrintable(s: string): Buffer {
 }
 
 /** Decodes RFC 2047 encoded words (`=?UTF-8?Q?...?=`) in a header value. */
-export function decodeHeader(value: string): string {
+function decodeHeader(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, '?==?')
     .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_all, _charset: string, enc: string, text: string) =>
@@ -76,8 +76,7 @@ function collectParts(raw: string, into: { text: string[]; html: string[] }): Re
   if (type.startsWith('multipart/')) {
     const boundary = param(headers['content-type'], 'boundary');
     if (boundary) {
-      const sections = body.split(`--${boundary}`).slice(1);
-      for (const section of sections) {
+      for (const section of body.split(`--${boundary}`).slice(1)) {
         if (section.startsWith('--')) break; // closing delimiter
         collectParts(section.replace(/^\r?\n/, ''), into);
       }
@@ -90,13 +89,22 @@ function collectParts(raw: string, into: { text: string[]; html: string[] }): Re
   return headers;
 }
 
-export function parseMail(raw: string): ParsedMail {
+/** A raw message (headers and MIME body, as an SMTP server receives it), decoded. */
+export function readMail(raw: string): ReadMail {
   const parts = { text: [] as string[], html: [] as string[] };
   const headers = collectParts(raw, parts);
   return {
-    headers,
     subject: decodeHeader(headers.subject ?? ''),
     text: parts.text.join('\n').trim(),
     html: parts.html.join('\n').trim(),
   };
+}
+
+/**
+ * The first link to `path` with a token in a mail's text (activation, password
+ * reset): the whole URL and the token decoded, or null when there is none.
+ */
+export function tokenLink(text: string, path: string): { url: string; token: string } | null {
+  const m = new RegExp(`(\\S+${path}\\?token=)([A-Za-z0-9_%-]+)`).exec(text);
+  return m ? { url: m[1] + m[2], token: decodeURIComponent(m[2]) } : null;
 }
