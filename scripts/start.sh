@@ -20,8 +20,9 @@ export REDIS_URL="${REDIS_URL:-$REDIS_SERVER_URL/0}"
 export PORT="${PORT:-8080}"
 export NODE_ENV="${NODE_ENV:-production}"
 
+TSX="$ROOT/node_modules/.bin/tsx"
 log "Preparing the database"
-npx tsx api/src/cli/setup.ts
+node --import tsx api/src/cli/setup.ts
 
 pids=()
 cleanup() {
@@ -34,17 +35,18 @@ trap 'cleanup; exit 0' INT TERM
 
 if [ "$MODE" = dev ]; then
   export NODE_ENV=development
-  SITEWALK_SERVICE=workers npx tsx watch workers/src/main.ts & pids+=($!)
-  PORT=$((PORT + 1)) SITEWALK_SERVICE=api npx tsx watch api/src/server.ts & pids+=($!)
+  SITEWALK_SERVICE=workers "$TSX" watch workers/src/main.ts & pids+=($!)
+  PORT=$((PORT + 1)) SITEWALK_SERVICE=api "$TSX" watch api/src/server.ts & pids+=($!)
   log "Development server with hot reload: http://localhost:${DEV_PORT:-5173} (API on :$((PORT + 1)))"
-  API_PORT=$((PORT + 1)) npm run dev -w client -- --port "${DEV_PORT:-5173}" --strictPort & pids+=($!)
+  (cd client && API_PORT=$((PORT + 1)) exec node_modules/.bin/vite --port "${DEV_PORT:-5173}" --strictPort) & pids+=($!)
 else
   if [ ! -f client/dist/index.html ] || [ -n "$(find client/src client/index.html proto/src proto/translations -newer client/dist/index.html -print -quit 2>/dev/null)" ]; then
     log "Building the client"
     npm run build -w client >/dev/null
   fi
-  SITEWALK_SERVICE=workers npx tsx workers/src/main.ts & pids+=($!)
-  SITEWALK_SERVICE=api npx tsx api/src/server.ts & pids+=($!)
+  # node itself (not npx): the recorded pid is the server, so stopping it stops it.
+  SITEWALK_SERVICE=workers node --import tsx workers/src/main.ts & pids+=($!)
+  SITEWALK_SERVICE=api node --import tsx api/src/server.ts & pids+=($!)
   log "SiteWalk runs on http://localhost:$PORT  (Ctrl-C stops it)"
   [ -f "$DATA_DIR/initial-admin.txt" ] && log "First sign-in: see .data/initial-admin.txt"
 fi
