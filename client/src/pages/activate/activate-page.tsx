@@ -5,6 +5,7 @@ import { MESSAGES, type ActivateAccountRequest, type ActivateAccountResponse, ty
 import { api, apiRequest } from '../../lib/api-client';
 import { AuthCard } from '../../components/auth-card';
 import { TextField } from '../../components/text-field';
+import { NewPasswordFields, type NewPasswordField } from '../../components/new-password-fields';
 import { Spinner } from '../../components/spinner';
 import { checkPassword, checkSamePassword, checkUsername, noErrors } from '../../lib/form-rules';
 import { tk } from '../../lib/i18n-keys';
@@ -21,8 +22,7 @@ export default function ActivatePage() {
   const [check, setCheck] = useState<InvitationCheckResponse | null>(null);
   const [checkError, setCheckError] = useState<string | null>(null);
   const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const [newPassword, setNewPassword] = useState({ password: '', confirm: '' });
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -46,11 +46,17 @@ export default function ActivatePage() {
     };
   }, [token]);
 
+  const changePassword = (field: NewPasswordField, value: string) => {
+    setNewPassword((p) => ({ ...p, [field]: value }));
+    setErrors((x) => ({ ...x, [field]: null }));
+  };
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!check) return;
     const body: ActivateAccountRequest = { token };
     if (check.needs_credentials) {
+      const { password, confirm } = newPassword;
       const errs = { username: checkUsername(username), password: checkPassword(password), confirm: checkSamePassword(password, confirm) };
       setErrors(errs);
       if (!noErrors(errs)) return;
@@ -94,8 +100,7 @@ export default function ActivatePage() {
           {check.needs_credentials && (
             <>
               <TextField label={t('Username')} value={username} onChange={(v) => { setUsername(v); setErrors((x) => ({ ...x, username: null })); }} error={errors.username && t(errors.username)} autoComplete="username" required />
-              <TextField label={t('Password')} type="password" value={password} onChange={(v) => { setPassword(v); setErrors((x) => ({ ...x, password: null })); }} error={errors.password && t(errors.password)} autoComplete="new-password" required hint={t('At least 8 characters.')} />
-              <TextField label={t('Confirm password')} type="password" value={confirm} onChange={(v) => { setConfirm(v); setErrors((x) => ({ ...x, confirm: null })); }} error={errors.confirm && t(errors.confirm)} autoComplete="new-password" required />
+              <NewPasswordFields {...newPassword} onChange={changePassword} errors={errors} label={t('Password')} confirmLabel={t('Confirm password')} />
             </>
           )}
           <button type="submit" className="btn btn-primary w-100" disabled={busy}>

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { MESSAGES, type ResetTokenCheckResponse } from '@sitewalk/proto';
 import { api, apiRequest } from '../../lib/api-client';
 import { AuthCard } from '../../components/auth-card';
-import { TextField } from '../../components/text-field';
+import { NewPasswordFields, type NewPasswordField } from '../../components/new-password-fields';
 import { Spinner } from '../../components/spinner';
 import { checkPassword, checkSamePassword, noErrors } from '../../lib/form-rules';
 import { tk } from '../../lib/i18n-keys';
@@ -17,8 +17,7 @@ export default function ResetPasswordPage() {
   const token = params.get('token') ?? '';
   const [valid, setValid] = useState(false);
   const [checkError, setCheckError] = useState<string | null>(null);
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const [newPassword, setNewPassword] = useState({ password: '', confirm: '' });
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -38,8 +37,14 @@ export default function ResetPasswordPage() {
     };
   }, [token]);
 
+  const changePassword = (field: NewPasswordField, value: string) => {
+    setNewPassword((p) => ({ ...p, [field]: value }));
+    setErrors((x) => ({ ...x, [field]: null }));
+  };
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    const { password, confirm } = newPassword;
     const errs = { password: checkPassword(password), confirm: checkSamePassword(password, confirm) };
     setErrors(errs);
     if (!noErrors(errs)) return;
@@ -72,8 +77,7 @@ export default function ResetPasswordPage() {
               {t(error)}
             </div>
           )}
-          <TextField label={t('New password')} type="password" value={password} onChange={(v) => { setPassword(v); setErrors((x) => ({ ...x, password: null })); }} error={errors.password && t(errors.password)} autoComplete="new-password" required autoFocus hint={t('At least 8 characters.')} />
-          <TextField label={t('Confirm new password')} type="password" value={confirm} onChange={(v) => { setConfirm(v); setErrors((x) => ({ ...x, confirm: null })); }} error={errors.confirm && t(errors.confirm)} autoComplete="new-password" required />
+          <NewPasswordFields {...newPassword} onChange={changePassword} errors={errors} label={t('New password')} confirmLabel={t('Confirm new password')} autoFocus />
           <button type="submit" className="btn btn-primary w-100" disabled={busy}>
             {busy ? <Spinner size="sm" hideText /> : null} {t('Reset password')}
           </button>
