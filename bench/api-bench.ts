@@ -19,28 +19,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchEnv } from './bench-env.js';
+import { loadAverage, machine } from './machine.js';
+import { appendResults, runDate } from './results.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const RESULTS = path.join(ROOT, 'bench/RESULTS.md');
 const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.API_BENCH_CONNECTIONS ?? 10);
 const WARMUP_SECONDS = 2;
 const NOTIFICATIONS = 50;
 
-// The server's config is read at import: everything is set before the first import of the API.
+benchEnv({ database: 'sitewalk_api_bench', redisPrefix: 'sitewalk-api-bench', dataDir: '.data/api-bench' });
 const env = process.env;
-env.NODE_ENV = 'production';
-env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/sitewalk_api_bench';
-env.REDIS_URL ??= 'redis://127.0.0.1:6379/1';
-env.REDIS_PREFIX ??= 'sitewalk-api-bench';
-env.DATA_DIR ??= '.data/api-bench';
-env.APP_SECRET ??= 'bench-secret-not-for-production';
-// Request lines are logged at info; at warn the bench measures the server, not the terminal.
-env.LOG_LEVEL ??= 'warn';
-env.HOST = '127.0.0.1';
 env.PORT = '0';
 
 const role = process.argv[2];
@@ -148,17 +140,6 @@ async function seed(): Promise<{ token: string }> {
   return { token };
 }
 
-function machine(): string {
-  const cpus = os.cpus();
-  let distro = os.type();
-  try {
-    distro = /PRETTY_NAME="([^"]+)"/.exec(fs.readFileSync('/etc/os-release', 'utf8'))?.[1] ?? distro;
-  } catch {
-    /* keep os.type() */
-  }
-  return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${distro}, Node ${process.version}`;
-}
-
 async function serviceVersions(): Promise<string> {
   const pg = (await import('pg')).default;
   const client = new pg.Client({ connectionString: env.DATABASE_URL });
@@ -174,7 +155,7 @@ async function serviceVersions(): Promise<string> {
 
 async function main() {
   // The machine may be shared: the load before the run says how quiet it was.
-  const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(', ');
+  const loadBefore = loadAverage();
   fs.rmSync(path.resolve(ROOT, env.DATA_DIR!), { recursive: true, force: true });
   const { token } = await seed();
   const auth = { authorization: `Bearer ${token}` };
@@ -214,9 +195,8 @@ async function main() {
     `The middleware alone keeps ${((stackResult.rps / bareResult.rps) * 100).toFixed(1)} %, so the database round trips (session, user, page, counts) take most of the difference.`;
   console.log(`\n${table}\n\n${summary}`);
 
-  const date = new Date().toISOString().replace('T', ' ').slice(0, 16);
   const section = [
-    `## API throughput, ${date} UTC`,
+    `## API throughput, ${runDate()}`,
     '',
     `Machine: ${machine()}; ${await serviceVersions()}; load average before the run ${loadBefore} (1, 5, 15 min).`,
     `Load: autocannon over loopback, ${CONNECTIONS} connections, ${SECONDS} s per server after a ${WARMUP_SECONDS} s warm-up; each server in its own Node process; NODE_ENV=production, LOG_LEVEL=${env.LOG_LEVEL}.`,
@@ -227,7 +207,5 @@ async function main() {
     summary,
     '',
   ].join('\n');
-  const existing = fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
-  fs.writeFileSync(RESULTS, `${existing.replace(/\n*$/, '\n\n')}${section}`);
-  console.log(`\nAppended to ${path.relative(process.cwd(), RESULTS)}.`);
+  appendResults(section);
 }

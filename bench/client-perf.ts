@@ -14,29 +14,22 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { freePort } from '../test/support/free-port.js';
+import { benchEnv } from './bench-env.js';
+import { loadAverage, machine } from './machine.js';
+import { appendResults, runDate } from './results.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUDGET_BYTES = 200 * 1000; // 200 KB of gzip-compressed JavaScript
 const RUNS = Number(process.env.CLIENT_PERF_RUNS ?? 5);
-const RESULTS = path.join(ROOT, 'bench/RESULTS.md');
 
-// The server's config is read at import: everything is set before the first import.
+benchEnv({ database: 'sitewalk_bench', redisPrefix: 'sitewalk-bench', dataDir: '.data/bench' });
 const env = process.env;
-env.NODE_ENV = 'production';
-env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/sitewalk_bench';
-env.REDIS_URL ??= 'redis://127.0.0.1:6379/1';
-env.REDIS_PREFIX ??= 'sitewalk-bench';
-env.DATA_DIR ??= '.data/bench';
-env.APP_SECRET ??= 'bench-secret-not-for-production';
-env.LOG_LEVEL ??= 'warn';
-env.HOST = '127.0.0.1';
-const DATA_DIR = path.resolve(ROOT, env.DATA_DIR);
+const DATA_DIR = path.resolve(ROOT, env.DATA_DIR!);
 const DIST = path.join(DATA_DIR, 'client-dist');
 env.CLIENT_DIST = DIST;
 
@@ -190,37 +183,17 @@ async function measure(context: BrowserContext, url: string, ready: (page: Page)
 
 // ---------------------------------------------------------------- run
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function machine(): string {
-  const cpus = os.cpus();
-  let chromium = 'unknown';
+function chromiumVersion(): string {
   try {
     // Debian's wrapper script prints shell noise on stderr; only the version line matters.
-    chromium = execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
-    /* reported as unknown */
+    return 'unknown';
   }
-  let distro = os.type();
-  try {
-    distro = /PRETTY_NAME="([^"]+)"/.exec(fs.readFileSync('/etc/os-release', 'utf8'))?.[1] ?? distro;
-  } catch {
-    /* keep os.type() */
-  }
-  return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${distro}, Node ${process.version}, ${chromium}`;
 }
 
 async function main() {
-  const loadAtStart = os.loadavg().map((l) => l.toFixed(1)).join(', ');
+  const loadAtStart = loadAverage();
   const dbName = new URL(env.DATABASE_URL!).pathname.slice(1);
   if (!/_(bench|test)(_[a-z0-9]+)?$/.test(dbName)) throw new Error(`Refusing to recreate ${dbName}: bench databases end in _bench.`);
 
@@ -303,11 +276,10 @@ async function main() {
   const pass = initialJsGzip <= BUDGET_BYTES && loginLoadedGzip <= BUDGET_BYTES;
 
   // 3. Report.
-  const date = new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
   const ms = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : 'n/a');
   const lines: string[] = [];
-  lines.push(`## Client performance — ${date}`, '');
-  lines.push(`Machine: ${machine()}. Load average when the measurement started: ${loadAtStart} (other work on the machine slows the throttled rows most).`, '');
+  lines.push(`## Client performance — ${runDate()}`, '');
+  lines.push(`Machine: ${machine()}, ${chromiumVersion()}. Load average when the measurement started: ${loadAtStart} (other work on the machine slows the throttled rows most).`, '');
   lines.push(`Command: \`npx tsx bench/client-perf.ts\` (production build, ${RUNS} cold-cache loads per row, medians; gzip level 9).`, '');
   lines.push(`### Initial JavaScript of /login — budget ${kb(BUDGET_BYTES)} gzip: **${pass ? 'PASS' : 'FAIL'}**`, '');
   lines.push('| what | files | raw | gzip |', '| --- | --- | --- | --- |');
@@ -330,10 +302,7 @@ async function main() {
 
   const section = lines.join('\n');
   console.log('\n' + section);
-  // Appended in one write, never read-modified-written: other benches record into the same file.
-  if (!fs.existsSync(RESULTS)) fs.writeFileSync(RESULTS, '# Benchmark results\n');
-  fs.appendFileSync(RESULTS, `\n${section}\n`);
-  console.log(`\nAppended to ${path.relative(process.cwd(), RESULTS)}.`);
+  appendResults(section);
   // A measurement: the verdict is printed and recorded, the run itself succeeds.
   console.log(`Initial JavaScript of /login: ${kb(Math.max(initialJsGzip, loginLoadedGzip))} gzip, budget ${kb(BUDGET_BYTES)}: ${pass ? 'PASS' : 'FAIL'}`);
 }

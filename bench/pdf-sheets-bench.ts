@@ -17,25 +17,19 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchEnv } from './bench-env.js';
+import { loadAverage, machine } from './machine.js';
+import { appendResults, runDate } from './results.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const RESULTS = path.join(ROOT, 'bench/RESULTS.md');
 const PAGES = Number(process.env.PDF_BENCH_PAGES ?? 10);
 const ROUNDS = Number(process.env.PDF_BENCH_ROUNDS ?? 3);
 const A1: [number, number] = [2383.94, 1683.78]; // landscape, in points
 
-// The API modules read their config at import: everything is set before the first import.
+benchEnv({ database: 'sitewalk_pdf_bench', redisPrefix: 'sitewalk-pdf-bench', dataDir: '.data/pdf-bench' });
 const env = process.env;
-env.NODE_ENV = 'production';
-env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/sitewalk_pdf_bench';
-env.REDIS_URL ??= 'redis://127.0.0.1:6379/1';
-env.REDIS_PREFIX ??= 'sitewalk-pdf-bench';
-env.DATA_DIR ??= '.data/pdf-bench';
-env.APP_SECRET ??= 'bench-secret-not-for-production';
-env.LOG_LEVEL ??= 'warn';
 
 /** Child process: the worker's code path on one upload; prints its time and peak memory. */
 async function runWorker(uploadId: number) {
@@ -127,22 +121,11 @@ async function worker(uploadId: number): Promise<Run & { sheets: number; loadedR
   return JSON.parse(line);
 }
 
-function machine(): string {
-  const cpus = os.cpus();
-  let distro = os.type();
-  try {
-    distro = /PRETTY_NAME="([^"]+)"/.exec(fs.readFileSync('/etc/os-release', 'utf8'))?.[1] ?? distro;
-  } catch {
-    /* keep os.type() */
-  }
-  return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${distro}, Node ${process.version}`;
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
 async function main() {
-  const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(', ');
+  const loadBefore = loadAverage();
   const dataDir = path.resolve(ROOT, env.DATA_DIR!);
   fs.rmSync(dataDir, { recursive: true, force: true });
 
@@ -191,9 +174,8 @@ async function main() {
   const summary = `The worker takes ${ratio.toFixed(2)}× the time of pdftoppm alone for the same pages at the same resolution (${(((workMs - plainMs) / PAGES) / 1000).toFixed(2)} s a page for checking, tiling, thumbnails and storing).`;
   console.log(`\n${table}\n\n${summary}`);
 
-  const date = new Date().toISOString().replace('T', ' ').slice(0, 16);
   const section = [
-    `## PDF plans to sheets, ${date} UTC`,
+    `## PDF plans to sheets, ${runDate()}`,
     '',
     `Machine: ${machine()}; poppler ${await popplerVersion()}; load average before the run ${loadBefore} (1, 5, 15 min).`,
     `Input: a ${PAGES}-page A1 landscape plan set made with pdf-lib (walls, doors, hatching, dashed grid, text; ${(pdf.length / 1024).toFixed(0)} KiB). ` +
@@ -206,9 +188,7 @@ async function main() {
     summary,
     '',
   ].join('\n');
-  const existing = fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
-  fs.writeFileSync(RESULTS, `${existing.replace(/\n*$/, '\n\n')}${section}`);
-  console.log(`\nAppended to ${path.relative(process.cwd(), RESULTS)}.`);
+  appendResults(section);
   fs.rmSync(dataDir, { recursive: true, force: true });
   await cleanRedis();
 }

@@ -8,7 +8,9 @@
 #
 # Add a bench: write bench/<name>.ts, add a step_<name> function below and
 # its name to STEPS. Steps get DATABASE_SERVER_URL and REDIS_SERVER_URL and
-# must use a database of their own whose name ends in _bench.
+# must use a database of their own whose name ends in _bench. A bench sets
+# its environment with benchEnv (bench-env.ts), describes the machine with
+# machine() (machine.ts) and records with appendResults (results.ts).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/services.sh"

@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Notification, closeDb } from '@sitewalk/api/db';
 import { closeQueues, enqueue } from '@sitewalk/api/queue';
@@ -6,6 +5,7 @@ import { closeEmitter } from '@sitewalk/api/realtime';
 import { closeRedis } from '@sitewalk/api/redis';
 import { getSettings } from '@sitewalk/api/services/settings.service.js';
 import { createUser } from '../../api/test/helpers.js';
+import { freePort } from '../../test/support/free-port.js';
 import { sinkSettings } from '../../test/support/smtp-sink.js';
 import { settled, waitFor, useOwnRedisPrefix } from './helpers.js';
 import { useMailDelivery } from './mail-delivery.js';
@@ -18,15 +18,6 @@ afterAll(async () => {
   await closeDb();
 });
 const delivery = useMailDelivery({ queues: ['mail', 'notifications'] });
-
-/** A loopback port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 const adminNotification = (userId: number, title: string) =>
   waitFor(async () => Notification.query().findOne({ user_id: userId, title }), `the "${title}" notification`);
@@ -51,7 +42,8 @@ describe('mail.verify', () => {
 
   it('turns smtp_valid off with the reason when the server cannot be reached', async () => {
     const admin = await createUser({ super_admin: true });
-    await delivery.settings.set({ ...sinkSettings(await closedPort()), smtp_valid: true });
+    // A port nobody listens on: the connection is refused.
+    await delivery.settings.set({ ...sinkSettings(await freePort()), smtp_valid: true });
     const job = await enqueue('mail.verify', {});
     const { state, job: done } = await settled(job);
     expect(state).toBe('completed');
