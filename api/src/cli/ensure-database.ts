@@ -8,6 +8,10 @@ export async function ensureDatabase(url: string, opts: { recreate?: boolean } =
   const u = new URL(url);
   const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
   if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`Database name "${name}" must use letters, digits and underscores.`);
+  // Only throw-away databases of tests and benches are ever dropped, whatever the caller says.
+  if (opts.recreate && !/_(test|bench)(_[a-z0-9]+)?$/.test(name)) {
+    throw new Error(`Refusing to recreate "${name}": only databases whose names end in _test or _bench are recreated.`);
+  }
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
