@@ -185,6 +185,19 @@ describe('deleting a project removes its files', () => {
   });
 });
 
+describe('deleting a user removes the files of the projects they owned', () => {
+  it('leaves no cover or PDF of theirs in storage', async () => {
+    const admin = await createUser({ super_admin: true });
+    const owner = await createUser();
+    const p = await newProject(owner);
+    await api().post(`/api/projects/${p.id}/cover`).set(owner.auth).attach('file', await photo(300, 200), 'c.jpg').expect(200);
+    expect(fs.existsSync(localPath(`projects/${p.id}/cover`))).toBe(true);
+    await api().delete(`/api/users/${owner.user.id}`).set(admin.auth).expect(200);
+    expect(fs.existsSync(localPath(`projects/${p.id}`))).toBe(false);
+    expect(await db()('projects').where({ id: p.id })).toEqual([]);
+  });
+});
+
 describe('an upload whose job ended without the worker recording it', () => {
   it('is shown as failed, with the sheets it half made removed, instead of processing forever', async () => {
     const owner = await createUser();

@@ -1,3 +1,4 @@
+import { projectFolder } from './sheets.service.js';
 import type { Knex } from 'knex';
 import { UniqueViolationError } from 'objection';
 import {
@@ -175,11 +176,13 @@ export async function deleteUser(admin: User, id: number): Promise<void> {
   if (admin.id === id) throw badRequest('You cannot delete your own account.');
   const target = await User.query().findById(id);
   if (!target) throw notFound();
+  // The user's own projects go with the account (foreign keys cascade); their files must go too.
+  const ownedProjects: number[] = await db()('projects').where({ id_owner: id }).pluck('id');
   await db().transaction(async (trx) => {
     await Session.query(trx).delete().where({ user_id: id });
     await User.query(trx).deleteById(id);
   });
-  await Promise.all([remove(target.avatar), remove(target.cover_image)]);
+  await Promise.all([remove(target.avatar), remove(target.cover_image), ...ownedProjects.map((p) => remove(projectFolder(p)))]);
 }
 
 /** Stores the language the user reads the interface and their mails in. */
