@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, type ProjectSummary, type UserStats } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
@@ -10,6 +9,7 @@ import { useSettings } from '../../stores/settings.store';
 import { useStartTour, onboardingCompleted } from '../../tour/use-tour';
 import { Spinner } from '../../components/spinner';
 import { ProjectsWidgets } from './projects-widgets';
+import { ProjectRow } from './project-row';
 import { tk } from '../../lib/i18n-keys';
 
 const STAT_CARDS: { key: keyof UserStats; label: string; icon: string }[] = [
@@ -112,24 +112,9 @@ export default function DashboardPage() {
           ) : (
             <ul className="list-group list-group-flush">
               {recent.items.map((p) => (
-                <li key={p.id} className="list-group-item d-flex align-items-center gap-3 px-0">
-                  {p.cover_thumb_url ? (
-                    <img src={p.cover_thumb_url} alt="" className="rounded sw-thumb" />
-                  ) : (
-                    <span className="rounded sw-thumb sw-thumb-empty" aria-hidden="true">
-                      <i className="bi bi-building" />
-                    </span>
-                  )}
-                  <div className="flex-grow-1 min-w-0">
-                    <Link to={`/project/${p.id}`} className="fw-semibold text-truncate d-block">
-                      {p.name}
-                    </Link>
-                    <span className="small text-body-secondary">
-                      {[p.city, p.country].filter(Boolean).join(', ')} {p.updated_at && `· ${formatDateTime(p.updated_at, i18n.language)}`}
-                    </span>
-                  </div>
+                <ProjectRow key={p.id} project={p} detail={`${[p.city, p.country].filter(Boolean).join(', ')} ${p.updated_at ? `· ${formatDateTime(p.updated_at, i18n.language)}` : ''}`}>
                   {p.starred && <i className="bi bi-star-fill text-warning" aria-label={t('Starred')} />}
-                </li>
+                </ProjectRow>
               ))}
             </ul>
           )}

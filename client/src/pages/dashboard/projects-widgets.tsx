@@ -6,6 +6,7 @@ import { api } from '../../lib/api-client';
 import { formatNumber } from '../../lib/format';
 import { StarButton } from '../projects/star-button';
 import { Spinner } from '../../components/spinner';
+import { ProjectRow } from './project-row';
 import '../projects/projects.css';
 
 const STARRED_SHOWN = 5;
@@ -65,22 +66,9 @@ export function ProjectsWidgets() {
         {load.status === 'ready' && load.starred.items.length > 0 && (
           <ul className="list-group list-group-flush">
             {load.starred.items.map((p) => (
-              <li key={p.id} className="list-group-item d-flex align-items-center gap-3 px-0">
-                {p.cover_thumb_url ? (
-                  <img src={p.cover_thumb_url} alt="" className="rounded sw-thumb" />
-                ) : (
-                  <span className="rounded sw-thumb sw-thumb-empty" aria-hidden="true">
-                    <i className="bi bi-building" />
-                  </span>
-                )}
-                <div className="flex-grow-1 min-w-0">
-                  <Link to={`/project/${p.id}`} className="fw-semibold text-truncate d-block">
-                    {p.name}
-                  </Link>
-                  <span className="small text-body-secondary">{t('Sheets: {n}', { n: formatNumber(p.sheets_count, i18n.language) })}</span>
-                </div>
+              <ProjectRow key={p.id} project={p} detail={t('Sheets: {n}', { n: formatNumber(p.sheets_count, i18n.language) })}>
                 <StarButton projectId={p.id} projectName={p.name} starred={p.starred} onChange={(s) => unstar(p, s)} />
-              </li>
+              </ProjectRow>
             ))}
           </ul>
         )}
