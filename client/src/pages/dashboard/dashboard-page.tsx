@@ -112,7 +112,7 @@ export default function DashboardPage() {
           ) : (
             <ul className="list-group list-group-flush">
               {recent.items.map((p) => (
-                <ProjectRow key={p.id} project={p} detail={`${[p.city, p.country].filter(Boolean).join(', ')} ${p.updated_at ? `· ${formatDateTime(p.updated_at, i18n.language)}` : ''}`}>
+                <ProjectRow key={p.id} project={p} detail={[[p.city, p.country].filter(Boolean).join(', '), p.updated_at && formatDateTime(p.updated_at, i18n.language)].filter(Boolean).join(' · ')}>
                   {p.starred && <i className="bi bi-star-fill text-warning" aria-label={t('Starred')} />}
                 </ProjectRow>
               ))}
