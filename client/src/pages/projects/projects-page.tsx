@@ -87,7 +87,7 @@ export default function ProjectsPage() {
 
       <form className="card border-0 shadow-sm mb-3" role="search" aria-label={t('Find projects')} onSubmit={(e) => { e.preventDefault(); update({ search: searchText }); }}>
         <div className="card-body row g-2 align-items-end">
-          <div className="col-12 col-lg-4">
+          <div className="col-12 col-lg-3">
             <label htmlFor="project-search" className="form-label small mb-1">
               {t('Search')}
             </label>
@@ -132,7 +132,7 @@ export default function ProjectsPage() {
               ))}
             </select>
           </div>
-          <div className="col-6 col-lg-2">
+          <div className="col-6 col-lg-3">
             <label htmlFor="project-sort" className="form-label small mb-1">
               {t('Sort by')}
             </label>
