@@ -217,5 +217,9 @@ describe('an upload whose job ended without the worker recording it', () => {
     expect(detail.maps).toEqual([]);
     expect(await db()('maps').where({ id: map.id }).first()).toBeUndefined();
     expect(fs.existsSync(localPath(`projects/${p.id}/maps/half`))).toBe(false);
+    // The owner is told, as when the worker fails for good; reading the project again changes nothing.
+    await api().get(`/api/projects/${p.id}`).set(owner.auth).expect(200);
+    const notice = await queue('notifications').getJob(`notify-sheets-failed-${upload.id}-u${owner.user.id}`);
+    expect(notice?.data).toMatchObject({ user_id: owner.user.id, type: 'error', message: `lost.pdf: ${LOST_UPLOAD_MESSAGE}` });
   });
 });

@@ -5,6 +5,7 @@ import { detectType, type UploadedFile } from '../http/upload.js';
 import { enqueue, queue } from '../queue/index.js';
 import { newKey, putFile, remove } from '../storage/index.js';
 import { logger } from '../logger.js';
+import { notify } from './notifications.service.js';
 import { requireProject } from './access.service.js';
 import { mapFolder, projectFolder } from './sheets.service.js';
 
@@ -84,6 +85,24 @@ async function settleLostUploads(projectId: number): Promise<void> {
     });
     for (const f of folders) await remove(f);
     logger.warn({ upload_id: upload.id, job_state: state }, 'PDF upload settled as failed: its job ended without the worker recording it');
+    await notifyLostUpload(upload);
+  }
+}
+
+/**
+ * Tells the owner and the uploader, as the worker does when it fails for good;
+ * the same notification key means whoever comes second adds nothing.
+ */
+async function notifyLostUpload(upload: PdfUpload): Promise<void> {
+  const project = await db()('projects').where({ id: upload.id_project }).first('id', 'id_owner');
+  if (!project) return;
+  const recipients = new Set<number>([project.id_owner, ...(upload.id_user ? [upload.id_user] : [])]);
+  for (const userId of recipients) {
+    await notify(
+      userId,
+      { kind: 'sheets_ready', title: 'PDF plan not turned into sheets', message: `${upload.original_name}: ${LOST_UPLOAD_MESSAGE}`, type: 'error', link: `/project/${project.id}` },
+      { key: `sheets-failed-${upload.id}-u${userId}` },
+    );
   }
 }
 
