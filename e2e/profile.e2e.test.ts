@@ -38,3 +38,32 @@ describe('profile completeness', () => {
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Dashboard' }).isVisible(), EVENTUALLY).toBe(true);
   });
 });
+
+describe('changing one\'s own password', () => {
+  test('a mismatched confirmation is refused in place; a matching one changes the password for the next sign-in', async ({ page, context }) => {
+    const { user, password } = await createUser();
+    await signIn(page, { username: user.username, password });
+    await page.waitForURL('**/dashboard');
+    await page.goto('/editprofile');
+    const section = page.getByRole('region', { name: 'Change password' });
+    await section.getByLabel(/^Current password/).fill(password);
+    await section.getByLabel(/^New password/).fill('a brand new secret');
+    await section.getByLabel(/^Confirm new password/).fill('something else');
+    await section.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => section.getByText('The passwords do not match.').isVisible(), EVENTUALLY).toBe(true);
+
+    // Typing in the confirmation clears its error.
+    await section.getByLabel(/^Confirm new password/).fill('a brand new secret');
+    await expect.poll(() => section.getByText('The passwords do not match.').count(), EVENTUALLY).toBe(0);
+    await section.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.getByText('The password has been changed.').isVisible(), EVENTUALLY).toBe(true);
+
+    const fresh = await context.browser()!.newContext();
+    await fresh.addInitScript(() => localStorage.setItem('onboardingCompleted', 'true'));
+    const other = await fresh.newPage();
+    await other.goto(new URL('/login', page.url()).toString());
+    await signIn(other, { username: user.username, password: 'a brand new secret' });
+    await other.waitForURL('**/dashboard');
+    await fresh.close();
+  });
+});

@@ -14,15 +14,17 @@ interface Props {
   label: string;
   confirmLabel: string;
   autoFocus?: boolean;
+  /** Class of each field's wrapper, e.g. 'col-md-6 mb-3' to set them side by side in a row. */
+  fieldClassName?: string;
 }
 
 /** A password being chosen and its confirmation, both required, with the length hint. */
-export function NewPasswordFields({ password, confirm, onChange, errors, label, confirmLabel, autoFocus }: Props) {
+export function NewPasswordFields({ password, confirm, onChange, errors, label, confirmLabel, autoFocus, fieldClassName }: Props) {
   const { t } = useTranslation();
   return (
     <>
-      <TextField label={label} type="password" value={password} onChange={(v) => onChange('password', v)} error={errors.password && t(errors.password)} autoComplete="new-password" required autoFocus={autoFocus} hint={t('At least 8 characters.')} />
-      <TextField label={confirmLabel} type="password" value={confirm} onChange={(v) => onChange('confirm', v)} error={errors.confirm && t(errors.confirm)} autoComplete="new-password" required />
+      <TextField className={fieldClassName} label={label} type="password" value={password} onChange={(v) => onChange('password', v)} error={errors.password && t(errors.password)} autoComplete="new-password" required autoFocus={autoFocus} hint={t('At least 8 characters.')} />
+      <TextField className={fieldClassName} label={confirmLabel} type="password" value={confirm} onChange={(v) => onChange('confirm', v)} error={errors.confirm && t(errors.confirm)} autoComplete="new-password" required />
     </>
   );
 }

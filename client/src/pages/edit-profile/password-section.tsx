@@ -6,6 +6,7 @@ import { checkPassword, checkSamePassword, noErrors } from '../../lib/form-rules
 import { formToast } from '../../lib/toast';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
+import { NewPasswordFields } from '../../components/new-password-fields';
 import { tk } from '../../lib/i18n-keys';
 
 /** Change password: the current password is required for your own account. */
@@ -53,8 +54,19 @@ export function PasswordSection() {
       <form className="card-body" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="password-heading">
         <TextField label={t('Current password')} type="password" value={current} onChange={(v) => { setCurrent(v); clear('current'); }} error={errors.current && t(errors.current)} autoComplete="current-password" required />
         <div className="row">
-          <TextField className="col-md-6 mb-3" label={t('New password')} type="password" value={next} onChange={(v) => { setNext(v); clear('next'); }} error={errors.next && t(errors.next)} autoComplete="new-password" required hint={t('At least 8 characters.')} />
-          <TextField className="col-md-6 mb-3" label={t('Confirm new password')} type="password" value={confirm} onChange={(v) => { setConfirm(v); clear('confirm'); }} error={errors.confirm && t(errors.confirm)} autoComplete="new-password" required />
+          <NewPasswordFields
+            fieldClassName="col-md-6 mb-3"
+            label={t('New password')}
+            confirmLabel={t('Confirm new password')}
+            password={next}
+            confirm={confirm}
+            errors={{ password: errors.next, confirm: errors.confirm }}
+            onChange={(field, v) => {
+              if (field === 'password') setNext(v);
+              else setConfirm(v);
+              clear(field === 'password' ? 'next' : 'confirm');
+            }}
+          />
         </div>
         <button type="submit" className="btn btn-outline-primary" disabled={busy}>
           {busy ? <Spinner size="sm" hideText /> : null} {t('Change password')}

@@ -4,7 +4,7 @@ import { MESSAGES, type ChangePasswordRequest, type User } from '@sitewalk/proto
 import { api } from '../../lib/api-client';
 import { checkPassword, checkSamePassword, noErrors } from '../../lib/form-rules';
 import { formToast } from '../../lib/toast';
-import { TextField } from '../../components/text-field';
+import { NewPasswordFields } from '../../components/new-password-fields';
 import { userDisplayName } from './user-form';
 
 /**
@@ -50,32 +50,18 @@ export function SetPasswordCard({ user }: { user: User }) {
           {!user.active && <> {t('The account is inactive: turn on Active above so they can sign in.')}</>}
         </p>
         <div className="row">
-          <TextField
-            className="col-md-6 mb-3"
+          <NewPasswordFields
+            fieldClassName="col-md-6 mb-3"
             label={t('New password')}
-            type="password"
-            value={next}
-            onChange={(v) => {
-              setNext(v);
-              setErrors((x) => ({ ...x, next: null }));
+            confirmLabel={t('Confirm new password')}
+            password={next}
+            confirm={confirm}
+            errors={{ password: errors.next, confirm: errors.confirm }}
+            onChange={(field, v) => {
+              if (field === 'password') setNext(v);
+              else setConfirm(v);
+              setErrors((x) => ({ ...x, [field === 'password' ? 'next' : 'confirm']: null }));
             }}
-            error={errors.next && t(errors.next)}
-            autoComplete="new-password"
-            required
-            hint={t('At least 8 characters.')}
-          />
-          <TextField
-            className="col-md-6 mb-3"
-            label={t('Confirm new password')}
-            type="password"
-            value={confirm}
-            onChange={(v) => {
-              setConfirm(v);
-              setErrors((x) => ({ ...x, confirm: null }));
-            }}
-            error={errors.confirm && t(errors.confirm)}
-            autoComplete="new-password"
-            required
           />
         </div>
         <button type="submit" className="btn btn-outline-primary" disabled={busy}>
