@@ -113,8 +113,8 @@ async function seed(): Promise<{ token: string }> {
   const dbName = new URL(env.DATABASE_URL!).pathname.slice(1);
   if (!/_bench$/.test(dbName)) throw new Error(`Refusing to recreate ${dbName}: bench databases end in _bench.`);
   const { ensureDatabase } = await import('../api/src/cli/ensure-database.js');
-  const { closeDb, db, migrateLatest, User } = await import('../api/src/db/index.js');
-  const { issueSession } = await import('../api/src/services/session.service.js');
+  const { closeDb, db, migrateLatest, User } = await import('../api/src/core/db/index.js');
+  const { issueSession } = await import('../api/src/core/services/session.service.js');
   await ensureDatabase(env.DATABASE_URL!, { recreate: true });
   await migrateLatest();
   const user = await User.query().insertAndFetch({

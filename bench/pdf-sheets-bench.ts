@@ -34,9 +34,9 @@ const env = process.env;
 /** Child process: the worker's code path on one upload; prints its time and peak memory. */
 async function runWorker(uploadId: number) {
   const { sheetFromPdf } = await import('../workers/src/jobs/sheet-from-pdf.js');
-  const { closeDb } = await import('../api/src/db/index.js');
-  const { closeQueues } = await import('../api/src/queue/index.js');
-  const { closeEmitter } = await import('../api/src/realtime/emitter.js');
+  const { closeDb } = await import('../api/src/core/db/index.js');
+  const { closeQueues } = await import('../api/src/core/queue/index.js');
+  const { closeEmitter } = await import('../api/src/core/realtime/emitter.js');
   // What the process holds before the job: Node, tsx and the loaded modules.
   const loadedRssKb = Math.round(process.memoryUsage().rss / 1024);
   const job = { id: `pdf-upload-${uploadId}`, name: 'sheet.from-pdf', data: { upload_id: uploadId }, opts: { attempts: 1 }, attemptsMade: 0, updateProgress: async () => undefined };
@@ -132,8 +132,8 @@ async function main() {
   // A database of its own at the latest schema, one user and one project.
   const { ensureDatabase } = await import('../api/src/cli/ensure-database.js');
   await ensureDatabase(env.DATABASE_URL!, { recreate: true });
-  const { db, closeDb, migrateLatest } = await import('../api/src/db/index.js');
-  const { putBuffer } = await import('../api/src/storage/index.js');
+  const { db, closeDb, migrateLatest } = await import('../api/src/core/db/index.js');
+  const { putBuffer } = await import('../api/src/core/storage/index.js');
   const { dpiFor } = await import('../workers/src/adapters/pdf-render.js');
   const { SHEET_RENDERING } = await import('@sitewalk/proto');
   await migrateLatest();

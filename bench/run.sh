@@ -43,6 +43,7 @@ for s in "${requested[@]}"; do
 done
 
 ensure_node_modules
+bash "$ROOT/scripts/install-system-deps.sh" bench
 rm -f "$DATA_DIR/started-services"
 ensure_services
 trap 'stop_services' EXIT

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Settings } from '@sitewalk/proto';
-import { User } from '../api/src/db/index.js';
-import { getSettings, saveSettings } from '../api/src/services/settings.service.js';
+import { User } from '../api/src/core/db/index.js';
+import { getSettings, saveSettings } from '../api/src/core/services/settings.service.js';
 import { saveScreenshot, test } from './browser.js';
 import { admin, createUser, uniqueName, waitForMail } from './support/backend.js';
 import { EVENTUALLY, expectSignedInLayout, sidebar, signIn } from './support/ui.js';

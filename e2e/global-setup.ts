@@ -65,7 +65,7 @@ export default async function setup(project: TestProject) {
   // The test files run in other processes: they read the sink through this.
   const mailbox = await serveMailbox(sink);
 
-  const { saveSettings } = await import('../api/src/services/settings.service.js');
+  const { saveSettings } = await import('../api/src/core/services/settings.service.js');
   await saveSettings({ ...sinkSettings(sink.port), smtp_from_name: 'SiteWalk', smtp_valid: true });
   const { createUser } = await import('../api/test/helpers.js');
   const password = 'e2e admin password';

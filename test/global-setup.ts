@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Redis } from 'ioredis';
 import knexFactory from 'knex';
 import { ensureDatabase } from '../api/src/cli/ensure-database.js';
-import { migrationSource } from '../api/src/db/knex.js';
+import { migrationSource } from '../api/src/core/db/knex.js';
 
 /** Once per run: a fresh test database at the latest schema, and no stale test keys in Redis. */
 export default async function setup() {

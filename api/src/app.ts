@@ -9,13 +9,13 @@ import helmet from 'koa-helmet';
 import serve from 'koa-static';
 import send from 'koa-send';
 import { UPLOAD_LIMITS } from '@sitewalk/proto';
-import { config } from './config.js';
+import { config } from './core/config.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { csrfProtection, requestContext, requestTimeout } from './http/middleware.js';
 import { isUploadRequest } from './http/upload.js';
 import { apiRouter } from './routes/index.js';
-import { db } from './db/index.js';
-import { logger } from './logger.js';
+import { db } from './core/db/index.js';
+import { logger } from './core/logger.js';
 
 /** Builds the Koa application: API under /api, the built client everywhere else. */
 export function createApp(opts: { serveClient?: boolean } = {}): Koa {

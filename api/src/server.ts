@@ -1,13 +1,13 @@
 import http from 'node:http';
 import { createApp } from './app.js';
-import { config } from './config.js';
-import { logger } from './logger.js';
+import { config } from './core/config.js';
+import { logger } from './core/logger.js';
 import { attachRealtime } from './realtime/gateway.js';
-import { closeDb } from './db/index.js';
-import { closeRedis } from './redis.js';
-import { closeQueues } from './queue/index.js';
-import { closeEmitter } from './realtime/emitter.js';
-import { canAccessProject } from './services/access.service.js';
+import { closeDb } from './core/db/index.js';
+import { closeRedis } from './core/redis.js';
+import { closeQueues } from './core/queue/index.js';
+import { closeEmitter } from './core/realtime/emitter.js';
+import { canAccessProject } from './core/services/access.service.js';
 
 /** Starts the HTTP server: API, Socket.IO and the client on one port. */
 export async function startServer(port = config.port) {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACTIVATION_PATH, PASSWORD_RESET_PATH } from '@sitewalk/proto';
-import { config } from '../src/config.js';
-import { closeQueues } from '../src/queue/index.js';
+import { config } from '../src/core/config.js';
+import { closeQueues } from '../src/core/queue/index.js';
 import { useOwnRedisPrefix, waitFor } from '../../workers/test/helpers.js';
 import { useMailDelivery } from '../../workers/test/mail-delivery.js';
 import { readMail, tokenLink, type ReadMail } from '../../test/support/mime.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, createUser, uniqueIp } from './helpers.js';
-import { issueSession } from '../src/services/session.service.js';
-import { db } from '../src/db/index.js';
+import { issueSession } from '../src/core/services/session.service.js';
+import { db } from '../src/core/db/index.js';
 
 const signIn = (username: string, password: string) =>
   api().post('/api/login').set('X-Forwarded-For', uniqueIp()).send({ username, password });

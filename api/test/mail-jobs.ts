@@ -1,6 +1,6 @@
 import type { JobOf } from '@sitewalk/proto';
 import { tokenLink } from '../../test/support/mime.js';
-import { queue } from '../src/queue/index.js';
+import { queue } from '../src/core/queue/index.js';
 
 /**
  * The mail.send jobs queued for an address, in whatever state a worker left

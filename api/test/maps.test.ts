@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Room, SheetMap, db } from '../src/db/index.js';
-import { localPath, putBuffer } from '../src/storage/index.js';
+import { Room, SheetMap, db } from '../src/core/db/index.js';
+import { localPath, putBuffer } from '../src/core/storage/index.js';
 import { api, createUser } from './helpers.js';
 import { addMember, newProject } from './project-helpers.js';
 

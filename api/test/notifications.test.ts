@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { NOTIFICATION_KINDS } from '@sitewalk/proto';
-import { Notification, db } from '../src/db/index.js';
-import { getPreferences } from '../src/services/notifications.service.js';
-import { closeEmitter } from '../src/realtime/emitter.js';
+import { Notification, db } from '../src/core/db/index.js';
+import { getPreferences } from '../src/core/services/notifications.service.js';
+import { closeEmitter } from '../src/core/realtime/emitter.js';
 import { api, createUser } from './helpers.js';
 
 afterAll(async () => {

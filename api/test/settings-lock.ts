@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Settings } from '@sitewalk/proto';
-import { db } from '../src/db/index.js';
-import { saveSettings } from '../src/services/settings.service.js';
+import { db } from '../src/core/db/index.js';
+import { saveSettings } from '../src/core/services/settings.service.js';
 
 /**
  * Settings are global, and test files run in parallel. A file that needs

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_PLACEHOLDER, SECRET_SETTING_KEYS, SETTINGS_DEFAULTS } from '@sitewalk/proto';
-import { db } from '../src/db/index.js';
-import { queue } from '../src/queue/index.js';
+import { db } from '../src/core/db/index.js';
+import { queue } from '../src/core/queue/index.js';
 import { api, createUser } from './helpers.js';
 import { lockSettings, type SettingsLock } from './settings-lock.js';
 

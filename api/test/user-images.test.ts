@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { UPLOAD_LIMITS } from '@sitewalk/proto';
-import { User } from '../src/db/index.js';
+import { User } from '../src/core/db/index.js';
 import { api, createUser } from './helpers.js';
 
 /** A photo as a phone makes it: JPEG with EXIF (camera, GPS-like comment). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_KINDS } from '@sitewalk/proto';
-import { User, db } from '../src/db/index.js';
+import { User, db } from '../src/core/db/index.js';
 import { api, createUser, uniqueIp, uniqueName } from './helpers.js';
 
 const signIn = (username: string, password: string) =>

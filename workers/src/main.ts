@@ -1,9 +1,9 @@
 /** The workers process: the queues of WORKER_QUEUES (default all), until SIGTERM/SIGINT. */
-import { closeDb, db } from '@sitewalk/api/db';
-import { closeEmitter } from '@sitewalk/api/realtime';
-import { closeQueues } from '@sitewalk/api/queue';
-import { closeRedis } from '@sitewalk/api/redis';
-import { logger } from '@sitewalk/api/logger';
+import { closeDb, db } from '@sitewalk/api/core/db';
+import { closeEmitter } from '@sitewalk/api/core/realtime';
+import { closeQueues } from '@sitewalk/api/core/queue';
+import { closeRedis } from '@sitewalk/api/core/redis';
+import { logger } from '@sitewalk/api/core/logger';
 import { handlers } from './jobs/index.js';
 import { queuesFromEnv, startWorkers, type RunningWorkers } from './runner.js';
 

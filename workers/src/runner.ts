@@ -1,8 +1,8 @@
 import { Worker, UnrecoverableError, type Job } from 'bullmq';
 import { JOB_POLICIES, QUEUES, jobPayloads, jobsOfQueue, type JobName, type QueueName } from '@sitewalk/proto';
-import { bullPrefix } from '@sitewalk/api/queue';
-import { createRedis } from '@sitewalk/api/redis';
-import { logger } from '@sitewalk/api/logger';
+import { bullPrefix } from '@sitewalk/api/core/queue';
+import { createRedis } from '@sitewalk/api/core/redis';
+import { logger } from '@sitewalk/api/core/logger';
 import { missingHandlers, type HandlerTable } from './registry.js';
 
 export interface RunningWorkers {

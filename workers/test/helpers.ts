@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { config } from '@sitewalk/api/config';
+import { config } from '@sitewalk/api/core/config';
 
 /**
  * Gives this test file its own BullMQ queues and Socket.IO channel. Test

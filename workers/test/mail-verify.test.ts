@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Notification, closeDb } from '@sitewalk/api/db';
-import { closeQueues, enqueue } from '@sitewalk/api/queue';
-import { closeEmitter } from '@sitewalk/api/realtime';
-import { closeRedis } from '@sitewalk/api/redis';
-import { getSettings } from '@sitewalk/api/services/settings.service.js';
+import { Notification, closeDb } from '@sitewalk/api/core/db';
+import { closeQueues, enqueue } from '@sitewalk/api/core/queue';
+import { closeEmitter } from '@sitewalk/api/core/realtime';
+import { closeRedis } from '@sitewalk/api/core/redis';
+import { getSettings } from '@sitewalk/api/core/services/settings.service.js';
 import { createUser } from '../../api/test/helpers.js';
 import { freePort } from '../../test/support/free-port.js';
 import { sinkSettings } from '../../test/support/smtp-sink.js';

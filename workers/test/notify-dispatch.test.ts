@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobOf } from '@sitewalk/proto';
-import { Notification, User, closeDb } from '@sitewalk/api/db';
-import { closeQueues, queue } from '@sitewalk/api/queue';
-import { closeEmitter } from '@sitewalk/api/realtime';
-import { closeRedis } from '@sitewalk/api/redis';
-import { getPreferences, notify, updatePreferences } from '@sitewalk/api/services/notifications.service.js';
+import { Notification, User, closeDb } from '@sitewalk/api/core/db';
+import { closeQueues, queue } from '@sitewalk/api/core/queue';
+import { closeEmitter } from '@sitewalk/api/core/realtime';
+import { closeRedis } from '@sitewalk/api/core/redis';
+import { getPreferences, notify, updatePreferences } from '@sitewalk/api/core/services/notifications.service.js';
 import { createUser } from '../../api/test/helpers.js';
 import { handlers } from '../src/jobs/index.js';
 import { startWorkers, type RunningWorkers } from '../src/runner.js';

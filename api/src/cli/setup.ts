@@ -6,8 +6,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import argon2 from 'argon2';
-import { config } from '../config.js';
-import { closeDb, db, migrateLatest, User } from '../db/index.js';
+import { config } from '../core/config.js';
+import { closeDb, db, migrateLatest, User } from '../core/db/index.js';
 import { ensureDatabase } from './ensure-database.js';
 
 async function createFirstAdmin(): Promise<void> {

@@ -1,8 +1,8 @@
 import type { Context, Next } from 'koa';
-import { effectiveRole } from '@sitewalk/proto';
-import type { Session, User } from '../db/index.js';
-import { resolveToken } from '../services/session.service.js';
-import { forbidden, unauthorized } from './errors.js';
+import type { Session, User } from '../core/db/index.js';
+import { resolveToken } from '../core/services/session.service.js';
+import { isSuperAdmin } from '../core/services/access.service.js';
+import { forbidden, unauthorized } from '../core/errors.js';
 
 export interface AuthState {
   user: User;
@@ -41,7 +41,7 @@ export async function optionalAuth(ctx: Context, next: Next): Promise<void> {
 export async function requireSuperAdmin(ctx: Context, next: Next): Promise<void> {
   const auth = ctx.state.auth as AuthState | undefined;
   if (!auth) throw unauthorized();
-  if (effectiveRole(auth.user) !== 'super_admin') throw forbidden('Only administrators can do this.');
+  if (!isSuperAdmin(auth.user)) throw forbidden('Only administrators can do this.');
   await next();
 }
 
@@ -52,4 +52,3 @@ export function currentUser(ctx: Context): User {
   return auth.user;
 }
 
-export const isSuperAdmin = (u: User) => effectiveRole(u) === 'super_admin';

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { HTTP_DEFAULTS } from '@sitewalk/proto';
 import { ValidationError, NotFoundError, UniqueViolationError, ForeignKeyViolationError, NotNullViolationError, CheckViolationError, DataError } from 'objection';
-import { HttpError } from './errors.js';
+import { HttpError } from '../core/errors.js';
 import { envelope } from './envelope.js';
 
 interface Mapped {

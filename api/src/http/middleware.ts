@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { HTTP_DEFAULTS } from '@sitewalk/proto';
-import { logger } from '../logger.js';
-import { HttpError } from './errors.js';
-import { safeEqual } from '../secrets.js';
+import { logger } from '../core/logger.js';
+import { HttpError } from '../core/errors.js';
+import { safeEqual } from '../core/secrets.js';
 
 /** A request id on every response and in every log line of the request. */
 export async function requestContext(ctx: Context, next: Next): Promise<void> {

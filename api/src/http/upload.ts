@@ -2,15 +2,11 @@ import os from 'node:os';
 import fsp from 'node:fs/promises';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
-import { fileTypeFromFile } from 'file-type';
-import { badRequest, payloadTooLarge, unsupportedMedia } from './errors.js';
+import { badRequest, payloadTooLarge } from '../core/errors.js';
+import type { UploadedFile } from '../core/uploaded-file.js';
 
-export interface UploadedFile {
-  filepath: string;
-  size: number;
-  originalFilename: string | null;
-  mimetype: string | null;
-}
+export type { UploadedFile };
+
 
 /** Paths whose requests are uploads: exempt from the request timeout. */
 export const isUploadRequest = (ctx: Context) => ctx.is('multipart') === 'multipart';
@@ -70,16 +66,4 @@ export function uploadedFile(ctx: Context, field = 'file'): UploadedFile {
   const one = Array.isArray(f) ? f[0] : f;
   if (!one) throw badRequest(`Choose a file to upload (field "${field}").`);
   return one;
-}
-
-/**
- * Checks the file's real type by its magic bytes, not its name or the
- * browser's claim. Returns the detected extension and mime type.
- */
-export async function detectType(file: UploadedFile, accepted: readonly string[], what: string): Promise<{ ext: string; mime: string }> {
-  const t = await fileTypeFromFile(file.filepath);
-  if (!t || !accepted.includes(t.mime)) {
-    throw unsupportedMedia(`This file is not ${what}. Accepted: ${accepted.map((m) => m.split('/')[1].toUpperCase()).join(', ')}.`);
-  }
-  return { ext: t.ext, mime: t.mime };
 }

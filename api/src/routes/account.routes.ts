@@ -15,7 +15,7 @@ import {
 import { ok, created } from '../http/envelope.js';
 import { currentUser, requireAuth, type AuthState } from '../http/auth.js';
 import { body, idParam, query } from '../http/validate.js';
-import { consume, limiter } from '../http/rate-limit.js';
+import { consume, limiter } from '../core/rate-limit.js';
 import {
   activateAccount,
   changePassword,
@@ -24,8 +24,8 @@ import {
   register,
   requestPasswordReset,
   resetPassword,
-} from '../services/account.service.js';
-import { setLanguage } from '../services/users.service.js';
+} from '../core/services/account.service.js';
+import { setLanguage } from '../core/services/users.service.js';
 import type { RouteModule } from './types.js';
 
 // Per client address: enough for a person who mistypes, too few for a script.

@@ -2,18 +2,18 @@ import crypto from 'node:crypto';
 import type { Context } from 'koa';
 import argon2 from 'argon2';
 import { loginSchema, type LoginResponse, type RefreshResponse } from '@sitewalk/proto';
-import { toUserDto } from '../db/index.js';
-import { findUserByLogin } from '../services/users.service.js';
+import { toUserDto } from '../core/db/index.js';
+import { findUserByLogin } from '../core/services/users.service.js';
 import { body } from '../http/validate.js';
 import { ok } from '../http/envelope.js';
-import { forbidden, unauthorized, tooManyRequests } from '../http/errors.js';
+import { forbidden, unauthorized, tooManyRequests } from '../core/errors.js';
 import { requireAuth, type AuthState } from '../http/auth.js';
 import { CSRF_COOKIE } from '../http/middleware.js';
-import { consume, isBlocked, limiter } from '../http/rate-limit.js';
-import { config } from '../config.js';
-import { issueSession, revokeSession, rotateSession } from '../services/session.service.js';
-import { signedUrl } from '../storage/index.js';
-import { signalSessionRevoked } from '../realtime/emitter.js';
+import { consume, isBlocked, limiter } from '../core/rate-limit.js';
+import { config } from '../core/config.js';
+import { issueSession, revokeSession, rotateSession } from '../core/services/session.service.js';
+import { signedUrl } from '../core/storage/index.js';
+import { signalSessionRevoked } from '../core/realtime/emitter.js';
 import type { RouteModule } from './types.js';
 
 // A hash to verify against when the account does not exist, so both cases take as long.

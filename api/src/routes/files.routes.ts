@@ -1,8 +1,8 @@
 import path from 'node:path';
 import send from 'koa-send';
-import { config } from '../config.js';
-import { notFound } from '../http/errors.js';
-import { isSafeKey, verifySignedKey } from '../storage/index.js';
+import { config } from '../core/config.js';
+import { notFound } from '../core/errors.js';
+import { isSafeKey, verifySignedKey } from '../core/storage/index.js';
 import type { RouteModule } from './types.js';
 
 /** Serves stored files to holders of a signed URL (see storage.signedUrl). */

@@ -1,7 +1,7 @@
-import { db } from '../db/index.js';
-import { redis } from '../redis.js';
+import { db } from '../core/db/index.js';
+import { redis } from '../core/redis.js';
 import { ok } from '../http/envelope.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../core/errors.js';
 import type { RouteModule } from './types.js';
 
 const healthRoutes: RouteModule = (r) => {

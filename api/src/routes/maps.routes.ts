@@ -9,7 +9,7 @@ import {
 import { currentUser, requireAuth } from '../http/auth.js';
 import { created, ok } from '../http/envelope.js';
 import { body, idParam, query } from '../http/validate.js';
-import { createMap, deleteMap, mapRooms, requireMap, setRoomPositions, toMapDetail, updateMap } from '../services/sheets.service.js';
+import { createMap, deleteMap, mapRooms, requireMap, setRoomPositions, toMapDetail, updateMap } from '../core/services/sheets.service.js';
 import type { RouteModule } from './types.js';
 
 /** Sheets ("maps" in the paths of SPEC §7). */

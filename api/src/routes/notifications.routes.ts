@@ -8,7 +8,7 @@ import {
   type UnreadCount,
 } from '@sitewalk/proto';
 import { ok } from '../http/envelope.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../core/errors.js';
 import { currentUser, requireAuth } from '../http/auth.js';
 import { body, query } from '../http/validate.js';
 import {
@@ -20,7 +20,7 @@ import {
   markRead,
   pushUnread,
   updatePreferences,
-} from '../services/notifications.service.js';
+} from '../core/services/notifications.service.js';
 import type { RouteModule } from './types.js';
 
 const NOT_FOUND = 'This notification does not exist.';

@@ -2,7 +2,7 @@ import { settingsUpdateSchema, type Settings } from '@sitewalk/proto';
 import { ok } from '../http/envelope.js';
 import { currentUser, requireAuth, requireSuperAdmin } from '../http/auth.js';
 import { body } from '../http/validate.js';
-import { getSettings, publicSettings, updateSettings } from '../services/settings.service.js';
+import { getSettings, publicSettings, updateSettings } from '../core/services/settings.service.js';
 import type { RouteModule } from './types.js';
 
 /** SPEC §7 "Settings": everyone reads them (secrets masked); super admins change them. */

@@ -1,9 +1,9 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { LANGUAGE_CODES } from '@sitewalk/proto';
-import { ROOT_DIR } from '../config.js';
+import { ROOT_DIR } from '../core/config.js';
 import { ok } from '../http/envelope.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../core/errors.js';
 import type { RouteModule } from './types.js';
 
 const TRANSLATIONS_DIR = path.join(ROOT_DIR, 'proto', 'translations');

@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
-import { db } from '@sitewalk/api/db';
-import { logger } from '@sitewalk/api/logger';
-import { getSettings } from '@sitewalk/api/services/settings.service.js';
+import { db } from '@sitewalk/api/core/db';
+import { logger } from '@sitewalk/api/core/logger';
+import { getSettings } from '@sitewalk/api/core/services/settings.service.js';
 import { createMailer, describeSmtpError, isPermanentSmtpError, smtpSettingsProblem } from '../adapters/mailer.js';
 import type { Handler } from '../registry.js';
 import { jobKey } from './job-key.js';

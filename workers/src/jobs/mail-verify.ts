@@ -1,8 +1,8 @@
 import { SMTP_SETTING_KEYS, type Settings } from '@sitewalk/proto';
-import { db } from '@sitewalk/api/db';
-import { logger } from '@sitewalk/api/logger';
-import { getSettings, saveSettings } from '@sitewalk/api/services/settings.service.js';
-import { notify, notifySuperAdmins, type NotifyInput } from '@sitewalk/api/services/notifications.service.js';
+import { db } from '@sitewalk/api/core/db';
+import { logger } from '@sitewalk/api/core/logger';
+import { getSettings, saveSettings } from '@sitewalk/api/core/services/settings.service.js';
+import { notify, notifySuperAdmins, type NotifyInput } from '@sitewalk/api/core/services/notifications.service.js';
 import { createMailer, describeSmtpError, smtpSettingsProblem } from '../adapters/mailer.js';
 import type { Handler } from '../registry.js';
 import { jobKey } from './job-key.js';

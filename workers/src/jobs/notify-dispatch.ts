@@ -1,10 +1,10 @@
 import { userRoom } from '@sitewalk/proto';
-import { Notification, User, db } from '@sitewalk/api/db';
-import { config } from '@sitewalk/api/config';
-import { enqueue } from '@sitewalk/api/queue';
-import { emitTo } from '@sitewalk/api/realtime';
-import { logger } from '@sitewalk/api/logger';
-import { deliveryFor, pushUnread } from '@sitewalk/api/services/notifications.service.js';
+import { Notification, User, db } from '@sitewalk/api/core/db';
+import { config } from '@sitewalk/api/core/config';
+import { enqueue } from '@sitewalk/api/core/queue';
+import { emitTo } from '@sitewalk/api/core/realtime';
+import { logger } from '@sitewalk/api/core/logger';
+import { deliveryFor, pushUnread } from '@sitewalk/api/core/services/notifications.service.js';
 import type { Handler } from '../registry.js';
 import { jobKey } from './job-key.js';
 

@@ -14,9 +14,9 @@ import {
 } from '@sitewalk/proto';
 import type { z } from 'zod';
 import { Session, User, db } from '../db/index.js';
-import { HttpError, badRequest, forbidden, notFound } from '../http/errors.js';
-import { isSuperAdmin } from '../http/auth.js';
-import { consume, isBlocked, limiter } from '../http/rate-limit.js';
+import { HttpError, badRequest, forbidden, notFound } from '../errors.js';
+import { isSuperAdmin } from './access.service.js';
+import { consume, isBlocked, limiter } from '../rate-limit.js';
 import { config } from '../config.js';
 import { logger } from '../logger.js';
 import { emitTo } from '../realtime/emitter.js';

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { projectListQuerySchema } from '@sitewalk/proto';
 import { Project, db } from '../db/index.js';
 import { localDate } from '../db/models/project.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { logger } from '../logger.js';
 import { remove, signedUrl } from '../storage/index.js';
 import { canEditSheets, canManage, requireProject, roleFor, whereVisible } from './access.service.js';

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { AVATAR_SIZE_PX, COVER_WIDTH_PX, UPLOAD_LIMITS, USER_IMAGE_MIMES, type UserImageKind } from '@sitewalk/proto';
 import { User, db } from '../db/index.js';
-import { badRequest, notFound, payloadTooLarge } from '../http/errors.js';
-import { detectType, type UploadedFile } from '../http/upload.js';
+import { badRequest, notFound, payloadTooLarge } from '../errors.js';
+import { detectType, type UploadedFile } from '../uploaded-file.js';
 import { newKey, putBuffer, remove } from '../storage/index.js';
 
 const MEGAPIXELS = Math.round(UPLOAD_LIMITS.imagePixels / 1_000_000);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Category as CategoryDto, CategoryRef, ProjectType as ProjectTypeDto } from '@sitewalk/proto';
 import { Category, ProjectType, db } from '../db/index.js';
-import { conflict, notFound } from '../http/errors.js';
+import { conflict, notFound } from '../errors.js';
 import { requireProject } from './access.service.js';
 
 type Actor = { id: number; super_admin: boolean };

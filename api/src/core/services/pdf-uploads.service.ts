@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { PdfUpload, SheetMap, db } from '../db/index.js';
-import { conflict, HttpError, notFound } from '../http/errors.js';
-import { detectType, type UploadedFile } from '../http/upload.js';
+import { conflict, HttpError, notFound } from '../errors.js';
+import { detectType, type UploadedFile } from '../uploaded-file.js';
 import { enqueue, queue } from '../queue/index.js';
 import { newKey, putFile, remove } from '../storage/index.js';
 import { logger } from '../logger.js';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { ProjectRole } from '@sitewalk/proto';
+import { effectiveRole, type ProjectRole } from '@sitewalk/proto';
 import { Project, db } from '../db/index.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { forbidden, notFound } from '../errors.js';
 
 /**
  * The one place that decides who may do what with a project. Every project,
@@ -25,6 +25,9 @@ export interface ProjectAccess {
 }
 
 type Actor = { id: number; super_admin: boolean };
+
+/** Administrator rights come only from the super_admin flag (SPEC §6). */
+export const isSuperAdmin = (u: Parameters<typeof effectiveRole>[0]) => effectiveRole(u) === 'super_admin';
 type Db = Knex | Knex.Transaction;
 
 /** Members with this role may add and change sheets. */

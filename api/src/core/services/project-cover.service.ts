@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { UPLOAD_LIMITS } from '@sitewalk/proto';
 import { Project, db } from '../db/index.js';
-import { badRequest, payloadTooLarge } from '../http/errors.js';
-import { detectType, type UploadedFile } from '../http/upload.js';
+import { badRequest, payloadTooLarge } from '../errors.js';
+import { detectType, type UploadedFile } from '../uploaded-file.js';
 import { newKey, putBuffer, remove } from '../storage/index.js';
 import { requireProject } from './access.service.js';
 import { projectFolder } from './sheets.service.js';

@@ -1,6 +1,6 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { config } from '../config.js';
-import { redis } from '../redis.js';
+import { config } from './config.js';
+import { redis } from './redis.js';
 import { tooManyRequests } from './errors.js';
 
 const limiters = new Map<string, RateLimiterRedis>();

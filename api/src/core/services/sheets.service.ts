@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { MapDetail, MapRoom, MapSummary, PdfUpload as PdfUploadDto, RoomPositionsRequest } from '@sitewalk/proto';
 import { PdfUpload, Room, SheetMap, db } from '../db/index.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { remove, signedFolderUrl, signedUrl } from '../storage/index.js';
 import { requireProject, type ProjectAccess, type ProjectNeed } from './access.service.js';
 

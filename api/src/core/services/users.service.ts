@@ -13,8 +13,8 @@ import {
 } from '@sitewalk/proto';
 import type { z } from 'zod';
 import { Session, User, db, toUserDto } from '../db/index.js';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
-import { isSuperAdmin } from '../http/auth.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { isSuperAdmin } from './access.service.js';
 import { config } from '../config.js';
 import { remove, signedUrl } from '../storage/index.js';
 import { invitationMail } from '../mail/templates.js';
