@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { MESSAGES, type ProjectList, type ProjectSummary } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { formatNumber } from '../../lib/format';
+import { useInstantValue } from '../../lib/use-instant-value';
 import { useProjectLookups } from '../../stores/projects.store';
 import { Spinner } from '../../components/spinner';
 import { ProjectCard } from './project-card';
@@ -33,6 +34,10 @@ export default function ProjectsPage() {
   const types = useProjectLookups((s) => s.types.items);
 
   const update = (change: Partial<ProjectListState>) => setParams(listStateToParams(changeListState(state, change)), { replace: !('page' in change) });
+  const [shownCategory, setShownCategory] = useInstantValue(state.category);
+  const [shownType, setShownType] = useInstantValue(state.type);
+  const [shownSort, setShownSort] = useInstantValue(state.sort);
+  const [shownStarred, setShownStarred] = useInstantValue(state.starred);
 
   useEffect(() => {
     const { loadCategories, loadTypes } = useProjectLookups.getState();
@@ -110,7 +115,11 @@ export default function ProjectsPage() {
             <label htmlFor="project-category" className="form-label small mb-1">
               {t('Category')}
             </label>
-            <select id="project-category" className="form-select" value={state.category ?? ''} onChange={(e) => update({ category: e.target.value ? Number(e.target.value) : null })}>
+            <select id="project-category" className="form-select" value={shownCategory ?? ''} onChange={(e) => {
+              const category = e.target.value ? Number(e.target.value) : null;
+              setShownCategory(category);
+              update({ category });
+            }}>
               <option value="">{t('All categories')}</option>
               {(categories ?? []).map((c) => (
                 <option key={c.id} value={c.id}>
@@ -123,7 +132,11 @@ export default function ProjectsPage() {
             <label htmlFor="project-type" className="form-label small mb-1">
               {t('Project type')}
             </label>
-            <select id="project-type" className="form-select" value={state.type ?? ''} onChange={(e) => update({ type: e.target.value ? Number(e.target.value) : null })}>
+            <select id="project-type" className="form-select" value={shownType ?? ''} onChange={(e) => {
+              const type = e.target.value ? Number(e.target.value) : null;
+              setShownType(type);
+              update({ type });
+            }}>
               <option value="">{t('All types')}</option>
               {(types ?? []).map((pt) => (
                 <option key={pt.id} value={pt.id}>
@@ -136,7 +149,11 @@ export default function ProjectsPage() {
             <label htmlFor="project-sort" className="form-label small mb-1">
               {t('Sort by')}
             </label>
-            <select id="project-sort" className="form-select" value={state.sort} onChange={(e) => update({ sort: e.target.value as ProjectListState['sort'] })}>
+            <select id="project-sort" className="form-select" value={shownSort} onChange={(e) => {
+              const sort = e.target.value as ProjectListState['sort'];
+              setShownSort(sort);
+              update({ sort });
+            }}>
               {SORT_OPTIONS.map((o) => (
                 <option key={o.value} value={o.value}>
                   {t(o.label)}
@@ -151,8 +168,11 @@ export default function ProjectsPage() {
                 className="form-check-input"
                 type="checkbox"
                 role="switch"
-                checked={state.starred}
-                onChange={(e) => update({ starred: e.target.checked })}
+                checked={shownStarred}
+                onChange={(e) => {
+                  setShownStarred(e.target.checked);
+                  update({ starred: e.target.checked });
+                }}
               />
               <label htmlFor="project-starred" className="form-check-label">
                 {t('Starred only')}
