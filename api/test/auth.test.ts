@@ -45,6 +45,32 @@ describe('POST /api/login', () => {
     expect(res.body.message).toMatch(/Too many failed sign-in attempts/);
     expect(res.headers['retry-after']).toBeDefined();
   });
+
+  it('lets a whole office sign in from one address: successful sign-ins never use up its limit', async () => {
+    const office = uniqueIp();
+    const people = await Promise.all(Array.from({ length: 40 }, () => createUser()));
+    for (const { user, password } of people) {
+      const res = await api().post('/api/login').set('X-Forwarded-For', office).send({ username: user.username, password });
+      expect(res.status, res.body.message).toBe(200);
+    }
+  });
+
+  it('stops an address after 30 failed sign-ins, whatever accounts it tries', async () => {
+    const guesser = uniqueIp();
+    for (let i = 0; i < 30; i++) {
+      // A different (unknown) account each time: only the per-address limit can stop it.
+      const res = await api().post('/api/login').set('X-Forwarded-For', guesser).send({ username: `nobody_${i}_${Date.now()}`, password: 'guess' });
+      expect(res.status).toBe(401);
+    }
+    const res = await api().post('/api/login').set('X-Forwarded-For', guesser).send({ username: 'nobody_last', password: 'guess' });
+    expect(res.status).toBe(429);
+    expect(res.body.message).toMatch(/^Too many sign-in attempts from this address\. Try again in \d+ minute\(s\)\.$/);
+    expect(res.headers['retry-after']).toBeDefined();
+    // Even a right password from that address waits; another address is not affected.
+    const { user, password } = await createUser();
+    expect((await api().post('/api/login').set('X-Forwarded-For', guesser).send({ username: user.username, password })).status).toBe(429);
+    expect((await api().post('/api/login').set('X-Forwarded-For', uniqueIp()).send({ username: user.username, password })).status).toBe(200);
+  });
 });
 
 describe('sessions', () => {

@@ -6,10 +6,10 @@ import { toUserDto } from '../core/db/index.js';
 import { findUserByLogin } from '../core/services/users.service.js';
 import { body } from '../http/validate.js';
 import { ok } from '../http/envelope.js';
-import { forbidden, unauthorized, tooManyRequests } from '../core/errors.js';
+import { forbidden, unauthorized } from '../core/errors.js';
 import { requireAuth, type AuthState } from '../http/auth.js';
 import { CSRF_COOKIE } from '../http/middleware.js';
-import { consume, isBlocked, limiter } from '../core/rate-limit.js';
+import { consume, limiter, refuseWhenBlocked } from '../core/rate-limit.js';
 import { config } from '../core/config.js';
 import { issueSession, revokeSession, rotateSession } from '../core/services/session.service.js';
 import { signedUrl } from '../core/storage/index.js';
@@ -21,6 +21,8 @@ const DUMMY_HASH = argon2.hash('not-a-real-password-' + crypto.randomUUID());
 
 const ipLimiter = () => limiter('login-ip', config.loginLimitPerIp, config.loginLimitWindowSec);
 const accountLimiter = () => limiter('login-account', config.loginLimitPerAccount, config.loginLimitWindowSec);
+const IP_LIMIT_MESSAGE = 'Too many sign-in attempts from this address.';
+const ACCOUNT_LIMIT_MESSAGE = 'Too many failed sign-in attempts for this account.';
 
 const authRoutes: RouteModule = (r) => {
   // SPEC §7: the client gets its CSRF token from here (and axios echoes it).
@@ -37,18 +39,19 @@ const authRoutes: RouteModule = (r) => {
   r.post('/login', async (ctx) => {
     const input = body(ctx, loginSchema);
     const account = input.username.toLowerCase();
-    await consume(ipLimiter(), ctx.ip, 'Too many sign-in attempts from this address.');
-    const blocked = await isBlocked(accountLimiter(), account);
-    if (blocked) {
-      const min = Math.max(1, Math.ceil(blocked.msBeforeNext / 60_000));
-      throw tooManyRequests(`Too many failed sign-in attempts for this account. Try again in ${min} minute(s).`, Math.ceil(blocked.msBeforeNext / 1000));
-    }
+    // Only failed attempts count, per address and per account: a whole office
+    // behind one address signs in freely, a password guesser is stopped.
+    await refuseWhenBlocked(ipLimiter(), ctx.ip, IP_LIMIT_MESSAGE);
+    await refuseWhenBlocked(accountLimiter(), account, ACCOUNT_LIMIT_MESSAGE);
     const user = await findUserByLogin(input.username);
     const valid = user ? await argon2.verify(user.password_hash, input.password) : (await argon2.verify(await DUMMY_HASH, input.password), false);
     if (!user || !valid) {
-      await consume(accountLimiter(), account, 'Too many failed sign-in attempts for this account.');
+      await consume(ipLimiter(), ctx.ip, IP_LIMIT_MESSAGE);
+      await consume(accountLimiter(), account, ACCOUNT_LIMIT_MESSAGE);
       throw unauthorized('Wrong username or password.');
     }
+    // The account's failures are forgiven; the address's are not, or a guesser
+    // could wipe its record by signing in to an account of its own now and then.
     await accountLimiter().delete(account);
     if (!user.active) {
       throw forbidden(user.email_verified_at ? 'This account is disabled. Contact your administrator.' : 'Your account is not active yet. Open the activation link we sent to your e-mail.');
