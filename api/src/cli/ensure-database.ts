@@ -19,7 +19,13 @@ export async function ensureDatabase(url: string, opts: { recreate?: boolean } =
   try {
     if (opts.recreate) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${name}"`);
+    if (!rowCount) {
+      await client.query(`CREATE DATABASE "${name}"`).catch((err: { code?: string }) => {
+        // Another process created it between the look and here (two setups at once): that is fine.
+        // 42P04 duplicate_database; 23505 when both inserted into pg_database at the same moment.
+        if (err.code !== '42P04' && err.code !== '23505') throw err;
+      });
+    }
   } finally {
     await client.end();
   }

@@ -6,11 +6,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import argon2 from 'argon2';
+import pg from 'pg';
 import { config } from '../core/config.js';
 import { closeDb, db, migrateLatest, User } from '../core/db/index.js';
 import { ensureDatabase } from './ensure-database.js';
 
 async function createFirstAdmin(): Promise<void> {
+  // Callers hold SETUP_LOCK, so no other setup creates one between this look and the insert.
   const existing = await User.query().where({ super_admin: true }).first();
   if (existing) return;
   const email = process.env.ADMIN_EMAIL || 'admin@sitewalk.local';
@@ -43,11 +45,35 @@ async function createFirstAdmin(): Promise<void> {
   }
 }
 
+/** The advisory lock every setup takes for migrations and the first administrator. */
+const SETUP_LOCK = 'sitewalk:setup';
+
+/**
+ * Runs `work` while holding a session-level Postgres advisory lock on its own
+ * connection: two setups started at once (two `make start`) take turns, so the
+ * second finds the schema migrated and the administrator made instead of
+ * racing to create them.
+ */
+async function withSetupLock(work: () => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: config.databaseUrl });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [SETUP_LOCK]);
+    await work();
+  } finally {
+    // Ending the connection releases the lock even if the unlock fails.
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [SETUP_LOCK]).catch(() => undefined);
+    await client.end().catch(() => undefined);
+  }
+}
+
 async function main() {
   await ensureDatabase(config.databaseUrl);
-  const done = await migrateLatest(db());
-  if (done.length) console.log(`Applied ${done.length} migration(s).`);
-  await createFirstAdmin();
+  await withSetupLock(async () => {
+    const done = await migrateLatest(db());
+    if (done.length) console.log(`Applied ${done.length} migration(s).`);
+    await createFirstAdmin();
+  });
   await closeDb();
 }
 
