@@ -11,8 +11,10 @@ import send from 'koa-send';
 import { UPLOAD_LIMITS } from '@sitewalk/proto';
 import { config } from './core/config.js';
 import { errorMiddleware } from './http/error-middleware.js';
+import { noStoreForApi } from './http/no-store.js';
 import { csrfProtection, requestContext, requestTimeout } from './http/middleware.js';
 import { isUploadRequest } from './http/upload.js';
+import { rejectUnreadableText } from './http/validate.js';
 import { apiRouter } from './routes/index.js';
 import { db } from './core/db/index.js';
 import { logger } from './core/logger.js';
@@ -30,6 +32,7 @@ export function createApp(opts: { serveClient?: boolean } = {}): Koa {
 
   app.use(requestContext);
   app.use(errorMiddleware);
+  app.use(noStoreForApi);
   // Text (JSON, scripts, stylesheets, fonts) shrinks several-fold; images and tiles are already compressed.
   app.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }, deflate: false }));
   app.use(
@@ -65,6 +68,7 @@ export function createApp(opts: { serveClient?: boolean } = {}): Koa {
       },
     }),
   );
+  app.use(rejectUnreadableText);
   const router = apiRouter();
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -56,6 +56,9 @@ describe('GET /api/notifications', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.status).toBe('error');
     expect(bad.body.message).toMatch(/per_page/);
+    const unknown = await api().get('/api/notifications?page=1&unread_only=1').set(me.auth);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe('Unknown query parameter: unread_only.');
     const anon = await api().get('/api/notifications');
     expect(anon.status).toBe(401);
     expect(anon.body).toEqual({ status: 'error', message: 'Please sign in to continue.', data: null });
@@ -127,6 +130,12 @@ describe('mark-read, mark-all-read, delete, delete-read', () => {
       const bad = await api().post(`/api/notifications/${path}`).set(me.auth).send({ notification_id: 'abc' });
       expect(bad.status).toBe(400);
       expect(bad.body.message).toMatch(/notification_id/);
+      // No coercion: true is not notification 1, nor 1.5 or a too-large number any id.
+      for (const notification_id of [true, false, 1.5, 2 ** 31, '', null, [1]]) {
+        const res = await api().post(`/api/notifications/${path}`).set(me.auth).send({ notification_id });
+        expect(res.status, JSON.stringify(notification_id)).toBe(400);
+        expect(res.body.message).toBe('notification_id must be an id number.');
+      }
     }
     for (const path of ['mark-read', 'mark-all-read', 'delete', 'delete-read', 'preferences']) {
       expect((await api().post(`/api/notifications/${path}`).send({ notification_id: 1 })).status).toBe(401);

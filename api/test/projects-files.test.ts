@@ -9,6 +9,7 @@ import { localPath, putBuffer } from '../src/core/storage/index.js';
 import { LOST_UPLOAD_MESSAGE } from '../src/core/services/pdf-uploads.service.js';
 import { planPdf, PAPER } from '../../workers/test/pdf-fixtures.js';
 import { api, createUser } from './helpers.js';
+import { uploadTempRoot } from '../src/http/upload.js';
 import { addMember, newProject } from './project-helpers.js';
 
 afterAll(async () => {
@@ -21,6 +22,9 @@ const photo = (width: number, height: number) =>
     .jpeg()
     .withExif({ IFD0: { Make: 'SiteCam', ImageDescription: 'GPS 31.95 35.91' } })
     .toBuffer();
+
+/** Files still waiting in this process's upload folder (the API runs in this test's process). */
+const leftUploadFiles = () => (fs.existsSync(uploadTempRoot()) ? fs.readdirSync(uploadTempRoot(), { recursive: true }) : []);
 
 /** The storage key behind a signed URL such as /api/files/projects/1/cover/x.webp?exp=…. */
 const keyOf = (url: string) => decodeURIComponent(new URL(url, 'http://x').pathname.replace(/^\/api\/files\//, ''));
@@ -123,6 +127,41 @@ describe('POST /api/projects/{id}/pdf-sheet', () => {
     expect(tooBig.body.message).toBe(`The file is too large. The limit is ${UPLOAD_LIMITS.pdfBytes / 1024 / 1024} MB.`);
     expect(await PdfUpload.query().where({ id_project: p.id })).toEqual([]);
     expect(fs.existsSync(localPath(`projects/${p.id}/pdf`))).toBe(false);
+  });
+
+  it('refuses a file that only starts like a PDF, or a PDF cut off in transfer, at upload (415), storing and queueing nothing', async () => {
+    const owner = await createUser();
+    const p = await newProject(owner);
+    const fake = Buffer.from('%PDF-1.7\nThis is a text file renamed to .pdf; no objects, no xref, no trailer.\n%%EOF\n');
+    const res = await api().post(`/api/projects/${p.id}/pdf-sheet`).set(owner.auth).attach('file', fake, 'plans.pdf');
+    expect(res.status).toBe(415);
+    expect(res.body.message).toBe('This file starts like a PDF but cannot be read as one. Export it again from the drawing program and upload the new file.');
+    const whole = await planPdf([{ size: PAPER.A6 }, { size: PAPER.A6 }]);
+    const cut = await api().post(`/api/projects/${p.id}/pdf-sheet`).set(owner.auth).attach('file', whole.subarray(0, Math.floor(whole.length * 0.7)), 'plans.pdf');
+    expect(cut.status).toBe(415);
+    expect(cut.body.message).toMatch(/^This PDF is incomplete: the end of the file is missing\./);
+    expect(await PdfUpload.query().where({ id_project: p.id })).toEqual([]);
+    expect(fs.existsSync(localPath(`projects/${p.id}/pdf`))).toBe(false);
+    expect(leftUploadFiles()).toEqual([]);
+  });
+
+  it('answers 400 to an empty file and leaves no temporary file behind, whatever the outcome of an upload', async () => {
+    const owner = await createUser();
+    const p = await newProject(owner);
+    for (const path of [`/api/projects/${p.id}/pdf-sheet`, `/api/projects/${p.id}/cover`, '/api/users/avatar', '/api/users/cover_image']) {
+      const empty = await api().post(path).set(owner.auth).attach('file', Buffer.alloc(0), 'empty.pdf');
+      expect(empty.status, path).toBe(400);
+      expect(empty.body.message).toBe('The file is empty. Choose the file again.');
+      expect(leftUploadFiles(), path).toEqual([]);
+    }
+    // Refused by type, accepted, and a form field with a NUL byte: nothing left either.
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).png().toBuffer();
+    expect((await api().post(`/api/projects/${p.id}/pdf-sheet`).set(owner.auth).attach('file', png, 'a.pdf')).status).toBe(415);
+    expect((await api().post(`/api/projects/${p.id}/cover`).set(owner.auth).attach('file', png, 'a.png')).status).toBe(200);
+    const field = await api().post(`/api/projects/${p.id}/cover`).set(owner.auth).field('note', 'a\u0000b').attach('file', png, 'a.png');
+    expect(field.status).toBe(400);
+    expect(field.body.message).toMatch(/^The field "note" contains a character that cannot be stored/);
+    expect(leftUploadFiles()).toEqual([]);
   });
 
   it('answers 404 for a project the user cannot see, 403 for a read-only member, 400 without a file, 401 without a token', async () => {

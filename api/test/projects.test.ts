@@ -242,6 +242,26 @@ describe('GET /api/projects', () => {
     expect((await api().get('/api/projects?per_page=500').set(owner.auth)).status).toBe(400);
     expect((await api().get('/api/projects?starred=maybe').set(owner.auth)).body.message).toBe('starred must be true or false.');
     expect((await api().get('/api/projects?evil=1').set(owner.auth)).status).toBe(400);
+    expect((await api().get('/api/projects?evil=1').set(owner.auth)).body.message).toBe('Unknown query parameter: evil.');
+    const nul = await api().get('/api/projects?search=%00').set(owner.auth);
+    expect(nul.status).toBe(400);
+    expect(nul.body.message).toMatch(/^The query parameter "search" contains a character that cannot be stored/);
+    expect((await api().get('/api/projects?search=a%00b&page=1').set(owner.auth)).status).toBe(400);
+  });
+
+  it('marks answers with private data as not to be stored by browsers or proxies', async () => {
+    const owner = await createUser();
+    const p = await newProject(owner);
+    for (const path of ['/api/projects', `/api/projects/${p.id}`, '/api/projects/recent', '/api/notifications', `/api/users/${owner.user.id}/profile`]) {
+      const res = await api().get(path).set(owner.auth);
+      expect(res.status, path).toBe(200);
+      expect(res.headers['cache-control'], path).toBe('no-store');
+    }
+    // Refusals too (they may name what exists), and writes.
+    expect((await api().get('/api/projects/999999999').set(owner.auth)).headers['cache-control']).toBe('no-store');
+    expect((await api().post('/api/projects/star').set(owner.auth).send({ id_project: p.id, starred: true })).headers['cache-control']).toBe('no-store');
+    // What anyone may read keeps its own rule.
+    expect((await api().get('/api/settings')).headers['cache-control']).toBe('no-cache');
   });
 });
 

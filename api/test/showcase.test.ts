@@ -63,4 +63,18 @@ describe('GET /api/showcase', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('project_code is required.');
   });
+
+  it('answers 400, not 500, to a NUL byte or broken text in the code, and to unknown query parameters', async () => {
+    for (const q of ['project_code=%00', 'project_code=ab%00cd', 'project_code=%ED%A0%80', 'project_code=abc&x%00=1']) {
+      const res = await api().get(`/api/showcase?${q}`);
+      expect(res.status, q).toBeGreaterThanOrEqual(400);
+      expect(res.status, q).toBeLessThan(500);
+    }
+    const nul = await api().get('/api/showcase?project_code=%00');
+    expect(nul.status).toBe(400);
+    expect(nul.body.message).toBe('The query parameter "project_code" contains a character that cannot be stored (a NUL byte or a broken Unicode character). Remove it and try again.');
+    const unknown = await api().get('/api/showcase?project_code=abc&utm_source=mail');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe('Unknown query parameter: utm_source.');
+  });
 });

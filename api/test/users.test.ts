@@ -37,6 +37,13 @@ describe('GET /api/users', () => {
     const admin = await createUser({ super_admin: true });
     const bad = await api().get('/api/users').query({ per_page: 1000 }).set(admin.auth);
     expect(bad.status).toBe(400);
+    // The same rule as every list: unknown query keys are refused, by name.
+    const unknown = await api().get('/api/users?serach=bob').set(admin.auth);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe('Unknown query parameter: serach.');
+    const nul = await api().get('/api/users?search=%00').set(admin.auth);
+    expect(nul.status).toBe(400);
+    expect(nul.body.message).toMatch(/^The query parameter "search" contains a character that cannot be stored/);
   });
 });
 

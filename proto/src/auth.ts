@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idOf } from './ids.js';
 import { emailSchema, passwordSchema, profileFieldsSchema, usernameSchema, type User } from './users.js';
 
 export const loginSchema = z.object({
@@ -80,7 +81,7 @@ export interface ResetTokenCheckResponse {
 
 export const tokenQuerySchema = z.object({
   token: z.string().min(10, 'The link is not valid.').max(200),
-});
+}).strict();
 
 /**
  * The one answer of POST /password/email, whether an account matched or not,
@@ -109,7 +110,7 @@ export const passwordResetSchema = z.object({
  * {id} of the path; current_password is required when changing your own.
  */
 export const changePasswordSchema = z.object({
-  target_user_id: z.coerce.number().int().positive().optional(),
+  target_user_id: idOf('target_user_id').optional(),
   current_password: z.string().max(200).optional(),
   new_password: passwordSchema,
 });

@@ -25,4 +25,4 @@ export interface Page<T> {
 export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(100).default(20),
-});
+}).strict();

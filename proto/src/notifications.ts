@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idOf } from './ids.js';
 
 /** SPEC §3 Notification. */
 export interface Notification {
@@ -50,7 +51,7 @@ export interface NotificationPreferences {
 }
 
 export const notificationIdSchema = z.object({
-  notification_id: z.coerce.number({ error: 'notification_id must be a number.' }).int().positive().max(2_147_483_647),
+  notification_id: idOf('notification_id'),
 });
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageQuerySchema, type Page } from './envelope.js';
 import type { CategoryRef } from './categories.js';
 import type { MapSummary, PdfUpload } from './sheets.js';
+import { idField } from './ids.js';
 
 /**
  * Projects (SPEC §7 "Projects"). Every answer is wrapped in the envelope
@@ -40,10 +41,7 @@ export type ProjectSort = (typeof PROJECT_SORTS)[number];
  * An id in a body or a query string: a positive whole number, given as a
  * number or as digits. A missing one reads "<field> is required.".
  */
-export const idField = z.preprocess(
-  (v) => (typeof v === 'string' && /^\d{1,15}$/.test(v.trim()) ? Number(v) : v),
-  z.number({ message: 'Use the id number.' }).int('Use the id number.').positive('Use the id number.'),
-);
+export { idField } from './ids.js';
 
 /** A whole number in a query string (digits), with a message people understand. */
 export const queryInt = (field: string, min: number, max: number) =>

@@ -197,11 +197,45 @@ const valueSchemaFor = (v: unknown): z.ZodTypeAny => {
   return z.string().max(20_000);
 };
 
+/** A whole number in a range, with a message that names the setting and the range. */
+const wholeNumber = (key: string, min: number, max: number) => {
+  const message = `${key} must be a whole number from ${min} to ${max}.`;
+  return z.number({ message }).int(message).min(min, message).max(max, message);
+};
+
+const isTimeZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** An e-mail address, or empty for "not set". */
+const optionalEmail = (key: string) => z.union([z.literal(''), z.email({ message: `${key} must be an e-mail address.` })], { message: `${key} must be an e-mail address.` });
+
+/**
+ * Settings whose type is narrower than "a number" or "a text": ports, zoom
+ * levels, choices, names. Every other setting takes the type of its default.
+ */
+export const SETTING_RULES: Partial<Record<SettingKey, z.ZodTypeAny>> = {
+  name: z.string().trim().min(1, 'The site name cannot be empty.').max(100, 'The site name is too long (at most 100 characters).'),
+  smtp_port: wholeNumber('smtp_port', 1, 65535),
+  peerjs_port: wholeNumber('peerjs_port', 1, 65535),
+  turn_port: wholeNumber('turn_port', 1, 65535),
+  maxzoom: wholeNumber('maxzoom', 1, 30),
+  smtp_secure: z.enum(['tls', 'ssl', 'none'], { message: 'smtp_secure must be one of: tls, ssl, none.' }),
+  timezone: z.string().max(100).refine(isTimeZone, { message: 'timezone must be a time zone such as Asia/Amman or UTC.' }),
+  smtp_from_email: optionalEmail('smtp_from_email'),
+  contact_email: optionalEmail('contact_email'),
+};
+
 /** PUT /settings body: any subset of known keys, each with its own type. */
 export const settingsUpdateSchema = z
   .object(
     Object.fromEntries(
-      Object.entries(SETTINGS_DEFAULTS).map(([k, v]) => [k, valueSchemaFor(v).optional()]),
+      Object.entries(SETTINGS_DEFAULTS).map(([k, v]) => [k, (SETTING_RULES[k as SettingKey] ?? valueSchemaFor(v)).optional()]),
     ) as { [K in SettingKey]: z.ZodOptional<z.ZodTypeAny> },
   )
   .strict()

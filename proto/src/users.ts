@@ -110,7 +110,7 @@ export interface UserCreateResponse {
 export const userListQuerySchema = pageQuerySchema.extend({
   /** Matches username, e-mail, first or last name, case-insensitively. */
   search: z.string().trim().max(100, 'The search text is too long.').optional(),
-});
+}).strict();
 export type UserListQuery = z.input<typeof userListQuerySchema>;
 export type UserList = Page<User>;
 

@@ -181,7 +181,7 @@ describe('sheet.from-pdf: files that cannot become sheets', () => {
   const cases: [string, () => Promise<Buffer>, RegExp][] = [
     ['a PDF that needs a password to open', async () => encryptedPdf(await A6x2(), 'site-secret'), /^This PDF is protected by a password\./],
     ['a PDF encrypted with only an owner password', async () => encryptedPdf(await A6x2(), ''), /^This PDF is encrypted: its author restricted/],
-    ['a PDF cut off in transfer', async () => truncated(await A6x2()), /^This PDF is incomplete: the end of the file is missing\./],
+    // A PDF cut off in transfer no longer gets this far: the upload refuses it (api/test/projects-files.test.ts).
     ['a PDF with an absurd page size (6 m × 1 m)', () => planPdf([{ size: PAPER.A6 }, { size: [17_008, 2_835] }]), /^Page 2 is 6\.0 m × 1\.0 m\. A sheet's sides must be between 1 cm and 5 m\.$/],
     ['a PDF with no pages', () => emptyPdf(), /^This PDF has no pages\.$/],
   ];
@@ -196,6 +196,10 @@ describe('sheet.from-pdf: files that cannot become sheets', () => {
       expect(row.error).toMatch(message);
       expect(row.sheet_ids).toEqual([]);
       expect(await sheetsOf(up.id)).toEqual([]);
+      // The refused PDF itself is not kept in storage.
+      expect(row.file_key).toBeNull();
+      const pdfFolder = localPath(`projects/${project.id}/pdf`);
+      expect(fs.existsSync(pdfFolder) ? fs.readdirSync(pdfFolder) : []).toEqual([]);
       expect((await api().get(`/api/projects/${project.id}`).set(owner.auth)).body.data).toMatchObject({ maps: [], pdf_uploads: [{ status: 'failed', error: row.error }] });
       // Refused files are not retried: another attempt would give the same answer.
       const job = await queue('sheets').getJob(`pdf-upload-${up.id}`);
@@ -249,7 +253,8 @@ describe('sheet.from-pdf: reruns and retries', () => {
     await expect(sheetFromPdf({ upload_id: up.id }, fakeJob(up.id, 2, 3))).rejects.toThrow(/incomplete/);
     expect(await sheetsOf(up.id)).toEqual([]);
     expect(stored(made[0].folder!)).toBe(false);
-    expect(await PdfUpload.query().findById(up.id)).toMatchObject({ status: 'failed', sheet_ids: [], pages_done: 0 });
+    expect(await PdfUpload.query().findById(up.id)).toMatchObject({ status: 'failed', sheet_ids: [], pages_done: 0, file_key: null });
+    expect(stored(fileKey)).toBe(false);
   });
 
   it('stops quietly and tidies up when the project is deleted while its PDF is processed', async () => {

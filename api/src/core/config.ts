@@ -26,6 +26,8 @@ export const config = {
   corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   /** Secret for signed file URLs; generated into .data when not given. */
   appSecret: env.APP_SECRET ?? '',
+  /** Key material for secret settings at rest; APP_SECRET's when not given. */
+  settingsKey: env.SETTINGS_KEY ?? '',
   requestTimeoutMs: int(env.REQUEST_TIMEOUT_MS, 30_000),
   loginLimitPerIp: int(env.LOGIN_LIMIT_PER_IP, 30),
   loginLimitPerAccount: int(env.LOGIN_LIMIT_PER_ACCOUNT, 5),

@@ -1,8 +1,10 @@
-import os from 'node:os';
+import path from 'node:path';
 import fsp from 'node:fs/promises';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { badRequest, payloadTooLarge } from '../core/errors.js';
+import { config } from '../core/config.js';
+import { assertReadableText } from './validate.js';
 import type { UploadedFile } from '../core/uploaded-file.js';
 
 export type { UploadedFile };
@@ -11,46 +13,54 @@ export type { UploadedFile };
 /** Paths whose requests are uploads: exempt from the request timeout. */
 export const isUploadRequest = (ctx: Context) => ctx.is('multipart') === 'multipart';
 
+/** Where uploads wait while their request runs: one folder per request, below one per process. */
+export const uploadTempRoot = () => path.join(config.dataDir, 'tmp', 'uploads', String(process.pid));
+
 /**
- * Multipart parsing for one route: files land in the OS temp folder under
- * random names, never larger than maxBytes; the route moves them to storage.
+ * Multipart parsing for one route: files land in a folder of their own for
+ * this request under random names, never larger than maxBytes; the route
+ * moves them to storage. Whatever happens — a refused file, an empty one
+ * formidable gives up on half-way, an error in the route — the folder goes
+ * when the request ends, so nothing is ever left behind.
  */
 export function multipart(maxBytes: number) {
-  // koa-body carries its own copy of the Koa types; at run time it is plain Koa middleware.
-  const parser = koaBody({
-    multipart: true,
-    json: false,
-    urlencoded: false,
-    text: false,
-    formidable: {
-      uploadDir: os.tmpdir(),
-      maxFileSize: maxBytes,
-      maxTotalFileSize: maxBytes,
-      maxFiles: 1,
-      maxFields: 20,
-      keepExtensions: false,
-      allowEmptyFiles: false,
-    },
-    onError: (err: Error) => {
-      throw /maxFileSize|maxTotalFileSize|exceeded/i.test(err.message)
-        ? payloadTooLarge(`The file is too large. The limit is ${Math.round(maxBytes / 1024 / 1024)} MB.`)
-        : badRequest('The upload could not be read. Please try again.');
-    },
-  }) as unknown as Middleware;
+  const tooLarge = () => payloadTooLarge(`The file is too large. The limit is ${Math.round(maxBytes / 1024 / 1024)} MB.`);
   return async (ctx: Context, next: Next) => {
     if (!ctx.is('multipart')) throw badRequest('Send the file as multipart/form-data in a field named "file".');
     const declared = Number(ctx.get('content-length'));
-    if (declared && declared > maxBytes + 64 * 1024) {
-      throw payloadTooLarge(`The file is too large. The limit is ${Math.round(maxBytes / 1024 / 1024)} MB.`);
-    }
-    await parser(ctx, async () => {
-      try {
+    if (declared && declared > maxBytes + 64 * 1024) throw tooLarge();
+    await fsp.mkdir(uploadTempRoot(), { recursive: true });
+    const dir = await fsp.mkdtemp(path.join(uploadTempRoot(), 'req-'));
+    try {
+      // koa-body carries its own copy of the Koa types; at run time it is plain Koa middleware.
+      const parser = koaBody({
+        multipart: true,
+        json: false,
+        urlencoded: false,
+        text: false,
+        formidable: {
+          uploadDir: dir,
+          maxFileSize: maxBytes,
+          maxTotalFileSize: maxBytes,
+          maxFiles: 1,
+          maxFields: 20,
+          keepExtensions: false,
+          allowEmptyFiles: false,
+        },
+        onError: (err: Error) => {
+          if (/maxFileSize|maxTotalFileSize|exceeded/i.test(err.message)) throw tooLarge();
+          if (/empty/i.test(err.message)) throw badRequest('The file is empty. Choose the file again.');
+          throw badRequest('The upload could not be read. Please try again.');
+        },
+      }) as unknown as Middleware;
+      await parser(ctx, async () => {
+        // The form's text fields get the same check as every JSON body (see rejectUnreadableText).
+        assertReadableText((ctx.request as { body?: unknown }).body, 'field');
         await next();
-      } finally {
-        // Whatever the route did not move into storage is removed.
-        for (const f of allFiles(ctx)) await fsp.rm(f.filepath, { force: true });
-      }
-    });
+      });
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
   };
 }
 

@@ -198,8 +198,10 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
     if (!refused) log.error({ err }, 'PDF job failed for good');
     await removeSheetsOf(upload.id, upload.id_project);
     await PdfUpload.query()
-      .patch({ status: 'failed', error: reason, pages_done: 0, sheet_ids: [], finished_at: new Date() })
+      .patch({ status: 'failed', error: reason, pages_done: 0, sheet_ids: [], finished_at: new Date(), file_key: null })
       .where({ id: upload.id });
+    // A PDF that will never become sheets is not kept in storage.
+    await remove(upload.file_key);
     report(upload, project?.id_owner, 'failed', 0, reason, { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });
     await tellOwner(upload, project, false, `"${upload.original_name}": ${reason}`);
     throw refused ? new UnrecoverableError(reason) : err;

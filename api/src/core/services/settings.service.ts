@@ -3,14 +3,29 @@ import type { Knex } from 'knex';
 import { db } from '../db/index.js';
 import { enqueue } from '../queue/index.js';
 import { logger } from '../logger.js';
+import { openSetting, sealSetting } from '../settings-crypto.js';
 
 const SECRET_SET = new Set<string>(SECRET_SETTING_KEYS);
 
-/** All settings: stored values over the defaults of SPEC §3. */
+/**
+ * A stored secret in clear. One that no longer opens (SETTINGS_KEY or
+ * APP_SECRET changed) reads as not set, so the rest of the app keeps working
+ * and the administrator enters it again.
+ */
+function readSecret(key: string, stored: unknown): unknown {
+  try {
+    return openSetting(key, stored);
+  } catch (err) {
+    logger.error({ err, setting: key }, 'a secret setting does not open with the configured key (SETTINGS_KEY or APP_SECRET changed?); it reads as not set');
+    return '';
+  }
+}
+
+/** All settings: stored values over the defaults of SPEC §3, secrets decrypted. */
 export async function getSettings(trx: Knex | Knex.Transaction = db()): Promise<Settings> {
   const rows: { key: string; value: unknown }[] = await trx('settings').select('key', 'value');
   const merged: Record<string, unknown> = { ...SETTINGS_DEFAULTS };
-  for (const r of rows) if (r.key in SETTINGS_DEFAULTS) merged[r.key] = r.value;
+  for (const r of rows) if (r.key in SETTINGS_DEFAULTS) merged[r.key] = SECRET_SET.has(r.key) ? readSecret(r.key, r.value) : r.value;
   return merged as Settings;
 }
 
@@ -39,7 +54,8 @@ export async function saveSettings(patch: Partial<Settings>, trx?: Knex.Transact
       if (JSON.stringify(current[k]) === JSON.stringify(v)) continue;
       changed.push(k);
       await t('settings')
-        .insert({ key: k, value: JSON.stringify(v), updated_at: t.fn.now() })
+        // Secrets are kept encrypted at rest (see settings-crypto.ts).
+        .insert({ key: k, value: JSON.stringify(SECRET_SET.has(k) ? sealSetting(k, v) : v), updated_at: t.fn.now() })
         .onConflict('key')
         .merge();
     }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as platform from './20261122_0001_platform.js';
 import * as projects from './20261122_0100_projects.js';
+import * as encryptSettings from './20261124_0150_encrypt_settings.js';
 
 /**
  * Every migration, in order. Listed here (not discovered on disk) so they run
@@ -9,4 +10,5 @@ import * as projects from './20261122_0100_projects.js';
 export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: (k: Knex) => Promise<void> }> = {
   '20261122_0001_platform': platform,
   '20261122_0100_projects': projects,
+  '20261124_0150_encrypt_settings': encryptSettings,
 };
