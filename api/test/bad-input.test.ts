@@ -57,7 +57,7 @@ interface Route {
 function routes(): Route[] {
   const out: Route[] = [];
   for (const layer of apiRouter().stack) {
-    for (const method of layer.methods) if (method !== 'HEAD') out.push({ method, path: layer.path });
+    for (const method of layer.methods) if (method !== 'HEAD') out.push({ method, path: String(layer.path) });
   }
   return out;
 }
