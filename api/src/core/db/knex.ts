@@ -17,13 +17,28 @@ export const migrationSource: Knex.MigrationSource<string> = {
 
 let instance: Knex | null = null;
 
+const envInt = (name: string, fallback: number): number => {
+  const v = process.env[name];
+  return v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : fallback;
+};
+
 /** The one knex instance of this process, bound to Objection models. */
 export function db(): Knex {
   if (!instance) {
     instance = knexFactory({
       client: 'pg',
-      connection: config.databaseUrl,
-      pool: { min: 0, max: Number(process.env.DB_POOL_MAX ?? 10) },
+      connection: {
+        connectionString: config.databaseUrl,
+        // A server that does not accept the connection within 5 s is away: fail (503) rather than hang.
+        connectionTimeoutMillis: envInt('DB_CONNECT_TIMEOUT_MS', 5_000),
+        // Finds a connection whose server vanished without closing it (a network cut) instead of waiting on it for ever.
+        keepAlive: true,
+      },
+      pool: { min: 0, max: envInt('DB_POOL_MAX', 10) },
+      // Every connection busy for this long means the database cannot keep up: answer 503 well before
+      // the 30 s request limit (knex's default is 60 s). Connections that PostgreSQL closed (a restart)
+      // are dropped by knex when it next hands them out, so the pool heals by itself.
+      acquireConnectionTimeout: envInt('DB_ACQUIRE_TIMEOUT_MS', 10_000),
     });
     Model.knex(instance);
   }
