@@ -62,6 +62,8 @@ describe('classifyDependencyError', () => {
       reason: 'pool acquire timeout',
     });
     expect(classifyDependencyError(new Error('Connection terminated unexpectedly'))?.dependency).toBe('database');
+    // knex puts the statement in front of the driver's message.
+    expect(classifyDependencyError(new Error('select 1 - Connection terminated unexpectedly'))?.dependency).toBe('database');
     expect(classifyDependencyError(new Error('Connection is closed.'))?.dependency).toBe('redis');
   });
 

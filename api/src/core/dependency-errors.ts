@@ -28,8 +28,9 @@ const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
 const isPgConnectionClass = (code: string) => /^08[0-9A-Z]{3}$/.test(code);
 
 /** node-postgres raises these without a code when the socket ends under a client. */
+// Not anchored: knex puts the SQL in front ("select … - Connection terminated unexpectedly").
 const PG_MESSAGES = [
-  /^Connection terminated/i,
+  /\bConnection terminated\b/i,
   /Client has encountered a connection error and is not queryable/i,
   /Client was closed and is not queryable/i,
   /the database system is (starting up|shutting down|in recovery mode)/i,
