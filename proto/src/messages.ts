@@ -78,6 +78,8 @@ export const MESSAGES = {
   logoutTitle: 'Ready to Leave?',
   logoutText: 'Select "Logout" below if you are ready to end your current session.',
   tourCancelConfirm: 'Are you sure you want to stop the tour?',
+  // A dependency (database, Redis) is briefly away: the server answers 503 with this.
+  serviceBrieflyUnavailable: 'SiteWalk is briefly unavailable while it reconnects. Please try again in a few seconds.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,7 +1,7 @@
 import { Worker, UnrecoverableError, type Job } from 'bullmq';
 import { JOB_POLICIES, QUEUES, jobPayloads, jobsOfQueue, type JobName, type QueueName } from '@sitewalk/proto';
 import { bullPrefix } from '@sitewalk/api/core/queue';
-import { createRedis } from '@sitewalk/api/core/redis';
+import { createRedis, logRepeatedError } from '@sitewalk/api/core/redis';
 import { logger } from '@sitewalk/api/core/logger';
 import { missingHandlers, type HandlerTable } from './registry.js';
 
@@ -67,7 +67,8 @@ export function startWorkers(
     if (!names.length) continue;
     const concurrency = Math.max(...names.map((n) => JOB_POLICIES[n].concurrency));
     const { lockMs, stalledMs } = workerTimings(names, opts);
-    const connection = createRedis({ maxRetriesPerRequest: null });
+    // Reconnects for ever with a capped backoff and logs its errors (core/redis.ts); BullMQ resumes fetching when it is back.
+    const connection = createRedis({ maxRetriesPerRequest: null }, `worker:${queueName}`);
     connections.push(connection);
     const worker = new Worker(
       queueName,
@@ -94,7 +95,8 @@ export function startWorkers(
       },
     );
     worker.on('failed', (job, err) => logger.warn({ job: job?.name, job_id: job?.id, err: err.message }, 'job failed'));
-    worker.on('error', (err) => logger.error({ err }, 'worker error'));
+    // While Redis is away the worker reports each failed fetch; one line per queue per 30 s says it all.
+    worker.on('error', (err) => logRepeatedError(`worker:${queueName}`, err, 'worker error'));
     workers.push(worker);
   }
   return {

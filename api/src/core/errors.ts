@@ -21,3 +21,17 @@ export const unsupportedMedia = (message?: string) => new HttpError(415, message
 export const unprocessable = (message?: string) => new HttpError(422, message);
 export const tooManyRequests = (message?: string, retryAfterSec?: number) =>
   new HttpError(429, message, retryAfterSec ? { retry_after: retryAfterSec } : undefined);
+
+/**
+ * A dependency (database, Redis) is briefly away: 503 with Retry-After. The
+ * request was fine; the same request a little later will work.
+ */
+export class ServiceUnavailableError extends HttpError {
+  constructor(
+    message: string,
+    public readonly retryAfterSec: number,
+    public readonly dependency: string = 'unknown',
+  ) {
+    super(503, message, { retry_after: retryAfterSec });
+  }
+}

@@ -1,7 +1,10 @@
 import type { Context, Next } from 'koa';
-import { HTTP_DEFAULTS } from '@sitewalk/proto';
+import { HTTP_DEFAULTS, MESSAGES } from '@sitewalk/proto';
 import { ValidationError, NotFoundError, UniqueViolationError, ForeignKeyViolationError, NotNullViolationError, CheckViolationError, DataError } from 'objection';
-import { HttpError } from '../core/errors.js';
+import { HttpError, ServiceUnavailableError } from '../core/errors.js';
+import { classifyDependencyError, RETRY_AFTER_SECONDS, type ClassifyHints } from '../core/dependency-errors.js';
+import { config } from '../core/config.js';
+import { createLogThrottle } from '../core/log-throttle.js';
 import { envelope } from './envelope.js';
 
 interface Mapped {
@@ -10,8 +13,36 @@ interface Mapped {
   details?: unknown;
 }
 
+const portOf = (url: string, fallback: number): number | undefined => {
+  try {
+    return Number(new URL(url).port || fallback);
+  } catch {
+    return undefined;
+  }
+};
+let hints: ClassifyHints | null = null;
+const dependencyHints = (): ClassifyHints =>
+  (hints ??= { databasePort: portOf(config.databaseUrl, 5432), redisPort: portOf(config.redisUrl, 6379) });
+
+/**
+ * A database or Redis that is briefly away (restart, failover, full pool)
+ * becomes ServiceUnavailableError: 503 with Retry-After, never 500. The one
+ * place where connection-level errors are recognised.
+ */
+export function toServiceUnavailable(err: unknown): ServiceUnavailableError | null {
+  if (err instanceof ServiceUnavailableError) return err;
+  if (err instanceof HttpError) return null;
+  const found = classifyDependencyError(err, dependencyHints());
+  return found ? new ServiceUnavailableError(MESSAGES.serviceBrieflyUnavailable, RETRY_AFTER_SECONDS, found.dependency) : null;
+}
+
+// While a dependency is away every request fails alike: one log line per dependency per 10 s is enough.
+const unavailableLog = createLogThrottle(10_000);
+
 /** Maps every error to a status and a message for people; never leaks SQL or stacks. */
 export function mapError(err: unknown): Mapped {
+  const unavailable = toServiceUnavailable(err);
+  if (unavailable) return { status: 503, message: unavailable.message, details: unavailable.details };
   if (err instanceof HttpError) return { status: err.status, message: err.message, details: err.details };
   if (err instanceof ValidationError) return { status: 400, message: err.message || HTTP_DEFAULTS[400] };
   if (err instanceof NotFoundError) return { status: 404, message: HTTP_DEFAULTS[404] };
@@ -49,11 +80,15 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   } catch (err) {
     const mapped = mapError(err);
     const log = ctx.state.log ?? console;
-    if (mapped.status >= 500) log.error({ err }, 'request failed');
+    if (mapped.status === 503) {
+      const dependency = err instanceof ServiceUnavailableError ? err.dependency : (toServiceUnavailable(err)?.dependency ?? 'unknown');
+      const t = unavailableLog.hit(dependency);
+      if (t.log) log.warn({ err: (err as Error)?.message, dependency, suppressed: t.suppressed }, 'answered 503: a dependency is unavailable');
+    } else if (mapped.status >= 500) log.error({ err }, 'request failed');
     else log.info({ status: mapped.status, msg: mapped.message }, 'request refused');
     ctx.status = mapped.status;
-    if (mapped.status === 429) {
-      const retry = (mapped.details as { retry_after?: number } | undefined)?.retry_after;
+    if (mapped.status === 429 || mapped.status === 503) {
+      const retry = (mapped.details as { retry_after?: number } | undefined)?.retry_after ?? (mapped.status === 503 ? RETRY_AFTER_SECONDS : undefined);
       if (retry) ctx.set('Retry-After', String(retry));
     }
     ctx.body = envelope('error', mapped.message, mapped.status === 400 && mapped.details ? { issues: sanitizeIssues(mapped.details) } : null);

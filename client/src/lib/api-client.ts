@@ -1,5 +1,6 @@
 import axios, { AxiosError, type AxiosProgressEvent, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { CONSTANTS, type Envelope } from '@sitewalk/proto';
+import { sleep, unavailableRetryDelay } from './retry-policy';
 
 /**
  * The one HTTP client of the app (SPEC §7): base /api, JSON, cookies, bearer
@@ -7,7 +8,9 @@ import { CONSTANTS, type Envelope } from '@sitewalk/proto';
  * unwrapped from the {status, message, data} envelope; a failure raises the
  * server's message or the caller's SPEC §8 default. On HTTP 401 it tries one
  * token refresh and retries the request once; when that fails the auth hooks
- * clear the sign-in and send the user to /login.
+ * clear the sign-in and send the user to /login. A read (GET) answered 503
+ * — the server is briefly away from its database — is tried again after the
+ * server's Retry-After, a few times (retry-policy.ts); a write never is.
  */
 
 declare module 'axios' {
@@ -16,6 +19,8 @@ declare module 'axios' {
     skipAuthRefresh?: boolean;
     _authRetried?: boolean;
     _csrfRetried?: boolean;
+    /** How many times this read was sent again after a 503. */
+    _unavailableRetries?: number;
   }
 }
 
@@ -78,6 +83,16 @@ http.interceptors.response.use(undefined, async (error: AxiosError) => {
     config._csrfRetried = true;
     await fetchCsrfCookie();
     return http.request(config);
+  }
+  if (status === 503) {
+    const retriesDone = config._unavailableRetries ?? 0;
+    const header = error.response?.headers?.['retry-after'];
+    const delay = unavailableRetryDelay({ method: config.method, status, retryAfter: typeof header === 'string' ? header : null, retriesDone });
+    if (delay !== null && !config.signal?.aborted) {
+      config._unavailableRetries = retriesDone + 1;
+      await sleep(delay);
+      return http.request(config);
+    }
   }
   if (status === 401 && !config.skipAuthRefresh && !config._authRetried && hooks.getToken()) {
     config._authRetried = true;

@@ -2,6 +2,8 @@ import knexFactory, { type Knex } from 'knex';
 import { Model } from 'objection';
 import pg from 'pg';
 import { config } from '../config.js';
+import { logger } from '../logger.js';
+import { createLogThrottle } from '../log-throttle.js';
 
 // BIGINT counts (count(*)) come back as strings by default; they fit in a JS number here.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -17,13 +19,38 @@ export const migrationSource: Knex.MigrationSource<string> = {
 
 let instance: Knex | null = null;
 
+// While the database restarts knex warns once per failed connection attempt: one line per kind per 10 s.
+const knexLog = createLogThrottle(10_000);
+const throttled = (level: 'warn' | 'error') => (message: unknown) => {
+  const text = String(message instanceof Error ? message.message : message);
+  const t = knexLog.hit(text.split('\n')[0].slice(0, 160));
+  if (t.log) logger[level]({ source: 'knex', suppressed: t.suppressed }, text.split('\n')[0]);
+};
+
+const envInt = (name: string, fallback: number): number => {
+  const v = process.env[name];
+  return v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : fallback;
+};
+
 /** The one knex instance of this process, bound to Objection models. */
 export function db(): Knex {
   if (!instance) {
     instance = knexFactory({
       client: 'pg',
-      connection: config.databaseUrl,
-      pool: { min: 0, max: Number(process.env.DB_POOL_MAX ?? 10) },
+      connection: {
+        connectionString: config.databaseUrl,
+        // A server that does not accept the connection within 5 s is away: fail (503) rather than hang.
+        connectionTimeoutMillis: envInt('DB_CONNECT_TIMEOUT_MS', 5_000),
+        // Finds a connection whose server vanished without closing it (a network cut) instead of waiting on it for ever.
+        keepAlive: true,
+      },
+      pool: { min: 0, max: envInt('DB_POOL_MAX', 10) },
+      // Every connection busy for this long means the database cannot keep up: answer 503 well before
+      // the 30 s request limit (knex's default is 60 s). Connections that PostgreSQL closed (a restart)
+      // are dropped by knex when it next hands them out, so the pool heals by itself.
+      acquireConnectionTimeout: envInt('DB_ACQUIRE_TIMEOUT_MS', 10_000),
+      // knex would print its connection warnings with their stacks to the console, once per attempt.
+      log: { warn: throttled('warn'), error: throttled('error'), deprecate: throttled('warn'), debug: () => undefined },
     });
     Model.knex(instance);
   }

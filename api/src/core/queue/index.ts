@@ -1,7 +1,7 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import { JOB_POLICIES, jobPayloads, type JobInput, type JobName, type QueueName } from '@sitewalk/proto';
 import { config } from '../config.js';
-import { createRedis } from '../redis.js';
+import { createRedis, logRepeatedError } from '../redis.js';
 import { logger } from '../logger.js';
 
 const queues = new Map<QueueName, Queue>();
@@ -13,8 +13,11 @@ export const bullPrefix = () => `{${config.redisPrefix}}:bull`;
 export function queue(name: QueueName): Queue {
   let q = queues.get(name);
   if (!q) {
-    connection ??= createRedis({ maxRetriesPerRequest: null });
+    // maxRetriesPerRequest null: an enqueue made while Redis restarts waits for the reconnect instead of failing.
+    connection ??= createRedis({ maxRetriesPerRequest: null }, 'queue');
     q = new Queue(name, { connection, prefix: bullPrefix() });
+    // Without a listener an 'error' event of the Queue would be thrown; a lost connection reconnects by itself.
+    q.on('error', (err) => logRepeatedError(`queue:${name}`, err, 'queue error'));
     queues.set(name, q);
   }
   return q;
