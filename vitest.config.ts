@@ -26,6 +26,7 @@ export default defineConfig({
       { extends: true, test: { name: 'api', include: ['api/src/**/*.test.ts', 'api/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'workers', include: ['workers/src/**/*.test.ts', 'workers/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'client', include: ['client/src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'scripts', include: ['test/**/*.test.ts'] } },
     ],
   },
 });

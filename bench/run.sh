@@ -44,9 +44,8 @@ done
 
 ensure_node_modules
 bash "$ROOT/scripts/install-system-deps.sh" bench
-rm -f "$DATA_DIR/started-services"
-ensure_services
-trap 'stop_services' EXIT
+# Also arms stopping, on any exit, whatever servers it starts here.
+start_services
 
 for s in "${requested[@]}"; do
   log "Bench: $s"

@@ -11,9 +11,8 @@ MODE="${1:-start}"   # start | dev
 command -v node >/dev/null || die "Node.js 20 or newer is needed (apt-get install nodejs npm)."
 ensure_node_modules
 bash "$ROOT/scripts/install-system-deps.sh" runtime
-rm -f "$DATA_DIR/started-services"
-ensure_services
-trap 'stop_services' EXIT
+# Also arms stopping, on any exit, whatever servers it starts here.
+start_services
 
 export DATABASE_URL="${DATABASE_URL:-$DATABASE_SERVER_URL/sitewalk}"
 export REDIS_URL="${REDIS_URL:-$REDIS_SERVER_URL/0}"

@@ -7,9 +7,8 @@ source "$ROOT/scripts/services.sh"
 cd "$ROOT"
 
 ensure_node_modules
-rm -f "$DATA_DIR/started-services"
-ensure_services
-trap 'stop_services' EXIT
+# Also arms stopping, on any exit, whatever servers it starts here.
+start_services
 
 export NODE_ENV=test
 export DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_test"
