@@ -46,7 +46,8 @@ describe('POST /api/login', () => {
     expect(res.headers['retry-after']).toBeDefined();
   });
 
-  it('lets a whole office sign in from one address: successful sign-ins never use up its limit', async () => {
+  // Forty and thirty-one password checks in a row (argon2, on purpose slow): generous limits for a busy machine.
+  it('lets a whole office sign in from one address: successful sign-ins never use up its limit', { timeout: 180_000 }, async () => {
     const office = uniqueIp();
     const people = await Promise.all(Array.from({ length: 40 }, () => createUser()));
     for (const { user, password } of people) {
@@ -55,7 +56,7 @@ describe('POST /api/login', () => {
     }
   });
 
-  it('stops an address after 30 failed sign-ins, whatever accounts it tries', async () => {
+  it('stops an address after 30 failed sign-ins, whatever accounts it tries', { timeout: 180_000 }, async () => {
     const guesser = uniqueIp();
     for (let i = 0; i < 30; i++) {
       // A different (unknown) account each time: only the per-address limit can stop it.
