@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -12,6 +12,21 @@ import { promisify } from 'node:util';
  */
 
 const run = promisify(execFile);
+
+/**
+ * Last-resort clean-up when the test process ends without its afterAll
+ * (a hook timeout, a killed worker): no server of a test outlives it.
+ */
+const leftovers = new Set<() => void>();
+process.once('exit', () => {
+  for (const clean of leftovers) {
+    try {
+      clean();
+    } catch {
+      // Exiting anyway; nothing else to do.
+    }
+  }
+});
 
 /** A TCP port nothing listens on now: taken from the OS, then released. */
 export async function sparePort(): Promise<number> {
@@ -77,6 +92,13 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
   const ctl = (...args: string[]) => pg('pg_ctl', ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '120', ...args]);
   await ctl('-o', opts, 'start');
   let running = true;
+  const pgCtlPath = path.join(bin, 'pg_ctl');
+  const killNow = () => {
+    const args = [pgCtlPath, '-D', dataDir, '-m', 'immediate', '-w', 'stop'];
+    if (running) execFileSync(asRoot ? 'runuser' : args[0], asRoot ? ['-u', 'postgres', '--', ...args] : args.slice(1), { stdio: 'ignore' });
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  leftovers.add(killNow);
 
   return {
     port,
@@ -94,9 +116,10 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
       running = true;
     },
     destroy: async () => {
+      leftovers.delete(killNow);
       if (running) await ctl('-m', 'immediate', 'stop').catch(() => undefined);
       running = false;
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
@@ -148,6 +171,10 @@ export async function startRedis(): Promise<ThrowawayRedis> {
     await exited;
   };
 
+  const killNow = () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  };
+  leftovers.add(killNow);
   await start();
   return {
     port,
@@ -158,6 +185,9 @@ export async function startRedis(): Promise<ThrowawayRedis> {
       await stop();
       await start();
     },
-    destroy: stop,
+    destroy: async () => {
+      leftovers.delete(killNow);
+      await stop();
+    },
   };
 }
