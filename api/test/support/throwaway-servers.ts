@@ -47,14 +47,27 @@ export async function until(probe: () => boolean | Promise<boolean>, what: strin
   }
 }
 
-/** The newest PostgreSQL bin directory (Debian keeps them in /usr/lib/postgresql/<version>/bin). */
+/** The newest PostgreSQL bin directory (Debian keeps them in /usr/lib/postgresql/<version>/bin), else the one on PATH. */
 function postgresBinDir(): string {
   const root = '/usr/lib/postgresql';
   const versions = fs.existsSync(root)
     ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))
     : [];
-  if (!versions.length) throw new Error('No PostgreSQL server binaries under /usr/lib/postgresql/*/bin (install postgresql).');
-  return path.join(root, versions[0], 'bin');
+  if (versions.length) return path.join(root, versions[0], 'bin');
+  const onPath = (process.env.PATH ?? '').split(path.delimiter).find((d) => d && fs.existsSync(path.join(d, 'initdb')) && fs.existsSync(path.join(d, 'pg_ctl')));
+  if (onPath) return onPath;
+  throw new Error('No PostgreSQL server programs (initdb, pg_ctl): install postgresql (make test does).');
+}
+
+/** initdb refuses root: as root the cluster belongs to the `postgres` system user, created when missing. */
+async function postgresUser(): Promise<{ uid: number; gid: number }> {
+  const ids = async () => ({ uid: Number((await run('id', ['-u', 'postgres'])).stdout.trim()), gid: Number((await run('id', ['-g', 'postgres'])).stdout.trim()) });
+  try {
+    return await ids();
+  } catch {
+    await run('useradd', ['--system', '--no-create-home', 'postgres']).catch(() => undefined);
+    return ids();
+  }
 }
 
 export interface ThrowawayPostgres {
@@ -78,9 +91,8 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
   const dataDir = path.join(dir, 'data');
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    fs.chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+    const { uid, gid } = await postgresUser();
+    fs.chownSync(dir, uid, gid);
   }
   const pg = (tool: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args], { cwd: dir }) : run(path.join(bin, tool), args, { cwd: dir });
