@@ -2,6 +2,7 @@
 # Debian packages SiteWalk needs, installed when missing.
 #   runtime: what the workers run (PDF rendering, 360 images, video: ffmpeg and COLMAP)
 #   test:    runtime + Chromium for browser tests + qpdf for hostile-PDF fixtures
+#            + PostgreSQL and Redis server programs for the dependency-restart test
 #   bench:   test + libvips-tools (the `vips dzsave` reference)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,6 +16,9 @@ command -v colmap >/dev/null || missing+=(colmap)
 if [ "$mode" = test ] || [ "$mode" = bench ]; then
   command -v chromium >/dev/null || missing+=(chromium)
   command -v qpdf >/dev/null || missing+=(qpdf)
+  # api/test/dependency-restart.test.ts restarts servers of its own, even where PostgreSQL and Redis run elsewhere.
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || command -v initdb >/dev/null || missing+=(postgresql)
+  command -v redis-server >/dev/null || missing+=(redis-server)
 fi
 if [ "$mode" = bench ]; then
   command -v vips >/dev/null || missing+=(libvips-tools)

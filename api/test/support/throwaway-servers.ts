@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -12,6 +12,21 @@ import { promisify } from 'node:util';
  */
 
 const run = promisify(execFile);
+
+/**
+ * Last-resort clean-up when the test process ends without its afterAll
+ * (a hook timeout, a killed worker): no server of a test outlives it.
+ */
+const leftovers = new Set<() => void>();
+process.once('exit', () => {
+  for (const clean of leftovers) {
+    try {
+      clean();
+    } catch {
+      // Exiting anyway; nothing else to do.
+    }
+  }
+});
 
 /** A TCP port nothing listens on now: taken from the OS, then released. */
 export async function sparePort(): Promise<number> {
@@ -32,14 +47,27 @@ export async function until(probe: () => boolean | Promise<boolean>, what: strin
   }
 }
 
-/** The newest PostgreSQL bin directory (Debian keeps them in /usr/lib/postgresql/<version>/bin). */
+/** The newest PostgreSQL bin directory (Debian keeps them in /usr/lib/postgresql/<version>/bin), else the one on PATH. */
 function postgresBinDir(): string {
   const root = '/usr/lib/postgresql';
   const versions = fs.existsSync(root)
     ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))
     : [];
-  if (!versions.length) throw new Error('No PostgreSQL server binaries under /usr/lib/postgresql/*/bin (install postgresql).');
-  return path.join(root, versions[0], 'bin');
+  if (versions.length) return path.join(root, versions[0], 'bin');
+  const onPath = (process.env.PATH ?? '').split(path.delimiter).find((d) => d && fs.existsSync(path.join(d, 'initdb')) && fs.existsSync(path.join(d, 'pg_ctl')));
+  if (onPath) return onPath;
+  throw new Error('No PostgreSQL server programs (initdb, pg_ctl): install postgresql (make test does).');
+}
+
+/** initdb refuses root: as root the cluster belongs to the `postgres` system user, created when missing. */
+async function postgresUser(): Promise<{ uid: number; gid: number }> {
+  const ids = async () => ({ uid: Number((await run('id', ['-u', 'postgres'])).stdout.trim()), gid: Number((await run('id', ['-g', 'postgres'])).stdout.trim()) });
+  try {
+    return await ids();
+  } catch {
+    await run('useradd', ['--system', '--no-create-home', 'postgres']).catch(() => undefined);
+    return ids();
+  }
 }
 
 export interface ThrowawayPostgres {
@@ -63,9 +91,8 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
   const dataDir = path.join(dir, 'data');
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    fs.chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+    const { uid, gid } = await postgresUser();
+    fs.chownSync(dir, uid, gid);
   }
   const pg = (tool: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args], { cwd: dir }) : run(path.join(bin, tool), args, { cwd: dir });
@@ -77,6 +104,13 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
   const ctl = (...args: string[]) => pg('pg_ctl', ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '120', ...args]);
   await ctl('-o', opts, 'start');
   let running = true;
+  const pgCtlPath = path.join(bin, 'pg_ctl');
+  const killNow = () => {
+    const args = [pgCtlPath, '-D', dataDir, '-m', 'immediate', '-w', 'stop'];
+    if (running) execFileSync(asRoot ? 'runuser' : args[0], asRoot ? ['-u', 'postgres', '--', ...args] : args.slice(1), { stdio: 'ignore' });
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  leftovers.add(killNow);
 
   return {
     port,
@@ -94,9 +128,10 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
       running = true;
     },
     destroy: async () => {
+      leftovers.delete(killNow);
       if (running) await ctl('-m', 'immediate', 'stop').catch(() => undefined);
       running = false;
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
@@ -148,6 +183,10 @@ export async function startRedis(): Promise<ThrowawayRedis> {
     await exited;
   };
 
+  const killNow = () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  };
+  leftovers.add(killNow);
   await start();
   return {
     port,
@@ -158,6 +197,9 @@ export async function startRedis(): Promise<ThrowawayRedis> {
       await stop();
       await start();
     },
-    destroy: stop,
+    destroy: async () => {
+      leftovers.delete(killNow);
+      await stop();
+    },
   };
 }
