@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { unsupportedMedia } from './errors.js';
+import { loadPdfJs } from './pdfjs.js';
 
 /** A file received by the HTTP layer, waiting in a temporary folder for a service to check and store it. */
 export interface UploadedFile {
@@ -40,6 +40,7 @@ export const PDF_DAMAGED_MESSAGE = 'This file starts like a PDF but cannot be re
 export async function checkPdfOpens(filePath: string): Promise<void> {
   const data = new Uint8Array(await fsp.readFile(filePath));
   const tail = Buffer.from(data.subarray(Math.max(0, data.length - 2048)));
+  const { getDocument } = await loadPdfJs();
   let doc;
   try {
     doc = await getDocument({ data, isEvalSupported: false, disableFontFace: true, stopAtErrors: true, verbosity: 0 }).promise;
