@@ -5,14 +5,14 @@ import { koaBody, HttpMethodEnum } from 'koa-body';
 import cors from '@koa/cors';
 import compress from 'koa-compress';
 import zlib from 'node:zlib';
-import helmet from 'koa-helmet';
 import serve from 'koa-static';
 import send from 'koa-send';
 import { UPLOAD_LIMITS } from '@sitewalk/proto';
 import { config } from './core/config.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { noStoreForApi } from './http/no-store.js';
-import { csrfProtection, requestContext, requestTimeout } from './http/middleware.js';
+import { csrfProtection, requestContext, requestTimeout, serializeJsonOnce } from './http/middleware.js';
+import { securityHeaders } from './http/security-headers.js';
 import { isUploadRequest } from './http/upload.js';
 import { rejectUnreadableText } from './http/validate.js';
 import { apiRouter } from './routes/index.js';
@@ -35,8 +35,9 @@ export function createApp(opts: { serveClient?: boolean } = {}): Koa {
   app.use(noStoreForApi);
   // Text (JSON, scripts, stylesheets, fonts) shrinks several-fold; images and tiles are already compressed.
   app.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }, deflate: false }));
+  app.use(serializeJsonOnce);
   app.use(
-    helmet({
+    securityHeaders({
       contentSecurityPolicy: {
         useDefaults: true,
         directives: {

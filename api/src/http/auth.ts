@@ -3,6 +3,7 @@ import type { Session, User } from '../core/db/index.js';
 import { resolveToken } from '../core/services/session.service.js';
 import { isSuperAdmin } from '../core/services/access.service.js';
 import { forbidden, unauthorized } from '../core/errors.js';
+import { setLogUser } from './middleware.js';
 
 export interface AuthState {
   user: User;
@@ -23,7 +24,7 @@ export async function requireAuth(ctx: Context, next: Next): Promise<void> {
   const found = await resolveToken(token);
   if (!found) throw unauthorized('Your session has expired. Please sign in again.');
   ctx.state.auth = found satisfies AuthState;
-  ctx.state.log = ctx.state.log?.child({ user_id: found.user.id });
+  setLogUser(ctx, found.user.id);
   await next();
 }
 

@@ -1,28 +1,57 @@
 import crypto from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { HTTP_DEFAULTS } from '@sitewalk/proto';
-import { logger } from '../core/logger.js';
+import { logger, type Logger } from '../core/logger.js';
 import { HttpError } from '../core/errors.js';
 import { safeEqual } from '../core/secrets.js';
 
-/** A request id on every response and in every log line of the request. */
+/**
+ * The log of one request: every line carries the request id, and the user id
+ * once the request is authenticated. pino's child logger with those fields is
+ * made on first use only — most requests log nothing but their request line,
+ * and a child per request (its fields serialised through the redaction) was a
+ * fixed cost of every answer, even at a level that logs nothing.
+ */
+class RequestLog {
+  #child: Logger | undefined;
+  constructor(readonly fields: { req_id: string; user_id?: number }) {}
+  get logger(): Logger {
+    return (this.#child ??= logger.child({ ...this.fields }));
+  }
+  set(name: 'user_id', value: number): void {
+    this.fields[name] = value;
+    this.#child = undefined;
+  }
+}
+
+/** A request id on every response and in every log line of the request (ctx.state.log). */
 export async function requestContext(ctx: Context, next: Next): Promise<void> {
   const incoming = ctx.get('x-request-id');
-  const id = /^[A-Za-z0-9._-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+  const id = incoming && /^[A-Za-z0-9._-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+  const log = new RequestLog({ req_id: id });
   ctx.state.requestId = id;
+  ctx.state.requestLog = log;
+  Object.defineProperty(ctx.state, 'log', {
+    configurable: true,
+    enumerable: true,
+    get: () => log.logger,
+    set: (v: Logger) => Object.defineProperty(ctx.state, 'log', { value: v, writable: true, configurable: true, enumerable: true }),
+  });
   ctx.set('X-Request-Id', id);
-  ctx.state.log = logger.child({ req_id: id });
   const start = performance.now();
   try {
     await next();
   } finally {
-    if (ctx.path.startsWith('/api')) {
-      ctx.state.log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - start) },
-        'request',
-      );
+    // The request line, with the fields a child would add, without making one.
+    if (logger.isLevelEnabled('info') && ctx.path.startsWith('/api')) {
+      logger.info({ ...log.fields, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - start) }, 'request');
     }
   }
+}
+
+/** Adds the user id to every later log line of the request. */
+export function setLogUser(ctx: Context, userId: number): void {
+  (ctx.state.requestLog as RequestLog | undefined)?.set('user_id', userId);
 }
 
 /**
@@ -61,4 +90,29 @@ export async function csrfProtection(ctx: Context, next: Next): Promise<void> {
     throw new HttpError(419, HTTP_DEFAULTS[419]);
   }
   await next();
+}
+
+/**
+ * Turns an object answer into its JSON text, once. Registered just inside
+ * compression: koa-compress asks the answer's length (for its threshold),
+ * which for an object makes koa JSON.stringify it, and koa stringified it
+ * again to send it. The Content-Type stays application/json.
+ */
+export async function serializeJsonOnce(ctx: Context, next: Next): Promise<void> {
+  await next();
+  const body: unknown = ctx.body;
+  if (isJsonBody(body)) ctx.body = JSON.stringify(body);
+}
+
+/** What koa sends as JSON: an object that is none of the bodies it sends as they are. */
+function isJsonBody(body: unknown): boolean {
+  return (
+    body !== null &&
+    typeof body === 'object' &&
+    !Buffer.isBuffer(body) &&
+    typeof (body as { pipe?: unknown }).pipe !== 'function' &&
+    !(body instanceof ReadableStream) &&
+    !(body instanceof Blob) &&
+    !(body instanceof Response)
+  );
 }
