@@ -1,2 +1,2 @@
-export { db, closeDb, migrateLatest, migrationSource } from './knex.js';
+export { db, closeDb, migrateLatest, migrationSource, preparedQuery } from './knex.js';
 export * from './models/index.js';

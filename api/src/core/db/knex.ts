@@ -57,6 +57,26 @@ export function db(): Knex {
   return instance;
 }
 
+type PooledClient = Knex.Client & { acquireConnection(): Promise<pg.Client>; releaseConnection(c: pg.Client): Promise<unknown> };
+
+/**
+ * Runs one named prepared statement on a connection of this process's pool,
+ * for the few statements every request makes (the session of a bearer token,
+ * a page of notifications): PostgreSQL parses and plans each once per
+ * connection, and no query builder, runner or model hydration runs per call.
+ * Same pool, limits and 503-on-outage as every other query. `name` must be
+ * unique to `text`.
+ */
+export async function preparedQuery<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<R[]> {
+  const client = db().client as PooledClient;
+  const connection = await client.acquireConnection();
+  try {
+    return ((await connection.query({ name, text, values })) as pg.QueryResult<R>).rows;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
 export async function closeDb(): Promise<void> {
   if (instance) {
     await instance.destroy();

@@ -11,7 +11,7 @@ import {
   type NotificationPreferences,
   type Page,
 } from '@sitewalk/proto';
-import { Notification, NotificationGlobalSetting, NotificationPreference, db } from '../db/index.js';
+import { Notification, NotificationGlobalSetting, NotificationPreference, db, notificationDto, preparedQuery } from '../db/index.js';
 import { enqueue } from '../queue/index.js';
 import { emitTo } from '../realtime/emitter.js';
 
@@ -152,17 +152,28 @@ export interface NotificationList extends Page<NotificationDto> {
   unread: number;
 }
 
-/** The user's notifications, newest first, one page, with the unread count. */
+type NotificationRow = Pick<Notification, 'id' | 'title' | 'message' | 'type' | 'is_read' | 'created_at' | 'link'>;
+
+/**
+ * The user's notifications, newest first, one page, with the total and
+ * unread counts (both in one pass over the user's rows). Every page of the
+ * app asks for it: two prepared statements side by side, rows straight into
+ * the answer without model hydration.
+ */
 export async function listNotifications(userId: number, page: number, perPage: number): Promise<NotificationList> {
-  const k = db();
-  const [rows, counts] = await Promise.all([
-    Notification.query(k).where({ user_id: userId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(perPage).offset((page - 1) * perPage),
-    // Both counts in one pass over the user's rows.
-    k('notifications')
-      .where({ user_id: userId })
-      .first(k.raw('count(*)::int as total'), k.raw('(count(*) filter (where not is_read))::int as unread')) as Promise<{ total: number; unread: number } | undefined>,
+  const [rows, [counts]] = await Promise.all([
+    preparedQuery<NotificationRow>(
+      'notifications-page',
+      'select id, title, message, type, is_read, created_at, link from notifications where user_id = $1 order by created_at desc, id desc limit $2 offset $3',
+      [userId, perPage, (page - 1) * perPage],
+    ),
+    preparedQuery<{ total: number; unread: number }>(
+      'notifications-counts',
+      'select count(*)::int as total, (count(*) filter (where not is_read))::int as unread from notifications where user_id = $1',
+      [userId],
+    ),
   ]);
-  return { items: rows.map((n) => n.toDto()), total: counts?.total ?? 0, page, per_page: perPage, unread: counts?.unread ?? 0 };
+  return { items: rows.map(notificationDto), total: counts?.total ?? 0, page, per_page: perPage, unread: counts?.unread ?? 0 };
 }
 
 /** Marks one of the user's notifications read; false when it is not theirs or does not exist. */

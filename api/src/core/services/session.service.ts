@@ -1,6 +1,6 @@
 import { SESSION_REMEMBER_TTL_MS, SESSION_TTL_MS } from '@sitewalk/proto';
 import type { Knex } from 'knex';
-import { Session, User, db } from '../db/index.js';
+import { Session, User, db, preparedQuery } from '../db/index.js';
 import { hashToken, randomToken } from '../secrets.js';
 
 export interface IssuedSession {
@@ -28,28 +28,28 @@ export async function issueSession(
   return { token, expiresAt, session };
 }
 
+/** The session columns, prefixed in the lookup so they do not clash with the user's. */
+const SESSION_COLUMNS = ['id', 'user_id', 'token_hash', 'expires_at', 'remember', 'ip', 'user_agent', 'last_used_at', 'created_at'] as const;
+const RESOLVE_TOKEN_SQL =
+  `select ${SESSION_COLUMNS.map((c) => `s.${c} as "session.${c}"`).join(', ')}, u.* ` +
+  'from sessions s join users u on u.id = s.user_id where s.token_hash = $1 and s.expires_at > $2 and u.active';
+
 /**
  * The live session and active user a bearer token belongs to, or null.
- * One query (session joined with its user): it runs on every request.
+ * It runs on every authenticated request: one prepared statement (session
+ * joined with its user), whose columns come back typed by pg (timestamps as
+ * Dates), straight into the two models.
  */
 export async function resolveToken(token: string): Promise<{ session: Session; user: User } | null> {
   if (!token || token.length > 200) return null;
-  const row = await db()('sessions as s')
-    .join('users as u', 'u.id', 's.user_id')
-    .where('s.token_hash', hashToken(token))
-    .andWhere('s.expires_at', '>', new Date())
-    .andWhere('u.active', true)
-    .first(db().raw('row_to_json(s.*) as session'), db().raw('row_to_json(u.*) as "user"'));
+  const [row] = await preparedQuery<Record<string, unknown>>('session-resolve-token', RESOLVE_TOKEN_SQL, [hashToken(token), new Date()]);
   if (!row) return null;
-  const session = Session.fromDatabaseJson(row.session as Record<string, unknown>);
-  const user = User.fromDatabaseJson(row.user as Record<string, unknown>);
-  // row_to_json gives timestamps as strings; the models carry Dates.
-  session.expires_at = new Date(session.expires_at);
-  session.created_at = new Date(session.created_at);
-  user.created_at = new Date(user.created_at);
-  user.updated_at = new Date(user.updated_at);
-  if (user.email_verified_at) user.email_verified_at = new Date(user.email_verified_at);
-  return { session, user };
+  const session: Record<string, unknown> = {};
+  for (const c of SESSION_COLUMNS) {
+    session[c] = row[`session.${c}`];
+    delete row[`session.${c}`];
+  }
+  return { session: Session.fromDatabaseJson(session), user: User.fromDatabaseJson(row) };
 }
 
 /** Replaces a session by a fresh one (new token, new expiry) atomically. */

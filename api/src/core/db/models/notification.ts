@@ -15,16 +15,21 @@ export class Notification extends BaseModel {
   created_at!: Date;
 
   toDto(): NotificationDto {
-    return {
-      id: this.id,
-      title: this.title,
-      message: this.message,
-      type: this.type,
-      is_read: this.is_read,
-      created_at: new Date(this.created_at).toISOString(),
-      link: this.link,
-    };
+    return notificationDto(this);
   }
+}
+
+/** The notification as the API shows it, from a model or a plain row. */
+export function notificationDto(n: Pick<Notification, 'id' | 'title' | 'message' | 'type' | 'is_read' | 'created_at' | 'link'>): NotificationDto {
+  return {
+    id: n.id,
+    title: n.title,
+    message: n.message,
+    type: n.type,
+    is_read: n.is_read,
+    created_at: new Date(n.created_at).toISOString(),
+    link: n.link,
+  };
 }
 
 export class NotificationPreference extends BaseModel {
