@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { pino } from 'pino';
+import { symbols } from 'pino';
 import { Notification } from '../src/core/db/index.js';
 import { logger } from '../src/core/logger.js';
 import { closeEmitter } from '../src/core/realtime/emitter.js';
@@ -77,7 +77,7 @@ describe('JSON answers', () => {
 
 describe('request logging', () => {
   const captureLines = () => {
-    const stream = (logger as unknown as Record<symbol, { write(s: string): unknown }>)[pino.symbols.streamSym];
+    const stream = (logger as unknown as Record<symbol, { write(s: string): unknown }>)[symbols.streamSym];
     const lines: Record<string, unknown>[] = [];
     vi.spyOn(stream, 'write').mockImplementation((s: string) => {
       lines.push(JSON.parse(s));
@@ -111,5 +111,22 @@ describe('request logging', () => {
     expect(anonymous.status).toBe(401);
     expect(lines.find((l) => l.msg === 'request')).toMatchObject({ req_id: 'req-log-test-2', status: 401 });
     expect(lines.every((l) => !('user_id' in l))).toBe(true);
+  });
+});
+
+describe('GET /api/notifications in one statement', () => {
+  it('gives the page and both counts, an empty page past the end with the counts, and nothing for a user without notifications', async () => {
+    const me = await userWithNotifications(5);
+    await Notification.query().patch({ is_read: true }).where({ user_id: me.user.id }).whereIn('title', ['Title 0', 'Title 1']);
+    const first = await api().get('/api/notifications?per_page=2').set(me.auth);
+    expect(first.body.data).toMatchObject({ total: 5, unread: 3, page: 1, per_page: 2 });
+    expect(first.body.data.items).toHaveLength(2);
+    const ids = (await api().get('/api/notifications?per_page=100').set(me.auth)).body.data.items.map((n: { id: number }) => n.id);
+    expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
+    const past = await api().get('/api/notifications?page=9&per_page=2').set(me.auth);
+    expect(past.status).toBe(200);
+    expect(past.body.data).toEqual({ items: [], total: 5, unread: 3, page: 9, per_page: 2 });
+    const none = await createUser();
+    expect((await api().get('/api/notifications').set(none.auth)).body.data).toEqual({ items: [], total: 0, unread: 0, page: 1, per_page: 20 });
   });
 });

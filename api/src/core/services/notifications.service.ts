@@ -153,27 +153,29 @@ export interface NotificationList extends Page<NotificationDto> {
 }
 
 type NotificationRow = Pick<Notification, 'id' | 'title' | 'message' | 'type' | 'is_read' | 'created_at' | 'link'>;
+type PageRow = { total: number; unread: number } & { [K in keyof NotificationRow]: NotificationRow[K] | null };
+
+/**
+ * One page and both counts in one statement: the counts (one pass over the
+ * user's rows) joined with the page, so a page past the end still gives one
+ * row with the counts and no notification.
+ */
+const PAGE_SQL =
+  'select c.total, c.unread, n.id, n.title, n.message, n.type, n.is_read, n.created_at, n.link ' +
+  'from (select count(*)::int as total, (count(*) filter (where not is_read))::int as unread from notifications where user_id = $1) c ' +
+  'left join lateral (select id, title, message, type, is_read, created_at, link from notifications where user_id = $1 ' +
+  'order by created_at desc, id desc limit $2 offset $3) n on true ' +
+  'order by n.created_at desc, n.id desc';
 
 /**
  * The user's notifications, newest first, one page, with the total and
- * unread counts (both in one pass over the user's rows). Every page of the
- * app asks for it: two prepared statements side by side, rows straight into
- * the answer without model hydration.
+ * unread counts. Every page of the app asks for it: one prepared statement,
+ * rows straight into the answer without model hydration.
  */
 export async function listNotifications(userId: number, page: number, perPage: number): Promise<NotificationList> {
-  const [rows, [counts]] = await Promise.all([
-    preparedQuery<NotificationRow>(
-      'notifications-page',
-      'select id, title, message, type, is_read, created_at, link from notifications where user_id = $1 order by created_at desc, id desc limit $2 offset $3',
-      [userId, perPage, (page - 1) * perPage],
-    ),
-    preparedQuery<{ total: number; unread: number }>(
-      'notifications-counts',
-      'select count(*)::int as total, (count(*) filter (where not is_read))::int as unread from notifications where user_id = $1',
-      [userId],
-    ),
-  ]);
-  return { items: rows.map(notificationDto), total: counts?.total ?? 0, page, per_page: perPage, unread: counts?.unread ?? 0 };
+  const rows = await preparedQuery<PageRow>('notifications-page-and-counts', PAGE_SQL, [userId, perPage, (page - 1) * perPage]);
+  const items = rows.filter((r): r is PageRow & NotificationRow => r.id !== null).map(notificationDto);
+  return { items, total: rows[0]?.total ?? 0, page, per_page: perPage, unread: rows[0]?.unread ?? 0 };
 }
 
 /** Marks one of the user's notifications read; false when it is not theirs or does not exist. */
