@@ -1,11 +1,6 @@
 import fsp from 'node:fs/promises';
 import { SHEET_RENDERING } from '@sitewalk/proto';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-// pdf.js reads in this thread through its "fake worker", whose code it would import at
-// the first getDocument: parsing those 2 MB of JavaScript took a second of CPU inside the
-// first PDF job of every worker process, ahead of its first sheet. Loaded with this module
-// instead (it registers itself as globalThis.pdfjsWorker, which pdf.js uses when present).
-import 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 
 /** A PDF that cannot become sheets; the message is for the user and retrying cannot help. */
 export class PdfRejected extends Error {
