@@ -1,19 +1,25 @@
 /**
  * PDF plans → sheets (a measurement, not a test): the time the sheet.from-pdf
- * worker takes to turn a 10-page A1 plan set into sheets (check the PDF, draw
- * every page with pdftoppm, cut the tile pyramid and thumbnail, store them,
- * record the sheets), set side by side in the same run with Debian's
- * pdftoppm alone drawing the same pages at the same resolution. Prints the
- * ratio and peak memory, and appends a dated section with the machine to
+ * worker takes to turn an A1 plan set into sheets (check the PDF, draw every
+ * page with pdftoppm, cut the tile pyramid and thumbnail, store them, record
+ * the sheets), set side by side in the same run with Debian's pdftoppm alone
+ * drawing the same pages at the same resolution. Two ratios: the whole job,
+ * and the time until the first sheet can be opened (its row 'ready' and in
+ * the upload's sheet_ids, as the progress event says), both against
+ * pdftoppm's whole run. Peak memory is given for the worker process and for
+ * it with the pdftoppm it starts, for 10 and for 20 pages, so a growth with
+ * the page count would show. Appends a dated section with the machine to
  * bench/RESULTS.md.
  *
  *   npx tsx bench/pdf-sheets-bench.ts      (or: make bench, through bench/run.sh)
  *
  * The worker runs in a child process of its own so its peak memory (max RSS)
- * is its own; pdftoppm's peak is read by GNU time. Rounds alternate between
- * the two so a busy moment of a shared machine hits both alike. It uses its
- * own database (default sitewalk_pdf_bench, recreated), Redis prefix and data
- * folder. Knobs: PDF_BENCH_PAGES (10), PDF_BENCH_ROUNDS (3).
+ * is its own; the bench also samples the RSS of that process and its
+ * children together every 50 ms (pdftoppm's own peak is read by GNU time).
+ * Rounds alternate between the two so a busy moment of a shared machine hits
+ * both alike. It uses its own database (default sitewalk_pdf_bench,
+ * recreated), Redis prefix and data folder. Knobs: PDF_BENCH_PAGES (10,20),
+ * PDF_BENCH_ROUNDS (3).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,7 +30,7 @@ import { loadAverage, machine } from './machine.js';
 import { appendResults, runDate } from './results.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const PAGES = Number(process.env.PDF_BENCH_PAGES ?? 10);
+const PAGE_COUNTS = (process.env.PDF_BENCH_PAGES ?? '10,20').split(',').map(Number);
 const ROUNDS = Number(process.env.PDF_BENCH_ROUNDS ?? 3);
 const A1: [number, number] = [2383.94, 1683.78]; // landscape, in points
 
@@ -37,15 +43,28 @@ async function runWorker(uploadId: number) {
   const { closeDb } = await import('../api/src/core/db/index.js');
   const { closeQueues } = await import('../api/src/core/queue/index.js');
   const { closeEmitter } = await import('../api/src/core/realtime/emitter.js');
+  // pdf.js imports its parser (2 MB of JavaScript, about a second of CPU here) at its first
+  // document, once per process: a running worker has paid that with its first PDF job, so the
+  // run measures the job in such a worker and loads it first (it registers as globalThis.pdfjsWorker).
+  const pdfjsParser = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+  await import(pdfjsParser);
   // What the process holds before the job: Node, tsx and the loaded modules.
   const loadedRssKb = Math.round(process.memoryUsage().rss / 1024);
-  const job = { id: `pdf-upload-${uploadId}`, name: 'sheet.from-pdf', data: { upload_id: uploadId }, opts: { attempts: 1 }, attemptsMade: 0, updateProgress: async () => undefined };
+  let firstMs: number | null = null;
+  // The job reports progress right after a sheet is recorded ready and listed in the upload's sheet_ids.
+  const updateProgress = async () => {
+    firstMs ??= performance.now() - start;
+  };
+  const job = { id: `pdf-upload-${uploadId}`, name: 'sheet.from-pdf', data: { upload_id: uploadId }, opts: { attempts: 1 }, attemptsMade: 0, updateProgress };
   const start = performance.now();
+  const cpuBefore = process.cpuUsage();
   const result = await sheetFromPdf({ upload_id: uploadId }, job as never);
   const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   await Promise.allSettled([closeQueues(), closeEmitter()]);
   await closeDb();
-  process.stdout.write(`RESULT ${JSON.stringify({ ms, sheets: result.sheet_ids.length, maxRssKb: process.resourceUsage().maxRSS, loadedRssKb })}\n`);
+  process.stdout.write(`RESULT ${JSON.stringify({ ms, firstMs, cpuMs, sheets: result.sheet_ids.length, maxRssKb: process.resourceUsage().maxRSS, loadedRssKb })}\n`);
 }
 
 /** A plan as architects export them: walls, doors, hatching, grid lines, dimensions and room names. */
@@ -87,10 +106,20 @@ interface Run {
   ms: number;
   maxRssKb: number;
 }
+interface WorkerRun extends Run {
+  firstMs: number | null;
+  /** CPU time of the worker process itself (pdftoppm not included). */
+  cpuMs: number;
+  sheets: number;
+  loadedRssKb: number;
+  /** Largest sum of the RSS of the worker process and its children (pdftoppm), sampled. */
+  treeRssKb: number;
+}
 
-function spawnCollect(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; out: string; err: string }> {
+function spawnCollect(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; onSpawn?: (pid: number) => void } = {}): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: ROOT, env: opts.env ?? env, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid) opts.onSpawn?.(child.pid);
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -98,6 +127,37 @@ function spawnCollect(cmd: string, args: string[], opts: { env?: NodeJS.ProcessE
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, out, err }));
   });
+}
+
+/**
+ * Samples every 50 ms the resident memory of a process and all its descendants
+ * together (from /proc), and keeps the largest sum. Parents are read once per process.
+ */
+function treeMemory(rootPid: number) {
+  const parentOf = new Map<number, number>();
+  const stat = (pid: number) => {
+    try {
+      const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      return { ppid: Number(f[1]), rssKb: (Number(f[21]) * 4096) / 1024 };
+    } catch {
+      return null;
+    }
+  };
+  let peakKb = 0;
+  const sample = () => {
+    const pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+    for (const pid of pids) if (!parentOf.has(pid)) parentOf.set(pid, stat(pid)?.ppid ?? -1);
+    const inTree = (pid: number): boolean => {
+      for (let p = pid, hops = 0; p > 1 && hops < 8; p = parentOf.get(p) ?? -1, hops++) if (p === rootPid) return true;
+      return false;
+    };
+    let sum = 0;
+    for (const pid of pids) if (inTree(pid)) sum += stat(pid)?.rssKb ?? 0;
+    peakKb = Math.max(peakKb, sum);
+  };
+  const timer = setInterval(sample, 50);
+  return { stop: () => (clearInterval(timer), peakKb) };
 }
 
 /** pdftoppm alone: the same pages, the same resolution, the same crop box, PPM files as it writes by default. */
@@ -114,15 +174,27 @@ async function plainPdftoppm(pdf: string, dpi: number, outDir: string): Promise<
 }
 
 /** The worker in its own process on a fresh upload of the same PDF. */
-async function worker(uploadId: number): Promise<Run & { sheets: number; loadedRssKb: number }> {
-  const r = await spawnCollect(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--worker', String(uploadId)]);
+async function worker(uploadId: number): Promise<WorkerRun> {
+  let sampler: ReturnType<typeof treeMemory> | null = null;
+  const r = await spawnCollect(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--worker', String(uploadId)], {
+    onSpawn: (pid) => (sampler = treeMemory(pid)),
+  });
+  const treeRssKb = (sampler as ReturnType<typeof treeMemory> | null)?.stop() ?? 0;
   const line = /RESULT (\{.*\})/.exec(r.out)?.[1];
   if (r.code !== 0 || !line) throw new Error(`the worker run failed (${r.code}): ${r.err || r.out}`);
-  return JSON.parse(line);
+  return { ...JSON.parse(line), treeRssKb };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+interface Measured {
+  pages: number;
+  pdfKb: number;
+  plain: Run[];
+  work: WorkerRun[];
+}
 
 async function main() {
   const loadBefore = loadAverage();
@@ -139,53 +211,65 @@ async function main() {
   await migrateLatest();
   const [user] = await db()('users').insert({ username: 'bench', email: 'bench@example.test', password_hash: 'x' }).returning('id');
   const [project] = await db()('projects').insert({ id_owner: user.id, name: 'Bench tower', project_code: 'benchtower00' }).returning('id');
-
-  const pdf = await planSet(PAGES);
-  const pdfPath = path.join(dataDir, 'plan-set.pdf');
   fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(pdfPath, pdf);
   const dpi = dpiFor(A1[0], A1[1]);
   const pixels = Math.round((A1[0] / 72) * dpi) * Math.round((A1[1] / 72) * dpi);
-  console.log(`${PAGES}-page A1 plan set (${(pdf.length / 1024).toFixed(0)} KiB), drawn at ${dpi} dpi (${(pixels / 1e6).toFixed(1)} megapixels a page), ${ROUNDS} rounds...`);
 
-  const plain: Run[] = [];
-  const work: (Run & { sheets: number; loadedRssKb: number })[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    plain.push(await plainPdftoppm(pdfPath, dpi, path.join(dataDir, 'pdftoppm-out')));
-    console.log(`  round ${round}: pdftoppm ${(plain.at(-1)!.ms / 1000).toFixed(1)} s`);
-    const key = `projects/${project.id}/pdf/bench-${round}.pdf`;
-    await putBuffer(key, pdf);
-    const [upload] = await db()('pdf_uploads').insert({ id_project: project.id, id_user: user.id, file_key: key, original_name: 'plan-set.pdf', size_bytes: pdf.length }).returning('id');
-    work.push(await worker(upload.id));
-    if (work.at(-1)!.sheets !== PAGES) throw new Error(`the worker made ${work.at(-1)!.sheets} sheets instead of ${PAGES}`);
-    console.log(`  round ${round}: worker   ${(work.at(-1)!.ms / 1000).toFixed(1)} s`);
+  const measured: Measured[] = [];
+  for (const pages of PAGE_COUNTS) {
+    const pdf = await planSet(pages);
+    const pdfPath = path.join(dataDir, `plan-set-${pages}.pdf`);
+    fs.writeFileSync(pdfPath, pdf);
+    console.log(`${pages}-page A1 plan set (${(pdf.length / 1024).toFixed(0)} KiB), drawn at ${dpi} dpi (${(pixels / 1e6).toFixed(1)} megapixels a page), ${ROUNDS} rounds...`);
+    const m: Measured = { pages, pdfKb: pdf.length / 1024, plain: [], work: [] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      m.plain.push(await plainPdftoppm(pdfPath, dpi, path.join(dataDir, 'pdftoppm-out')));
+      const key = `projects/${project.id}/pdf/bench-${pages}-${round}.pdf`;
+      await putBuffer(key, pdf);
+      const [upload] = await db()('pdf_uploads').insert({ id_project: project.id, id_user: user.id, file_key: key, original_name: 'plan-set.pdf', size_bytes: pdf.length }).returning('id');
+      const w = await worker(upload.id);
+      if (w.sheets !== pages) throw new Error(`the worker made ${w.sheets} sheets instead of ${pages}`);
+      m.work.push(w);
+      console.log(`  round ${round}: pdftoppm ${sec(m.plain.at(-1)!.ms)}, worker ${sec(w.ms)} (first sheet at ${sec(w.firstMs ?? NaN)}, ${sec(w.cpuMs)} CPU in the worker process), worker ${mb(w.maxRssKb)}, with pdftoppm ${mb(w.treeRssKb)}`);
+    }
+    measured.push(m);
   }
   const tiles = (await db()('maps').where({ id_project: project.id }).max('max_zoom as z').first())?.z;
   await closeDb();
 
-  const plainMs = median(plain.map((r) => r.ms));
-  const workMs = median(work.map((r) => r.ms));
-  const ratio = workMs / plainMs;
-  const rows = [
-    `| pdftoppm alone (PPM files) | ${(plainMs / 1000).toFixed(1)} s | ${((PAGES * 1000) / plainMs).toFixed(2)} | ${mb(Math.max(...plain.map((r) => r.maxRssKb)))} (pdftoppm) |`,
-    `| sheet.from-pdf worker (check, draw, tiles, thumbnail, store, record) | ${(workMs / 1000).toFixed(1)} s | ${((PAGES * 1000) / workMs).toFixed(2)} | ${mb(Math.max(...work.map((r) => r.maxRssKb)))} (worker process, of which ${mb(Math.max(...work.map((r) => r.loadedRssKb)))} is Node, tsx and the loaded code before the job; pdftoppm runs beside it) |`,
-  ];
-  const table = ['| Run | Time (median) | Pages/s | Peak memory (max RSS) |', '| --- | ---: | ---: | --- |', ...rows].join('\n');
-  const summary = `The worker takes ${ratio.toFixed(2)}× the time of pdftoppm alone for the same pages at the same resolution (${(((workMs - plainMs) / PAGES) / 1000).toFixed(2)} s a page for checking, tiling, thumbnails and storing).`;
-  console.log(`\n${table}\n\n${summary}`);
+  const rows = measured.flatMap((m) => {
+    const plainMs = median(m.plain.map((r) => r.ms));
+    const workMs = median(m.work.map((r) => r.ms));
+    const firstMs = median(m.work.map((r) => r.firstMs ?? Infinity));
+    // Ratios per round (each worker run against the pdftoppm run just before it), then their median.
+    const ratio = median(m.work.map((w, i) => w.ms / m.plain[i].ms));
+    const firstRatio = median(m.work.map((w, i) => (w.firstMs ?? Infinity) / m.plain[i].ms));
+    return [
+      `| ${m.pages} | pdftoppm alone (PPM files) | ${sec(plainMs)} | ${((m.pages * 1000) / plainMs).toFixed(2)} | | | ${mb(Math.max(...m.plain.map((r) => r.maxRssKb)))} (pdftoppm) |`,
+      `| ${m.pages} | sheet.from-pdf worker | ${sec(workMs)} | ${((m.pages * 1000) / workMs).toFixed(2)} | **${ratio.toFixed(2)}×** | ${sec(firstMs)}, **${firstRatio.toFixed(2)}×** | ` +
+        `${mb(Math.max(...m.work.map((r) => r.maxRssKb)))} worker process (${mb(Math.max(...m.work.map((r) => r.loadedRssKb)))} of it Node, tsx and the code before the job); ` +
+        `${mb(Math.max(...m.work.map((r) => r.treeRssKb)))} with its pdftoppm |`,
+    ];
+  });
+  const table = [
+    '| Pages | Run | Time (median) | Pages/s | Whole job vs pdftoppm | First sheet ready (vs pdftoppm whole run) | Peak memory (max RSS) |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | --- |',
+    ...rows,
+  ].join('\n');
+  console.log(`\n${table}`);
 
   const section = [
     `## PDF plans to sheets, ${runDate()}`,
     '',
     `Machine: ${machine()}; poppler ${await popplerVersion()}; load average before the run ${loadBefore} (1, 5, 15 min).`,
-    `Input: a ${PAGES}-page A1 landscape plan set made with pdf-lib (walls, doors, hatching, dashed grid, text; ${(pdf.length / 1024).toFixed(0)} KiB). ` +
+    `Input: A1 landscape plan sets of ${PAGE_COUNTS.join(' and ')} pages made with pdf-lib (walls, doors, hatching, dashed grid, text; ${measured.map((m) => `${m.pdfKb.toFixed(0)} KiB`).join(', ')}). ` +
       `Both draw every page at ${dpi} dpi (the worker's choice for A1 under its ${SHEET_RENDERING.pixelBudget / 1e6} MP budget: ${(pixels / 1e6).toFixed(1)} MP a page) from the crop box. ` +
       `The worker makes ${SHEET_RENDERING.tileSize}-pixel JPEG tiles down to zoom ${tiles} and a thumbnail per page, into local storage, with PostgreSQL rows and progress events. ` +
-      `${ROUNDS} rounds, alternating; medians.`,
+      `${ROUNDS} rounds per size, alternating; medians (ratios: the median of each worker run against the pdftoppm run just before it). ` +
+      `"First sheet ready" is when the first sheet is recorded ready and listed in the upload, which is when its progress event goes out. ` +
+      `Peak memory of the worker process is its max RSS; "with its pdftoppm" sums the worker and the pdftoppm processes it runs, sampled every 50 ms.`,
     '',
     table,
-    '',
-    summary,
     '',
   ].join('\n');
   appendResults(section);

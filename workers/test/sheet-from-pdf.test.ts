@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, JobOf, JobProgressEvent, MapDetail, PdfUpload as PdfUploadDto, ServerToClientEvents } from '@sitewalk/proto';
+import { SHEET_RENDERING, type ClientToServerEvents, type JobOf, type JobProgressEvent, type MapDetail, type PdfUpload as PdfUploadDto, type ServerToClientEvents } from '@sitewalk/proto';
 import { Notification, PdfUpload, SheetMap, closeDb, db } from '@sitewalk/api/core/db';
 import { closeQueues, queue } from '@sitewalk/api/core/queue';
 import { closeEmitter } from '@sitewalk/api/core/realtime';
@@ -16,7 +18,8 @@ import { canAccessProject } from '../../api/src/core/services/access.service.js'
 import { api, createUser, type TestUser } from '../../api/test/helpers.js';
 import { addMember, newProject } from '../../api/test/project-helpers.js';
 import { handlers } from '../src/jobs/index.js';
-import { sheetFromPdf } from '../src/jobs/sheet-from-pdf.js';
+import { PAGES_IN_FLIGHT_PIXELS, laneCount, pagePixels, sheetFromPdf } from '../src/jobs/sheet-from-pdf.js';
+import { dpiFor } from '../src/adapters/pdf-render.js';
 import { startWorkers, type RunningWorkers } from '../src/runner.js';
 import { settled, useOwnRedisPrefix, waitFor } from './helpers.js';
 import { PAPER, emptyPdf, encryptedPdf, planPdf, truncated } from './pdf-fixtures.js';
@@ -115,18 +118,40 @@ describe('sheet.from-pdf: a plan set becomes sheets', () => {
       expect(a1.width).toBeGreaterThanOrEqual(4967);
       expect(a1.width!).toBeGreaterThan(a1.height!);
       expect(a1.width! * a1.height!).toBeLessThanOrEqual(36_000_000);
-      // Zoom 0 holds the whole sheet in one 256-pixel tile; the deepest level is full resolution.
-      expect(a1.max_zoom).toBe(Math.ceil(Math.log2(a1.width! / 256)));
+      // Zoom 0 holds the whole sheet in one tile; the deepest level is full resolution.
+      const T = SHEET_RENDERING.tileSize;
+      expect(a1.tile_size).toBe(T);
+      expect(a1.max_zoom).toBe(Math.ceil(Math.log2(a1.width! / T)));
 
       // The sheet as the viewer loads it: signed tile URLs and thumbnail, served by the API.
       const detail: MapDetail = (await api().get(`/api/maps/${a1.id}`).set(owner.auth)).body.data;
-      expect(detail).toMatchObject({ status: 'ready', tile_size: 256, min_zoom: 0, max_zoom: a1.max_zoom, width: a1.width, height: a1.height, id_upload: up.id, page: 2 });
+      expect(detail).toMatchObject({ status: 'ready', tile_size: T, min_zoom: 0, max_zoom: a1.max_zoom, width: a1.width, height: a1.height, id_upload: up.id, page: 2 });
       expect(detail.tile_url_template).toMatch(/^\/api\/files\/projects\/\d+\/maps\/\d+\/tiles\/\{z\}\/\{y\}\/\{x\}\.jpg\?exp=\d+&sig=[\w-]+&scope=folder$/);
       const tile = await api().get(detail.tile_url_template!.replace('{z}', String(a1.max_zoom)).replace('{y}', '0').replace('{x}', '0'));
       expect(tile.status).toBe(200);
       expect(tile.headers['content-type']).toBe('image/jpeg');
-      const lastColumn = Math.ceil(a1.width! / 256) - 1;
-      expect((await api().get(detail.tile_url_template!.replace('{z}', String(a1.max_zoom)).replace('{y}', '0').replace('{x}', String(lastColumn)))).status).toBe(200);
+      const tileAt = (z: number, x: number, y: number) =>
+        api().get(detail.tile_url_template!.replace('{z}', String(z)).replace('{y}', String(y)).replace('{x}', String(x))).buffer(true);
+      // Every tile of every level is there, and none past the sheet's edge: level z holds the image shrunk 2^(max_zoom − z) times.
+      for (let z = 0; z <= a1.max_zoom!; z++) {
+        const scale = 2 ** (a1.max_zoom! - z);
+        const [cols, rows] = [Math.ceil(a1.width! / scale / T), Math.ceil(a1.height! / scale / T)];
+        expect((await tileAt(z, cols - 1, rows - 1)).status).toBe(200);
+        expect((await tileAt(z, cols, 0)).status).toBe(404);
+        expect((await tileAt(z, 0, rows)).status).toBe(404);
+      }
+      // The tiles line up with Leaflet's CRS.Simple: zoom 0 is one full tile with the sheet in its top-left corner,
+      // as wide and as high as the sheet shrunk to that level, white beyond.
+      const zoom0 = sharp((await tileAt(0, 0, 0)).body as Buffer);
+      expect(await zoom0.metadata()).toMatchObject({ width: T, height: T, format: 'jpeg' });
+      const [w0, h0] = [Math.ceil(a1.width! / 2 ** a1.max_zoom!), Math.ceil(a1.height! / 2 ** a1.max_zoom!)];
+      const darkest = async (region: { left: number; top: number; width: number; height: number }) =>
+        Math.min(...(await sharp(await zoom0.clone().extract(region).png().toBuffer()).stats()).channels.map((c) => c.min));
+      expect(await darkest({ left: 0, top: 0, width: w0, height: h0 })).toBeLessThan(160); // the plan's lines
+      expect(await darkest({ left: w0 + 2, top: 0, width: T - w0 - 2, height: T })).toBeGreaterThan(240); // white right of it
+      expect(await darkest({ left: 0, top: h0 + 2, width: T, height: T - h0 - 2 })).toBeGreaterThan(240); // and below
+      // The red title block sits at the bottom right of the page: in the last 15 % of the sheet's width and height at zoom 0.
+      expect(await darkest({ left: Math.floor(w0 * 0.85), top: Math.floor(h0 * 0.85), width: Math.ceil(w0 * 0.15), height: Math.ceil(h0 * 0.15) })).toBeLessThan(160);
       const thumb = await api().get(detail.thumbnail_url!);
       expect(thumb.status).toBe(200);
       expect(thumb.headers['content-type']).toBe('image/jpeg');
@@ -173,6 +198,71 @@ describe('sheet.from-pdf: a plan set becomes sheets', () => {
     const up = await upload(owner, project.id, await planPdf([{ size: PAPER.A6 }, { size: PAPER.A6, landscape: true }]));
     expect((await finished(up.id)).state).toBe('completed');
     expect((await sheetsOf(up.id)).map((s) => s.name)).toEqual(['Sheet 1', 'Sheet 2']);
+  });
+});
+
+describe('sheet.from-pdf: pages side by side, each sheet published as soon as it is cut', () => {
+  it('shows each sheet the moment its pyramid exists while other pages are still being cut, several at once within the memory budget', async () => {
+    const owner = await createUser();
+    const project = await newProject(owner);
+    const pages = 5;
+    const pdf = await planPdf(Array.from({ length: pages }, () => ({ size: PAPER.A4 })));
+    const lanes = laneCount(Array.from({ length: pages }, () => pagePixels({ widthPt: PAPER.A4[0], heightPt: PAPER.A4[1] }, dpiFor(PAPER.A4[0], PAPER.A4[1]))));
+    // What a browser reading the project would see each time a sheet is announced.
+    const seen: { ready: number[]; cutting: number; upload: PdfUploadDto['status']; listed: number[]; pagesDone: number }[] = [];
+    await queue('sheets').pause();
+    let uploadId: number;
+    try {
+      uploadId = (await upload(owner, project.id, pdf)).id;
+      const job = fakeJob(uploadId, 0, 1);
+      job.updateProgress = async () => {
+        const rows = await sheetsOf(uploadId);
+        const row = (await PdfUpload.query().findById(uploadId))!;
+        seen.push({
+          ready: rows.filter((r) => r.status === 'ready').map((r) => r.id),
+          cutting: rows.filter((r) => r.status === 'processing').length,
+          upload: row.status,
+          listed: row.sheet_ids,
+          pagesDone: row.pages_done,
+        });
+      };
+      expect((await sheetFromPdf({ upload_id: uploadId }, job)).status).toBe('done');
+    } finally {
+      await (await queue('sheets').getJob(`pdf-upload-${uploadId!}`))?.remove();
+      await queue('sheets').resume();
+    }
+    expect(seen).toHaveLength(pages);
+    // The first sheet is ready, listed and openable while the upload is still at work on the others.
+    expect(seen[0]).toMatchObject({ upload: 'processing', pagesDone: 1 });
+    expect(seen[0].listed).toHaveLength(1);
+    expect(seen[0].ready).toEqual(expect.arrayContaining(seen[0].listed));
+    expect((await api().get(`/api/maps/${seen[0].listed[0]}`).set(owner.auth)).body.data).toMatchObject({ status: 'ready', tile_url_template: expect.any(String) });
+    // Progress only moves forward, one more sheet each time.
+    expect(seen.map((s) => s.pagesDone)).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
+    expect(seen.map((s) => s.listed.length)).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
+    // Pages are cut side by side (one per core), never more at once than the budget allows.
+    expect(lanes).toBe(Math.min(os.availableParallelism(), pages));
+    // At each announcement: this page, the pages still being cut, and those cut but waiting for their turn to be announced.
+    const mostAtOnce = Math.max(...seen.map((s) => 1 + s.cutting + s.ready.length - s.listed.length));
+    expect(mostAtOnce).toBeLessThanOrEqual(lanes);
+    if (lanes > 1) expect(mostAtOnce).toBeGreaterThan(1);
+    expect((await sheetsOf(uploadId!)).map((s) => s.status)).toEqual(Array(pages).fill('ready'));
+  });
+
+  it('bounds the pages in flight by pixels, whatever the page count: two of the largest pages, more of small ones', () => {
+    const a0 = pagePixels({ widthPt: 3370.39, heightPt: 2383.94 }, dpiFor(3370.39, 2383.94));
+    expect(a0).toBeLessThanOrEqual(SHEET_RENDERING.pixelBudget);
+    for (const count of [1, 10, 20, 200]) {
+      expect(laneCount(Array(count).fill(a0), 16)).toBe(Math.min(count, Math.floor(PAGES_IN_FLIGHT_PIXELS / a0)));
+      expect(laneCount(Array(count).fill(a0), 1)).toBe(1);
+    }
+    expect(laneCount(Array(20).fill(a0), 16)).toBe(2);
+    const a4 = pagePixels({ widthPt: PAPER.A4[0], heightPt: PAPER.A4[1] }, dpiFor(PAPER.A4[0], PAPER.A4[1]));
+    expect(laneCount(Array(20).fill(a4), 4)).toBe(4);
+    expect(laneCount(Array(20).fill(a4), 64) * a4).toBeLessThanOrEqual(PAGES_IN_FLIGHT_PIXELS);
+    // The largest page of a mixed set decides.
+    expect(laneCount([a4, a4, a0, a4], 16)).toBe(2);
+    expect(laneCount([], 4)).toBe(0);
   });
 });
 

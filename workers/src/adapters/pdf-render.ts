@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { SHEET_RENDERING } from '@sitewalk/proto';
 import { PdfRejected } from './pdf-inspect.js';
 
@@ -42,75 +43,138 @@ function parsePpmHeader(buf: Buffer): { width: number; height: number; offset: n
   return { width: Number(w), height: Number(h), offset: i + 1 };
 }
 
+/** Bytes of the packed RGB image pdftoppm draws of a page at `dpi` (it rounds each side up), a little over to be safe. */
+export function pageBytes(widthPt: number, heightPt: number, dpi: number): number {
+  return (Math.ceil((widthPt / 72) * dpi) + 1) * (Math.ceil((heightPt / 72) * dpi) + 1) * 3;
+}
+
+/**
+ * A connected pair of local sockets (Linux abstract namespace: no file), for
+ * a child's output. Unlike a pipe, whose 64 KiB chunks Node copies into a new
+ * Buffer each, the reading end here is read by libuv straight into memory the
+ * caller chooses (`onread`), in larger chunks: for a 36-megapixel page that
+ * halves the work this process does to receive the pixels.
+ */
+async function socketPair(onread: net.OnReadOpts): Promise<{ reader: net.Socket; writer: net.Socket }> {
+  const server = net.createServer();
+  const name = `\0sitewalk-pdftoppm-${process.pid}-${++pairs}`;
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(name, () => resolve()));
+  try {
+    const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
+    const reader = net.connect({ path: name, onread });
+    await new Promise<void>((resolve, reject) => reader.once('error', reject).once('connect', () => resolve()));
+    return { reader, writer: await accepted };
+  } finally {
+    server.close();
+  }
+}
+let pairs = 0;
+
 /**
  * Draws one page with Debian's pdftoppm (poppler, GPL, run as a separate
- * program) at `dpi`, using the crop box as PDF viewers do. Pixels stream into
- * one buffer of the final size, so a page costs its pixels once in memory.
+ * program) at `dpi`, using the crop box as PDF viewers do. Pixels stream
+ * from its output straight into one buffer of the final size (no file in
+ * between, no copy of each chunk), so a page costs its pixels once in this
+ * process. `reuse`, when large enough, is that buffer: a caller drawing page
+ * after page keeps one buffer instead of asking the system for fresh memory
+ * every page; the image returned is then a view of it, valid until it is reused.
  */
-export function renderPage(filePath: string, page: number, dpi: number, signal?: AbortSignal): Promise<RawImage> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('pdftoppm', ['-r', String(dpi), '-f', String(page), '-l', String(page), '-cropbox', filePath], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      signal,
-    });
-    let header: { width: number; height: number; offset: number } | null = null;
-    let pending: Buffer[] = [];
-    let out: Buffer | null = null;
-    let written = 0;
-    let stderr = '';
-    let failure: Error | null = null;
-    const timer = setTimeout(() => {
-      failure = new PdfRejected(`Page ${page} takes too long to draw. The PDF may be damaged or far too complex.`);
-      child.kill('SIGKILL');
-    }, PAGE_TIMEOUT_MS);
-
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (failure) return;
+export async function renderPage(filePath: string, page: number, dpi: number, signal?: AbortSignal, reuse?: Buffer): Promise<RawImage> {
+  signal?.throwIfAborted();
+  let header: { width: number; height: number; offset: number } | null = null;
+  // The header lands in `head`; once it is read, the pixels land in `out`. Anything past
+  // the expected size (never, from a sound pdftoppm) goes to `spill` and fails the page.
+  const head = Buffer.allocUnsafe(4096);
+  let headLength = 0;
+  let out: Buffer | null = null;
+  let written = 0;
+  const spill = Buffer.allocUnsafe(64 * 1024);
+  let failure: Error | null = null;
+  let fail: (err: Error) => void = () => undefined;
+  const { reader, writer } = await socketPair({
+    buffer: () => (!out ? head.subarray(headLength) : written < out.length ? out.subarray(written) : spill),
+    callback: (n) => {
+      if (failure) return true;
       if (!out) {
-        pending.push(chunk);
-        const joined = Buffer.concat(pending);
+        headLength += n;
         try {
-          header = parsePpmHeader(joined);
+          header = parsePpmHeader(head.subarray(0, headLength));
         } catch (err) {
-          failure = err as Error;
-          child.kill('SIGKILL');
-          return;
+          fail(err as Error);
+          return true;
         }
-        if (!header) return;
+        if (!header) {
+          if (headLength === head.length) fail(new Error('pdftoppm wrote no image header'));
+          return true;
+        }
         const expected = header.width * header.height * 3;
         if (expected > SHEET_RENDERING.pixelBudget * 3 * 1.05) {
-          failure = new Error(`pdftoppm drew ${header.width}×${header.height} pixels, more than the budget`);
-          child.kill('SIGKILL');
-          return;
+          fail(new Error(`pdftoppm drew ${header.width}×${header.height} pixels, more than the budget`));
+          return true;
         }
-        out = Buffer.allocUnsafe(expected);
-        chunk = joined.subarray(header.offset);
-        pending = [];
+        out = reuse && reuse.length >= expected ? reuse.subarray(0, expected) : Buffer.allocUnsafe(expected);
+        written = head.copy(out, 0, header.offset, headLength);
+        if (headLength - header.offset > out.length) fail(new PdfRejected(`Page ${page} of this PDF could not be drawn as expected.`));
+        return true;
       }
-      const n = Math.min(chunk.length, out.length - written);
-      chunk.copy(out, written, 0, n);
-      written += n;
-    });
-    child.stderr.on('data', (d: Buffer) => {
+      if (written >= out.length) fail(new PdfRejected(`Page ${page} of this PDF could not be drawn as expected.`));
+      else written += n;
+      return true;
+    },
+  });
+  return new Promise((resolve, reject) => {
+    let child;
+    try {
+      child = spawn('pdftoppm', ['-r', String(dpi), '-f', String(page), '-l', String(page), '-cropbox', filePath], {
+        stdio: ['ignore', writer, 'pipe'],
+        signal,
+      });
+    } catch (err) {
+      reader.destroy();
+      writer.destroy();
+      return reject(err);
+    }
+    // The child has its own copy of the writing end: the reader sees the end when pdftoppm exits.
+    writer.destroy();
+    fail = (err) => {
+      failure ??= err;
+      child.kill('SIGKILL');
+    };
+    let stderr = '';
+    const timer = setTimeout(() => fail(new PdfRejected(`Page ${page} takes too long to draw. The PDF may be damaged or far too complex.`)), PAGE_TIMEOUT_MS);
+    child.stderr!.on('data', (d: Buffer) => {
       if (stderr.length < 4000) stderr += d.toString();
     });
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? new Error('pdftoppm is not installed (Debian package poppler-utils)') : err);
+    const readAll = new Promise<void>((done) => {
+      reader.once('end', done).once('close', done).once('error', (err) => {
+        failure ??= err;
+        done();
+      });
     });
-    child.on('close', (code, sig) => {
-      clearTimeout(timer);
-      if (failure) return reject(failure);
-      // Exit 1: the PDF could not be opened; 3: its permissions forbid drawing. Both are the file's fault.
-      if (code === 1 || code === 3) {
-        return reject(new PdfRejected(`Page ${page} of this PDF is damaged and cannot be drawn. Export the PDF again and upload the new file.`));
-      }
-      if (code !== 0) return reject(new Error(`pdftoppm ended with ${sig ?? `code ${code}`} on page ${page}: ${stderr.trim().slice(0, 500)}`));
-      if (!out || !header || written !== out.length) {
-        return reject(new PdfRejected(`Page ${page} of this PDF could not be drawn completely.`));
-      }
-      const h = header as { width: number; height: number };
-      resolve({ data: out, width: h.width, height: h.height });
+    const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((done, error) => {
+      child.once('error', error).once('close', (code, sig) => done({ code, sig }));
     });
+    Promise.all([exited, readAll]).then(
+      ([{ code, sig }]) => {
+        clearTimeout(timer);
+        reader.destroy();
+        if (failure) return reject(failure);
+        // Exit 1: the PDF could not be opened; 3: its permissions forbid drawing. Both are the file's fault.
+        if (code === 1 || code === 3) {
+          return reject(new PdfRejected(`Page ${page} of this PDF is damaged and cannot be drawn. Export the PDF again and upload the new file.`));
+        }
+        if (code !== 0) return reject(new Error(`pdftoppm ended with ${sig ?? `code ${code}`} on page ${page}: ${stderr.trim().slice(0, 500)}`));
+        if (!out || !header || written !== out.length) {
+          return reject(new PdfRejected(`Page ${page} of this PDF could not be drawn completely.`));
+        }
+        const h = header as { width: number; height: number };
+        resolve({ data: out, width: h.width, height: h.height });
+      },
+      (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        reader.destroy();
+        reject(err.code === 'ENOENT' ? new Error('pdftoppm is not installed (Debian package poppler-utils)') : err);
+      },
+    );
   });
 }

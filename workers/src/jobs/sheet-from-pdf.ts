@@ -1,16 +1,14 @@
-import fsp from 'node:fs/promises';
-import path from 'node:path';
+import os from 'node:os';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { projectRoom, userRoom, type JobOf, type JobProgressEvent, type PdfProgressDetail } from '@sitewalk/proto';
+import { SHEET_RENDERING, projectRoom, userRoom, type JobOf, type JobProgressEvent, type PdfProgressDetail } from '@sitewalk/proto';
 import { PdfUpload, Project, SheetMap, db } from '@sitewalk/api/core/db';
-import { config } from '@sitewalk/api/core/config';
-import { localPath, putFile, remove } from '@sitewalk/api/core/storage';
+import { localPath, remove } from '@sitewalk/api/core/storage';
 import { emitTo } from '@sitewalk/api/core/realtime';
 import { logger } from '@sitewalk/api/core/logger';
 import { notify } from '@sitewalk/api/core/services/notifications.service.js';
 import { mapFolder, projectFolder } from '@sitewalk/api/core/services/sheets.service.js';
 import { PdfRejected, inspectPdf, sheetName, type PdfPageInfo } from '../adapters/pdf-inspect.js';
-import { dpiFor, renderPage } from '../adapters/pdf-render.js';
+import { dpiFor, pageBytes, renderPage } from '../adapters/pdf-render.js';
 import { writeSheetImages } from '../adapters/pdf-page-tiles.js';
 
 export interface SheetFromPdfResult {
@@ -42,17 +40,6 @@ async function readySheets(uploadId: number) {
   return SheetMap.query().where({ id_upload: uploadId, status: 'ready' }).orderBy('page').select('id', 'page');
 }
 
-/** Moves a rendered folder into storage under `folder`, file by file (works for any storage driver). */
-async function storeFolder(localDir: string, folder: string): Promise<void> {
-  const entries = await fsp.readdir(localDir, { recursive: true, withFileTypes: true });
-  const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
-  const queue = [...files];
-  const moveNext = async (): Promise<void> => {
-    for (let f = queue.pop(); f; f = queue.pop()) await putFile(`${folder}/${path.relative(localDir, f).split(path.sep).join('/')}`, f);
-  };
-  await Promise.all(Array.from({ length: 8 }, moveNext));
-}
-
 /** Removes every sheet this upload made, rows first, then their files. */
 async function removeSheetsOf(uploadId: number, projectId: number): Promise<void> {
   const maps = await SheetMap.query().where({ id_upload: uploadId }).select('id', 'folder');
@@ -64,10 +51,42 @@ async function removeSheetsOf(uploadId: number, projectId: number): Promise<void
   if (!(await Project.query().findById(projectId).select('id'))) await remove(projectFolder(projectId));
 }
 
+/**
+ * How many pages are drawn and cut at once: one per core, as long as the pages
+ * in flight stay within PAGES_IN_FLIGHT_PIXELS. Each costs its pixels in this
+ * process (its lane's buffer) and once more in its pdftoppm while drawing, so
+ * this budget, not the page count, bounds the memory of the job: two of the
+ * largest pages (36 MP, about 110 MB each way), or more smaller ones on more cores.
+ */
+export const PAGES_IN_FLIGHT_PIXELS = 2 * SHEET_RENDERING.pixelBudget;
+export function laneCount(pagePixels: number[], cores: number = os.availableParallelism()): number {
+  if (!pagePixels.length) return 0;
+  return Math.max(1, Math.min(cores, pagePixels.length, Math.floor(PAGES_IN_FLIGHT_PIXELS / Math.max(...pagePixels))));
+}
+/** Pixels of a page drawn at `dpi`. */
+export const pagePixels = (page: Pick<PdfPageInfo, 'widthPt' | 'heightPt'>, dpi: number) => (page.widthPt / 72) * dpi * ((page.heightPt / 72) * dpi);
+
+/** Runs the functions given to it one after another, in the order they were given. */
+function oneAtATime() {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = last.then(fn, fn);
+    last = run.catch(() => undefined);
+    return run;
+  };
+}
+
 const stillThere = async (uploadId: number) => !!(await PdfUpload.query().findById(uploadId).select('id'));
 
 /** One page → one ready sheet. Returns the sheet id, or null when the sheet was deleted meanwhile. */
-async function makeSheet(upload: PdfUpload, filePath: string, page: PdfPageInfo, stagingDir: string): Promise<number | null> {
+async function makeSheet(
+  upload: PdfUpload,
+  filePath: string,
+  page: PdfPageInfo,
+  dpi: number,
+  signal: AbortSignal,
+  buffer: Buffer,
+): Promise<number | null> {
   // One row per (upload, page): a rerun or a retry finds the row instead of adding a sheet.
   const [row] = await db()('maps')
     .insert({ id_project: upload.id_project, id_upload: upload.id, page: page.page, name: sheetName(page), page_label: page.label ?? '', status: 'processing' })
@@ -78,12 +97,10 @@ async function makeSheet(upload: PdfUpload, filePath: string, page: PdfPageInfo,
   const folder = mapFolder(upload.id_project, mapId);
   // A crashed earlier attempt may have left part of this page's files.
   await remove(folder);
-  const dpi = dpiFor(page.widthPt, page.heightPt);
-  const raw = await renderPage(filePath, page.page, dpi);
-  const outDir = path.join(stagingDir, `page-${page.page}`);
-  const images = await writeSheetImages(raw, outDir);
-  await storeFolder(outDir, folder);
-  await fsp.rm(outDir, { recursive: true, force: true });
+  const raw = await renderPage(filePath, page.page, dpi, signal, buffer);
+  // Storage is the local disk (core/storage): libvips writes the tiles straight into the sheet's
+  // folder, with no staging copy to move file by file. Until the row says 'ready' nobody is shown them.
+  const images = await writeSheetImages(raw, localPath(folder));
   const updated = await SheetMap.query().patch({
     status: 'ready',
     width: images.width,
@@ -133,7 +150,6 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
     return { status: 'skipped', sheet_ids: upload.sheet_ids, reason: `the upload is already ${upload.status}` };
   }
   const project = await Project.query().findById(upload.id_project);
-  const stagingDir = path.join(config.dataDir, 'tmp', `pdf-upload-${upload.id}-${process.pid}`);
   let pagesTotal: number | null = upload.pages_total;
   try {
     if (!upload.file_key) throw new PdfRejected('The PDF is no longer stored. Upload it again.');
@@ -143,35 +159,74 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
     const info = await inspectPdf(filePath);
     pagesTotal = info.pages.length;
     await PdfUpload.query().patch({ pages_total: pagesTotal }).where({ id: upload.id });
-    await fsp.mkdir(stagingDir, { recursive: true });
 
-    const done = new Set((await readySheets(upload.id)).map((s) => s.page));
-    for (const page of info.pages) {
-      if (done.has(page.page)) continue;
-      if (!(await stillThere(upload.id))) {
-        await removeSheetsOf(upload.id, upload.id_project);
-        return { status: 'skipped', sheet_ids: [], reason: 'the upload was deleted while it was processed' };
+    const ready = await readySheets(upload.id);
+    const done = new Set(ready.map((s) => s.page));
+    let sheetIds = ready.map((s) => s.id);
+    const todo = info.pages.filter((p) => !done.has(p.page));
+    const total = pagesTotal;
+    const plan = todo.map((page) => ({ page, dpi: dpiFor(page.widthPt, page.heightPt) }));
+    const lanes = laneCount(plan.map((p) => pagePixels(p.page, p.dpi)));
+    // Every lane draws into one buffer of its own, as large as the largest page: memory stays the same however many pages.
+    const bufferBytes = Math.max(0, ...plan.map((p) => pageBytes(p.page.widthPt, p.page.heightPt, p.dpi)));
+    // Recording and telling are done one page at a time, in the order pages finish, so the
+    // upload row, the percentages and the events only ever move forward.
+    const serial = oneAtATime();
+    const stop = new AbortController();
+    let firstError: unknown = null;
+    let gone = false;
+    let next = 0;
+    const lane = async () => {
+      let buffer: Buffer | undefined;
+      while (!stop.signal.aborted && next < plan.length) {
+        const { page, dpi } = plan[next++];
+        if (!(await stillThere(upload.id))) {
+          gone = true;
+          stop.abort();
+          return;
+        }
+        await serial(async () =>
+          report(upload, project?.id_owner, 'active', (done.size / total) * 100, `Page ${page.page} of ${total}`, {
+            pages_done: done.size,
+            pages_total: total,
+            sheet_ids: sheetIds,
+          }),
+        );
+        buffer ??= Buffer.allocUnsafe(bufferBytes);
+        // Published the moment its pyramid and thumbnail exist, while the other lanes still cut theirs.
+        const mapId = await makeSheet(upload, filePath, page, dpi, stop.signal, buffer);
+        await serial(async () => {
+          done.add(page.page);
+          sheetIds = (await readySheets(upload.id)).map((s) => s.id);
+          await PdfUpload.query().patch({ pages_done: done.size, sheet_ids: sheetIds }).where({ id: upload.id });
+          const percent = (done.size / total) * 100;
+          await job.updateProgress({ percent: Math.round(percent), pages_done: done.size, pages_total: total });
+          report(upload, project?.id_owner, 'active', percent, `Page ${page.page} of ${total} is ready`, {
+            pages_done: done.size,
+            pages_total: total,
+            ...(mapId ? { id_map: mapId } : {}),
+            sheet_ids: sheetIds,
+          });
+        });
       }
-      report(upload, project?.id_owner, 'active', (done.size / pagesTotal) * 100, `Page ${page.page} of ${pagesTotal}`, {
-        pages_done: done.size,
-        pages_total: pagesTotal,
-        sheet_ids: [],
-      });
-      const mapId = await makeSheet(upload, filePath, page, stagingDir);
-      done.add(page.page);
-      const sheets = await readySheets(upload.id);
-      await PdfUpload.query().patch({ pages_done: done.size, sheet_ids: sheets.map((s) => s.id) }).where({ id: upload.id });
-      const percent = (done.size / pagesTotal) * 100;
-      await job.updateProgress({ percent: Math.round(percent), pages_done: done.size, pages_total: pagesTotal });
-      report(upload, project?.id_owner, 'active', percent, `Page ${page.page} of ${pagesTotal} is ready`, {
-        pages_done: done.size,
-        pages_total: pagesTotal,
-        ...(mapId ? { id_map: mapId } : {}),
-        sheet_ids: sheets.map((s) => s.id),
-      });
+    };
+    // Pages side by side, one lane per core within the memory budget; the first failure stops the others
+    // (their pdftoppm is killed), and nothing is tidied before every lane has let go of its files.
+    await Promise.all(
+      Array.from({ length: lanes }, () =>
+        lane().catch((err) => {
+          firstError ??= err;
+          stop.abort();
+        }),
+      ),
+    );
+    if (gone) {
+      await removeSheetsOf(upload.id, upload.id_project);
+      return { status: 'skipped', sheet_ids: [], reason: 'the upload was deleted while it was processed' };
     }
+    if (firstError) throw firstError;
 
-    const sheetIds = (await readySheets(upload.id)).map((s) => s.id);
+    sheetIds = (await readySheets(upload.id)).map((s) => s.id);
     await db().transaction(async (trx) => {
       await PdfUpload.query(trx).patch({ status: 'done', pages_done: pagesTotal!, sheet_ids: sheetIds, finished_at: new Date(), error: null }).where({ id: upload.id });
       await trx('projects').where({ id: upload.id_project }).update({ updated_at: trx.fn.now() });
@@ -205,7 +260,5 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
     report(upload, project?.id_owner, 'failed', 0, reason, { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });
     await tellOwner(upload, project, false, `"${upload.original_name}": ${reason}`);
     throw refused ? new UnrecoverableError(reason) : err;
-  } finally {
-    await fsp.rm(stagingDir, { recursive: true, force: true });
   }
 }
