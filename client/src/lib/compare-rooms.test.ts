@@ -60,10 +60,12 @@ describe('keeping two views in step', () => {
     expect(matchingView({ yaw: 1, pitch: 0.2, zoom: 40 }, { id: 1, x: 0, y: 0 }, { id: 2, x: 0, y: 0 })).toEqual({ yaw: 1, pitch: 0.2, zoom: 40 });
   });
 
-  it('turns the yaw by the difference of the rooms’ north', () => {
-    const v = matchingView({ yaw: 0.5, pitch: -0.1, zoom: 10 }, { id: 1, x: 0, y: 0, north: 0.25 }, { id: 2, x: 0, y: 0, north: 1 });
-    expect(v.yaw).toBeCloseTo(1.25);
-    expect(matchingView({ yaw: 0.1, pitch: 0, zoom: 0 }, { id: 1, x: 0, y: 0, north: 1 }, { id: 2, x: 0, y: 0 }).yaw).toBeCloseTo(normalizeYaw(-0.9));
+  it('keeps the direction on the sheet when the rooms’ headings differ', () => {
+    // Room 1 looks 0.25 rad clockwise of the sheet's up at yaw 0, room 2 looks 1 rad: the same direction is 0.75 rad less yaw in room 2.
+    const v = matchingView({ yaw: 0.5, pitch: -0.1, zoom: 10 }, { id: 1, x: 0, y: 0, heading: 0.25 }, { id: 2, x: 0, y: 0, heading: 1 });
+    expect(v.yaw).toBeCloseTo(normalizeYaw(-0.25));
+    expect(v.pitch).toBe(-0.1);
+    expect(matchingView({ yaw: 0.1, pitch: 0, zoom: 0 }, { id: 1, x: 0, y: 0, heading: 1 }, { id: 2, x: 0, y: 0 }).yaw).toBeCloseTo(1.1);
   });
 
   it('tells a real turn from an echo of the same view', () => {

@@ -10,8 +10,8 @@ export interface PlacedRoom {
   id: number;
   x: number | null;
   y: number | null;
-  /** Yaw (radians) of the sheet's "up" in this panorama; 0 when unknown. */
-  north?: number | null;
+  /** Where yaw 0 of the panorama points on the sheet, radians clockwise from the sheet's up; 0 when unknown. */
+  heading?: number | null;
 }
 
 export interface DatedVisit {
@@ -85,11 +85,11 @@ export const normalizeYaw = (yaw: number) => ((yaw % TAU) + TAU) % TAU;
 
 /**
  * The view of room `to` that looks the same way on the sheet as `view` of
- * room `from`: the yaw is turned by the difference of the rooms' north,
- * pitch and zoom are kept.
+ * room `from`: the direction on the sheet (heading + yaw) is kept, so the
+ * yaw turns by the difference of the rooms' headings; pitch and zoom are kept.
  */
 export function matchingView(view: ViewAngles, from: PlacedRoom, to: PlacedRoom): ViewAngles {
-  const yaw = normalizeYaw(view.yaw - (from.north ?? 0) + (to.north ?? 0));
+  const yaw = normalizeYaw(view.yaw + (from.heading ?? 0) - (to.heading ?? 0));
   return { yaw, pitch: view.pitch, zoom: view.zoom };
 }
 
