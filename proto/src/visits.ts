@@ -85,7 +85,13 @@ import type { MapDetail } from './sheets.js';
  *   state: queued | active | completed | failed, percent 0..100, message
  *   ('Cutting tiles', 'Ready', or the reason of a failure), detail: RoomTilesProgressDetail.
  * Events carry the absolute state; on 'completed' read GET /rooms/{id} (or the
- * visit) for the panorama URLs. A failed room keeps status 'failed' and `error`.
+ * visit) for the panorama URLs. A failed room keeps status 'failed' and `error`;
+ * a room whose job was lost (no news for a minute and no job left) is marked
+ * failed the next time the visit or the room is read.
+ *
+ * A new visit notifies the project's owner and members (preference
+ * 'visit_created', not the one who made it), and super admins when the
+ * setting notify_vt_create is on.
  */
 
 /** Limits of a room's 360 photo. */
