@@ -219,9 +219,11 @@ export default function VisitTourPage() {
                       setEditing(null);
                     }}
                     disabled={m === 'hotspot' && others.length === 0}
+                    aria-label={t(label)}
+                    title={t(label)}
                   >
-                    <i className={`bi ${icon} me-1`} aria-hidden="true" />
-                    {t(label)}
+                    <i className={`bi ${icon}`} aria-hidden="true" />
+                    <span className="d-none d-sm-inline ms-1">{t(label)}</span>
                   </button>
                 ))}
               </div>
