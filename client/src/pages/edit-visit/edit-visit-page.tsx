@@ -90,7 +90,6 @@ export default function EditVisitPage() {
       valuesOf: visitValues,
     },
     onCreated: (v) => navigate(`/editvisit/${v.id}`, { replace: true }),
-    afterDelete: projectId ? `/visits/${projectId}` : '/visits',
   });
 
   if (form.id === null && projectId === null) return <NotFoundPage />;
