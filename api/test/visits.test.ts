@@ -513,6 +513,11 @@ describe('public viewer', () => {
     await markReady(foreign.id);
     expect((await api().get(`/api/viewer-room-pois?code=${v.code}&id_room=${foreign.id}`)).status).toBe(404);
     expect((await api().get(`/api/viewer-room-pois?code=${v.code}&id_room=${pending.id}`)).status).toBe(404);
+
+    // A deactivated project's visits leave the public viewer; the team still sees them.
+    await db()('projects').where({ id: p.id }).update({ active: false });
+    expect((await api().get(`/api/viewer-visit?code=${v.code}`)).body.message).toBe('No visit has this code. Check the link you were given.');
+    expect((await api().get(`/api/visits/${v.id}`).set(owner.auth)).status).toBe(200);
   });
 
   it('honours edit_room only for a signed-in user who may edit the visit', async () => {

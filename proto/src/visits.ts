@@ -49,7 +49,7 @@ import type { MapDetail } from './sheets.js';
  *                                                               of the sheet's project on it (x, y in sheet pixels)
  *
  * Public (no sign-in; the visit code is the key):
- *   GET    /viewer-visit?code=…&poi=…    → ViewerVisit          unknown code → 404; poi (an id) opens the visit on that
+ *   GET    /viewer-visit?code=…&poi=…    → ViewerVisit          unknown code, or a deactivated project → 404; poi (an id) opens the visit on that
  *                                                               point of interest (404 when it is not in the visit)
  *   GET    /viewer-room-pois?code=…&id_room=…&edit_room=… → ViewerRoomPois
  *                                                               edit_room=true needs a signed-in user who may edit the

@@ -25,8 +25,11 @@ export async function viewerInMaintenance(ip: string): Promise<boolean> {
 
 const UNKNOWN_CODE = 'No visit has this code. Check the link you were given.';
 
+/** The visit of a code; a visit of a deactivated project is not shown to the public. */
 async function visitByCode(code: string): Promise<Visit> {
-  const visit = await Visit.query().findOne({ code: code.trim().toLowerCase() });
+  const visit = await Visit.query()
+    .findOne({ code: code.trim().toLowerCase() })
+    .whereExists(db()('projects').select(db().raw('1')).whereRaw('projects.id = visits.id_project').andWhere('projects.active', true));
   if (!visit) throw notFound(UNKNOWN_CODE);
   return visit;
 }
