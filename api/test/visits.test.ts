@@ -531,7 +531,7 @@ describe('public viewer', () => {
     await markReady(room.id);
     const path = `/api/viewer-room-pois?code=${v.code}&id_room=${room.id}&edit_room=true`;
     const anon = await api().get(path);
-    expect(anon.status).toBe(401);
+    expect(anon.status).toBe(403);
     expect(anon.body.message).toBe('Sign in to edit the points of interest of this room.');
     expect((await api().get(path).set(stranger.auth)).status).toBe(403);
     expect((await api().get(path).set(viewer.auth)).status).toBe(403);

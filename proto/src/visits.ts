@@ -53,7 +53,8 @@ import type { MapDetail } from './sheets.js';
  *                                                               point of interest (404 when it is not in the visit)
  *   GET    /viewer-room-pois?code=…&id_room=…&edit_room=… → ViewerRoomPois
  *                                                               edit_room=true needs a signed-in user who may edit the
- *                                                               visit (401 without sign-in, 403 when they may only read)
+ *                                                               visit (403 otherwise: without sign-in, or for those who may
+ *                                                               only read — never 401, so a visitor stays on the viewer)
  *   While the setting maintenance_viewer is on, both answer 503 with a message,
  *   except to the address in maintenance_ip.
  *

@@ -1,6 +1,6 @@
 import type { ViewerRoom, ViewerRoomPois, ViewerSheet, ViewerVisit } from '@sitewalk/proto';
 import { Poi, Project, Room, SheetMap, Visit, db } from '../db/index.js';
-import { forbidden, notFound, unauthorized } from '../errors.js';
+import { forbidden, notFound } from '../errors.js';
 import { signedFolderUrl, signedUrl } from '../storage/index.js';
 import { projectAccess, canEditSheets } from './access.service.js';
 import { getSettings } from './settings.service.js';
@@ -109,7 +109,8 @@ export async function viewerRoomPois(code: string, roomId: number, editRoom: boo
   if (!room || (room.status !== 'ready' && !editRoom)) throw notFound('This room is not in the visit.');
   let canEdit = false;
   if (editRoom) {
-    if (!user) throw unauthorized('Sign in to edit the points of interest of this room.');
+    // 403, not 401: the public viewer must not send a visitor to the sign-in page.
+    if (!user) throw forbidden('Sign in to edit the points of interest of this room.');
     const access = await projectAccess(user, visit.id_project, db());
     if (!access || !canEditSheets(access.role)) throw forbidden('You may not edit the points of interest of this room.');
     canEdit = true;
