@@ -16,7 +16,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/services.sh"
 cd "$ROOT"
 
-STEPS=(api client pdf)
+STEPS=(api client pdf rooms viewer)
 
 # API throughput: authenticated GET /api/notifications against a bare Koa handler (autocannon).
 step_api() {
@@ -34,6 +34,18 @@ step_client() {
 step_pdf() {
   DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_pdf_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
     REDIS_PREFIX=sitewalk-pdf-bench DATA_DIR=.data/pdf-bench npx tsx bench/pdf-sheets-bench.ts
+}
+
+# 360 photos to viewer tiles: the room.tiles worker on an 8192 × 4096 panorama against vips dzsave alone.
+step_rooms() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_rooms_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-rooms-bench DATA_DIR=.data/rooms-bench npx tsx bench/room-tiles-bench.ts
+}
+
+# 360 viewer: time to the low-resolution sphere and to the first sharp view of an 8192 × 4096 panorama in Chromium.
+step_viewer() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_viewer_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-viewer-bench DATA_DIR=.data/viewer-bench npx tsx bench/viewer-perf.ts
 }
 
 requested=("$@")

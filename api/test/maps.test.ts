@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Room, SheetMap, db } from '../src/core/db/index.js';
+import { Room, SheetMap, Visit, db } from '../src/core/db/index.js';
 import { localPath, putBuffer } from '../src/core/storage/index.js';
 import { api, createUser } from './helpers.js';
 import { addMember, newProject } from './project-helpers.js';
@@ -13,6 +13,10 @@ async function readySheet(projectId: number, name = 'Level 2') {
   await putBuffer(`${folder}/tiles/0/0/0.jpg`, Buffer.from('tile'));
   return SheetMap.query().patchAndFetchById(map.id, { folder, thumbnail: `${folder}/thumbnail.jpg` });
 }
+
+/** A visit of the project, as the visits feature makes them. */
+const newVisit = (projectId: number, name = 'Walk') =>
+  Visit.query().insertAndFetch({ id_project: projectId, name, date: '2026-03-01', code: `c${Math.random().toString(36).slice(2, 14)}` });
 
 describe('POST /api/maps and GET/PUT /api/maps/{id}', () => {
   it('creates an empty sheet in the project, reads it and renames it', async () => {
@@ -110,24 +114,25 @@ describe('rooms on a sheet', () => {
     const p = await newProject(owner);
     const map = await readySheet(p.id);
     const other = await readySheet(p.id, 'Other');
-    const a = await Room.query().insertAndFetch({ id_map: map.id, id_visit: 7, name: 'Lobby', x: 1, y: 2, osfm_cluster: 0 });
-    const b = await Room.query().insertAndFetch({ id_map: map.id, id_visit: 8, name: 'Hall', osfm_cluster: 1 });
+    const [v1, v2] = [await newVisit(p.id), await newVisit(p.id)];
+    const a = await Room.query().insertAndFetch({ id_map: map.id, id_visit: v1.id, name: 'Lobby', x: 1, y: 2, osfm_cluster: 0 });
+    const b = await Room.query().insertAndFetch({ id_map: map.id, id_visit: v2.id, name: 'Hall', osfm_cluster: 1, heading: 1.5 });
     await Room.query().insert({ id_map: other.id, name: 'Elsewhere' });
 
     const all = await api().get(`/api/maps/${map.id}/rooms`).set(owner.auth);
     expect(all.status).toBe(200);
     expect(all.body.data).toEqual([
-      { id: a.id, id_map: map.id, id_visit: 7, name: 'Lobby', x: 1, y: 2, osfm_cluster: 0 },
-      { id: b.id, id_map: map.id, id_visit: 8, name: 'Hall', x: null, y: null, osfm_cluster: 1 },
+      { id: a.id, id_map: map.id, id_visit: v1.id, name: 'Lobby', x: 1, y: 2, heading: null, status: 'queued', thumbnail_url: null, osfm_cluster: 0 },
+      { id: b.id, id_map: map.id, id_visit: v2.id, name: 'Hall', x: null, y: null, heading: 1.5, status: 'queued', thumbnail_url: null, osfm_cluster: 1 },
     ]);
     const names = async (qs: string) => (await api().get(`/api/maps/${map.id}/rooms?${qs}`).set(owner.auth)).body.data.map((r: { name: string }) => r.name);
-    expect(await names('id_visit=8')).toEqual(['Hall']);
+    expect(await names(`id_visit=${v2.id}`)).toEqual(['Hall']);
     expect(await names(`id_map=${map.id}&osfm_cluster=0`)).toEqual(['Lobby']);
     expect((await api().get(`/api/maps/${map.id}/rooms?id_map=${other.id}`).set(owner.auth)).status).toBe(400);
     expect((await api().get(`/api/maps/${map.id}/rooms?osfm_cluster=x`).set(owner.auth)).status).toBe(400);
   });
 
-  it('stores room positions all at once, only for rooms on the sheet and inside it', async () => {
+  it('stores room positions all at once, only for rooms of the sheet\'s project and inside it', async () => {
     const owner = await createUser();
     const stranger = await createUser();
     const viewer = await createUser();
@@ -137,6 +142,9 @@ describe('rooms on a sheet', () => {
     const a = await Room.query().insertAndFetch({ id_map: map.id, name: 'A' });
     const b = await Room.query().insertAndFetch({ id_map: map.id, name: 'B' });
     const elsewhere = await Room.query().insertAndFetch({ name: 'Unplaced' });
+    const otherProject = await newProject(owner);
+    const foreignRoom = await Room.query().insertAndFetch({ id_visit: (await newVisit(otherProject.id)).id, name: 'Other project' });
+    const visitRoom = await Room.query().insertAndFetch({ id_visit: (await newVisit(p.id)).id, name: 'Not placed yet' });
 
     const res = await api().put(`/api/maps/${map.id}/room-positions`).set(owner.auth).send({ rooms: [{ id: a.id, x: 100.5, y: 50 }, { id: b.id, x: 2000, y: 1000 }] });
     expect(res.status).toBe(200);
@@ -148,7 +156,14 @@ describe('rooms on a sheet', () => {
 
     const foreign = await api().put(`/api/maps/${map.id}/room-positions`).set(owner.auth).send({ rooms: [{ id: a.id, x: 1, y: 1 }, { id: elsewhere.id, x: 1, y: 1 }] });
     expect(foreign.status).toBe(400);
-    expect(foreign.body.message).toBe(`Room ${elsewhere.id} is not on this sheet.`);
+    expect(foreign.body.message).toBe(`Room ${elsewhere.id} is not in this sheet's project.`);
+    const otherProjects = await api().put(`/api/maps/${map.id}/room-positions`).set(owner.auth).send({ rooms: [{ id: foreignRoom.id, x: 1, y: 1 }] });
+    expect(otherProjects.body.message).toBe(`Room ${foreignRoom.id} is not in this sheet's project.`);
+    // A room of a visit of the project is placed on the sheet, with the direction it faces.
+    const placed = await api().put(`/api/maps/${map.id}/room-positions`).set(owner.auth).send({ rooms: [{ id: visitRoom.id, x: 30, y: 40, heading: -Math.PI / 2 }] });
+    expect(placed.status).toBe(200);
+    expect(placed.body.data[0]).toMatchObject({ id: visitRoom.id, id_map: map.id, x: 30, y: 40 });
+    expect(placed.body.data[0].heading).toBeCloseTo((3 * Math.PI) / 2);
     const outside = await api().put(`/api/maps/${map.id}/room-positions`).set(owner.auth).send({ rooms: [{ id: a.id, x: 5, y: 5 }, { id: b.id, x: 2001, y: 5 }] });
     expect(outside.status).toBe(400);
     expect(outside.body.message).toBe(`Room ${b.id} is outside the sheet: positions go from 0,0 to 2000,1000.`);

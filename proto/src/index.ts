@@ -10,3 +10,4 @@ export * from './auth.js';
 export * from './projects.js';
 export * from './categories.js';
 export * from './sheets.js';
+export * from './visits.js';

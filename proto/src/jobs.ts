@@ -6,7 +6,7 @@ import { z } from 'zod';
  * workers process refuses to start when a job here has no handler.
  */
 
-export const QUEUES = ['mail', 'notifications', 'sheets'] as const;
+export const QUEUES = ['mail', 'notifications', 'sheets', 'rooms'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 const notificationTypeSchema = z.string().min(1).max(20);
@@ -42,6 +42,16 @@ export const jobPayloads = {
   'sheet.from-pdf': z.object({
     upload_id: z.number().int().positive(),
   }),
+  /**
+   * Turns a room's uploaded 360 photo into its thumbnail, low-resolution
+   * base panorama and tile pyramid (visits.ts), then marks the room ready
+   * (or failed, with the reason). Running it again rebuilds the same files.
+   */
+  'room.tiles': z.object({
+    id_room: z.number().int().positive(),
+    /** Who uploaded the photo; they get the progress events too. */
+    id_user: z.number().int().positive().optional(),
+  }),
 } as const;
 
 export type JobName = keyof typeof jobPayloads;
@@ -65,6 +75,8 @@ export const JOB_POLICIES: Record<JobName, JobPolicy> = {
   'mail.verify': { queue: 'mail', attempts: 1, backoffMs: 1_000, concurrency: 1, timeoutMs: 60_000 },
   'notify.dispatch': { queue: 'notifications', attempts: 5, backoffMs: 1_000, concurrency: 8, timeoutMs: 30_000 },
   'sheet.from-pdf': { queue: 'sheets', attempts: 3, backoffMs: 5_000, concurrency: 1, timeoutMs: 30 * 60_000 },
+  // One 8K panorama at a time per process: libvips already uses every core for it.
+  'room.tiles': { queue: 'rooms', attempts: 3, backoffMs: 5_000, concurrency: 1, timeoutMs: 10 * 60_000 },
 };
 
 export const JOB_NAMES = Object.keys(jobPayloads) as JobName[];

@@ -10,7 +10,8 @@ import { idField, queryInt } from './projects.js';
  *   PUT    /maps/{id}              → MapDetail       body MapUpdateRequest (changed fields only)
  *   DELETE /maps/{id}              → {id, id_project}
  *   GET    /maps/{id}/rooms        → MapRoom[]       query MapRoomsQuery
- *   PUT    /maps/{id}/room-positions → MapRoom[]     body {rooms: [{id, x, y}]}: the rooms as stored
+ *   PUT    /maps/{id}/room-positions → MapRoom[]     body {rooms: [{id, x, y, heading?}]}: the rooms as stored;
+ *                                     a room of any visit of the sheet's project may be placed (it moves onto this sheet)
  *   POST   /projects/{id}/pdf-sheet → 202 PdfUpload  multipart "file": the PDF, checked by content
  *                                     (413 above UPLOAD_LIMITS.pdfBytes, 415 when not a PDF)
  *
@@ -99,6 +100,13 @@ export const roomPositionsSchema = z
             id: z.number().int().positive(),
             x: z.number().finite('x must be a number.'),
             y: z.number().finite('y must be a number.'),
+            /** Where yaw 0 of the room's panorama points on the sheet, radians clockwise from up (see visits.ts); null clears it. */
+            heading: z
+              .number({ message: 'heading must be an angle in radians.' })
+              .min(-2 * Math.PI, 'heading must be between -2π and 2π radians.')
+              .max(2 * Math.PI, 'heading must be between -2π and 2π radians.')
+              .nullable()
+              .optional(),
           })
           .strict(),
       )
@@ -151,6 +159,12 @@ export interface MapRoom {
   name: string;
   x: number | null;
   y: number | null;
+  /** Where yaw 0 of the room's panorama points on the sheet, radians clockwise from up; null when unknown. */
+  heading: number | null;
+  /** 'queued' | 'processing' | 'ready' | 'failed' (RoomStatus of visits.ts). */
+  status: string;
+  /** Signed 480 × 240 thumbnail; null until ready. */
+  thumbnail_url: string | null;
   osfm_cluster: number | null;
 }
 

@@ -3,6 +3,7 @@ import { mailSend } from './mail-send.js';
 import { mailVerify } from './mail-verify.js';
 import { notifyDispatch } from './notify-dispatch.js';
 import { sheetFromPdf } from './sheet-from-pdf.js';
+import { roomTiles } from './room-tiles.js';
 
 /**
  * One handler per job of the registry in proto/src/jobs.ts. Each is
@@ -15,4 +16,5 @@ export const handlers: HandlerTable = {
   'mail.verify': mailVerify,
   'notify.dispatch': notifyDispatch,
   'sheet.from-pdf': sheetFromPdf,
+  'room.tiles': roomTiles,
 };

@@ -4,6 +4,8 @@ import { PdfUpload, Room, SheetMap, db } from '../db/index.js';
 import { badRequest, notFound } from '../errors.js';
 import { remove, signedFolderUrl, signedUrl } from '../storage/index.js';
 import { requireProject, type ProjectAccess, type ProjectNeed } from './access.service.js';
+import { roomThumbnailUrl } from './rooms-dto.js';
+import { normaliseYaw } from '@sitewalk/proto';
 
 type Actor = { id: number; super_admin: boolean };
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -63,7 +65,18 @@ export function toPdfUploadDto(u: PdfUpload): PdfUploadDto {
 }
 
 export function toMapRoom(r: Room): MapRoom {
-  return { id: r.id, id_map: r.id_map, id_visit: r.id_visit, name: r.name, x: r.x, y: r.y, osfm_cluster: r.osfm_cluster };
+  return {
+    id: r.id,
+    id_map: r.id_map,
+    id_visit: r.id_visit,
+    name: r.name,
+    x: r.x,
+    y: r.y,
+    heading: r.heading,
+    status: r.status,
+    thumbnail_url: roomThumbnailUrl(r),
+    osfm_cluster: r.osfm_cluster,
+  };
 }
 
 /** Sheets of a project: PDF pages in order, then by creation. */
@@ -119,24 +132,30 @@ export async function deleteMap(user: Actor, mapId: number): Promise<{ id: numbe
 export async function mapRooms(user: Actor, mapId: number, filter: { id_map?: number; id_visit?: number; osfm_cluster?: number }): Promise<MapRoom[]> {
   if (filter.id_map !== undefined && filter.id_map !== mapId) throw badRequest('id_map must be the sheet of the address.');
   const { map } = await requireMap(user, mapId, 'read');
-  const q = Room.query().where({ id_map: map.id }).orderBy('id');
+  const q = Room.query().where({ id_map: map.id }).orderBy([{ column: 'id_visit' }, { column: 'position' }, { column: 'id' }]);
   if (filter.id_visit !== undefined) q.where({ id_visit: filter.id_visit });
   if (filter.osfm_cluster !== undefined) q.where({ osfm_cluster: filter.osfm_cluster });
   return (await q).map(toMapRoom);
 }
 
 /**
- * Stores where rooms sit on a sheet, all or none. Every room must already be
- * on this sheet, and a position must fall inside the sheet's image.
+ * Stores where rooms sit on a sheet, all or none. A room may already be on
+ * this sheet, or be a room of a visit of the sheet's project (it then moves
+ * onto this sheet); a position must fall inside the sheet's image.
  */
 export async function setRoomPositions(user: Actor, mapId: number, input: RoomPositionsRequest): Promise<MapRoom[]> {
   return db().transaction(async (trx) => {
     const { map } = await requireMap(user, mapId, 'edit-sheets', trx);
     const ids = input.rooms.map((r) => r.id);
-    const found = await Room.query(trx).whereIn('id', ids).where({ id_map: map.id }).forUpdate();
+    const found = await Room.query(trx)
+      .whereIn('rooms.id', ids)
+      .where((w) =>
+        w.where('rooms.id_map', map.id).orWhereExists((v) => v.select(trx.raw('1')).from('visits').whereRaw('visits.id = rooms.id_visit').andWhere('visits.id_project', map.id_project)),
+      )
+      .forUpdate();
     const missing = ids.filter((id) => !found.some((r) => r.id === id));
     if (missing.length) {
-      throw badRequest(`${missing.length === 1 ? 'Room' : 'Rooms'} ${missing.slice(0, 10).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not on this sheet.`);
+      throw badRequest(`${missing.length === 1 ? 'Room' : 'Rooms'} ${missing.slice(0, 10).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in this sheet's project.`);
     }
     if (map.width && map.height) {
       const outside = input.rooms.filter((r) => r.x < 0 || r.y < 0 || r.x > map.width! || r.y > map.height!);
@@ -144,7 +163,10 @@ export async function setRoomPositions(user: Actor, mapId: number, input: RoomPo
         throw badRequest(`Room ${outside[0].id} is outside the sheet: positions go from 0,0 to ${map.width},${map.height}.`);
       }
     }
-    for (const r of input.rooms) await Room.query(trx).patch({ x: r.x, y: r.y }).where({ id: r.id });
+    for (const r of input.rooms) {
+      const heading = r.heading === undefined ? {} : { heading: r.heading === null ? null : normaliseYaw(r.heading) };
+      await Room.query(trx).patch({ id_map: map.id, x: r.x, y: r.y, ...heading }).where({ id: r.id });
+    }
     return (await Room.query(trx).whereIn('id', ids).orderBy('id')).map(toMapRoom);
   });
 }

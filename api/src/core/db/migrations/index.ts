@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as platform from './20261122_0001_platform.js';
 import * as projects from './20261122_0100_projects.js';
 import * as encryptSettings from './20261124_0150_encrypt_settings.js';
+import * as visits from './20261126_0200_visits.js';
 
 /**
  * Every migration, in order. Listed here (not discovered on disk) so they run
@@ -11,4 +12,5 @@ export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: 
   '20261122_0001_platform': platform,
   '20261122_0100_projects': projects,
   '20261124_0150_encrypt_settings': encryptSettings,
+  '20261126_0200_visits': visits,
 };

@@ -5,3 +5,4 @@ export { Notification, NotificationPreference, NotificationGlobalSetting, notifi
 export { Project, ProjectMember, ProjectStar, ProjectType } from './project.js';
 export { Category, ProjectCategory } from './category.js';
 export { SheetMap, PdfUpload, Room } from './sheet.js';
+export { Visit, RoomHotspot, Poi } from './visit.js';

@@ -1,4 +1,4 @@
-import type { MapStatus, PdfUploadStatus } from '@sitewalk/proto';
+import type { MapStatus, PanoramaLevel, PdfUploadStatus, RoomStatus } from '@sitewalk/proto';
 import { BaseModel } from './base.js';
 
 /** A sheet: one floor plan of a project (the API calls it a map). */
@@ -50,18 +50,41 @@ export class PdfUpload extends BaseModel {
   }
 }
 
-/** The part of a room a sheet needs: where it sits on the sheet. Visits own the rest. */
+/**
+ * A room: one 360 photo of a visit, its tiles (made by the room.tiles
+ * worker) and where it sits on a sheet.
+ */
 export class Room extends BaseModel {
   static override tableName = 'rooms';
   id!: number;
   id_map!: number | null;
   id_visit!: number | null;
+  id_user!: number | null;
   name!: string;
   x!: number | null;
   y!: number | null;
+  heading!: number | null;
   osfm_cluster!: number | null;
+  position!: number;
+  status!: RoomStatus;
+  error!: string | null;
+  original_name!: string;
+  size_bytes!: number;
+  width!: number | null;
+  height!: number | null;
+  /** Storage key of the uploaded photo. */
+  file_key!: string | null;
+  /** Storage folder of the current tiles, base image and thumbnail. */
+  folder!: string | null;
+  tile_size!: number | null;
+  levels!: PanoramaLevel[] | null;
+  pano_width!: number | null;
   created_at!: Date;
   updated_at!: Date;
+
+  static override get jsonAttributes() {
+    return ['levels'];
+  }
 
   override $beforeUpdate() {
     this.updated_at = new Date();
