@@ -12,7 +12,8 @@
  *       Mapper.ba_refine_focal_length 0 (and no extra parameters);
  *   (c) SiteWalk's own pipeline (workers/src/video: processVideo, reconstruct,
  *       then projectCluster of the largest cluster with the walk's start and
- *       end as control points), loaded by path when those modules are there;
+ *       end as control points), as last committed (--sitewalk-from worktree:
+ *       the files as they are), loaded by path when those modules are there;
  *       otherwise skipped with a line saying so.
  *
  * For each: wall time (extraction included) and its ratio to the video's
@@ -26,12 +27,13 @@
  * bench's figure is given beside it). Prints a table with the targets and appends a dated
  * section with the machine and its load to bench/RESULTS.md.
  *
- *   npx tsx bench/video-pipeline-bench.ts [--quick] [--skip-plain] [--skip-tuned] [--seconds N] [--plain-limit-min M] [--no-record]
+ *   npx tsx bench/video-pipeline-bench.ts [--quick] [--skip-plain] [--skip-tuned] [--seconds N] [--plain-limit-min M] [--deadline-min M] [--no-record]
  *   (or: bash bench/run.sh video)
  *
  * --quick walks 20 s instead of 50 s; --skip-plain leaves out (a), which
  * takes about 17 minutes on 2 cores for the 50 s walk; --plain-limit-min
- * stops it after M minutes and records the time as a lower bound. The runs go
+ * stops it after M minutes and records the time as a lower bound
+ * (--deadline-min M does the same for tuned and plain COLMAP together, from the start). The runs go
  * SiteWalk, tuned, plain, so a busy machine gives the main figures first. The walk is generated
  * once into $DATA_DIR/walk-<seconds>s-…/ (default .data/video-bench; the name
  * carries a hash of the generator's sources) and reused;
@@ -57,6 +59,8 @@ const { values: flags } = parseArgs({
     'no-record': { type: 'boolean', default: false },
     'self-check': { type: 'boolean', default: false },
     'plain-limit-min': { type: 'string' },
+    'deadline-min': { type: 'string' },
+    'sitewalk-from': { type: 'string', default: 'head' },
   },
 });
 const SECONDS = Number(flags.seconds ?? process.env.VIDEO_BENCH_SECONDS ?? (flags.quick ? 20 : 50));
@@ -241,6 +245,24 @@ function placementErrors(placed: Placed[], truth: PathJson['frames']): Errors {
 
 class OutOfTime extends Error {}
 
+/**
+ * CPU seconds used so far by this process (all its threads) and by its
+ * finished child processes (ffmpeg, COLMAP): on a shared machine, CPU time
+ * says more than wall time about the work each way does.
+ */
+function cpuSeconds(): number {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    children = (Number(f[16 - 3]) + Number(f[17 - 3])) / 100; // cutime + cstime, in clock ticks (100 Hz)
+  } catch {
+    /* not Linux: own time only */
+  }
+  return (own.user + own.system) / 1e6 + children;
+}
+
 /** Runs a tool; past `deadline` (performance.now() ms) it is stopped and OutOfTime thrown. */
 async function run(cmd: string, args: string[], deadline = Infinity): Promise<void> {
   await new Promise<void>((resolve, reject) => {
@@ -318,6 +340,8 @@ interface Outcome {
   ms?: number;
   /** Stopped at the time limit: ms is a lower bound. */
   unfinished?: boolean;
+  /** CPU seconds of the run (this process and its tools). */
+  cpu?: number;
   skipped?: string;
   failed?: string;
   framesTotal?: number;
@@ -401,6 +425,7 @@ async function runColmap(recipe: ColmapRecipe, video: string, truth: PathJson, w
   const sparse = path.join(work, 'sparse');
   fs.mkdirSync(sparse);
   const phases: Record<string, number> = {};
+  const c0 = cpuSeconds();
   const t0 = performance.now();
   const deadline = t0 + limitMs;
   let t = t0;
@@ -424,9 +449,10 @@ async function runColmap(recipe: ColmapRecipe, video: string, truth: PathJson, w
     if (!(err instanceof OutOfTime)) throw err;
     lap('');
     const text = Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ');
-    return { label: recipe.label, ms: performance.now() - t0, unfinished: true, failed: `stopped at the time limit of ${(limitMs / 60000).toFixed(0)} min, unfinished (${text})`, phases: text };
+    return { label: recipe.label, ms: performance.now() - t0, cpu: cpuSeconds() - c0, unfinished: true, failed: `stopped at the time limit of ${(limitMs / 60000).toFixed(0)} min, unfinished (${text})`, phases: text };
   }
   const ms = performance.now() - t0;
+  const cpu = cpuSeconds() - c0;
   const frameOf = (name: string) => {
     const m = /^(\d+)_\d+\.jpg$/.exec(name);
     return m ? Number(m[1]) * step : undefined;
@@ -435,7 +461,7 @@ async function runColmap(recipe: ColmapRecipe, video: string, truth: PathJson, w
   const models = fs.readdirSync(sparse).filter((d) => /^\d+$/.test(d));
   const perModel: Placed[][] = [];
   for (const m of models) perModel.push(framesOfModel(await readModel(path.join(sparse, m), path.join(work, `txt-${m}`)), frameOf));
-  return summarise(recipe.label, ms, framesTotal, perModel, truth, phases);
+  return { ...summarise(recipe.label, ms, framesTotal, perModel, truth, phases), cpu };
 }
 
 function summarise(label: string, ms: number, framesTotal: number, perModel: Placed[][], truth: PathJson, phases: Record<string, number>): Outcome {
@@ -452,7 +478,7 @@ function summarise(label: string, ms: number, framesTotal: number, perModel: Pla
 
 type ProcessVideo = (input: string, workDir: string) => Promise<{ keyframes: Array<{ index: number; frame: number }>; timings?: Record<string, number> }>;
 type ClusterPose = { keyframe: number; frame: number; time: number; centre: V3; rotation: number[] };
-type Reconstruct = (workDir: string) => Promise<{ clusters: Array<{ plyPath: string; path: ClusterPose[] }>; timings?: Record<string, number> }>;
+type Reconstruct = (workDir: string) => Promise<{ clusters: Array<{ plyPath: string; path: ClusterPose[] }>; timings?: Record<string, unknown> }>;
 type ProjectCluster = (input: {
   points: Float32Array;
   path: ClusterPose[];
@@ -469,8 +495,31 @@ interface SiteWalk {
   decodePly?: DecodePly;
 }
 
+/**
+ * Where SiteWalk's code is loaded from: by default the last commit (git
+ * archive of workers/src at HEAD into $DATA_DIR/sitewalk-src/<commit>/), so
+ * the figures belong to a known commit and edits in progress in the work
+ * tree cannot break the run; `--sitewalk-from worktree` takes the files as
+ * they are.
+ */
+function siteWalkSource(): { dir: string; what: string } {
+  if (flags['sitewalk-from'] === 'worktree') return { dir: path.join(ROOT, 'workers/src/video'), what: 'the work tree' };
+  const commit = execFileSync('git', ['rev-parse', '--short=10', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const dest = path.join(DATA, 'sitewalk-src', commit);
+  if (!fs.existsSync(path.join(dest, 'workers/src'))) {
+    fs.mkdirSync(dest, { recursive: true });
+    const tar = execFileSync('git', ['archive', 'HEAD', 'workers/src'], { cwd: ROOT, maxBuffer: 1 << 28 });
+    execFileSync('tar', ['-x', '-C', dest], { input: tar });
+  }
+  const dirty = execFileSync('git', ['status', '--porcelain', '--', 'workers/src'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+  return { dir: path.join(dest, 'workers/src/video'), what: `commit ${commit}${dirty ? ' (uncommitted changes in workers/src left out)' : ''}` };
+}
+
+let siteWalkWhat = '';
+
 async function loadSiteWalk(): Promise<SiteWalk | string> {
-  const dir = path.join(ROOT, 'workers/src/video');
+  const { dir, what } = siteWalkSource();
+  siteWalkWhat = what;
   const load = async (file: string): Promise<Record<string, unknown> | undefined> =>
     fs.existsSync(path.join(dir, file)) ? ((await import(pathToFileURL(path.join(dir, file)).href)) as Record<string, unknown>) : undefined;
   try {
@@ -497,10 +546,12 @@ interface PlanJson {
 async function runSiteWalk(video: string, truth: PathJson, plan: PlanJson, work: string): Promise<Outcome> {
   const label = '(c) SiteWalk: processVideo + reconstruct + projectCluster (workers/src/video)';
   const sw = await loadSiteWalk();
-  if (typeof sw === 'string') return { label, skipped: sw };
+  if (typeof sw === 'string') return { label, skipped: `${sw} (${siteWalkWhat})` };
+  console.log(`  SiteWalk's code: ${siteWalkWhat}`);
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(work, { recursive: true });
   const phases: Record<string, number> = {};
+  const c0 = cpuSeconds();
   const t0 = performance.now();
   const manifest = await sw.processVideo(video, work);
   const t1 = performance.now();
@@ -531,13 +582,24 @@ async function runSiteWalk(video: string, truth: PathJson, plan: PlanJson, work:
     projected = stats(proj.rooms.map((r) => Math.hypot((r.x - plan.origin.px) / plan.pxPerMetre - truth.frames[r.frame].x, (plan.origin.py - r.y) / plan.pxPerMetre - truth.frames[r.frame].y)));
   } else projectNote = 'projectCluster not there yet: placement by the bench\'s own start-and-end fit';
   const ms = performance.now() - t0;
+  const cpu = cpuSeconds() - c0;
   phases.project = (performance.now() - t2) / 1000;
   const perModel = rec.clusters.map((c) =>
     c.path.map((p): Placed => ({ frame: p.frame, centre: p.centre, up: upOf(p.rotation) })).sort((a, b) => a.frame - b.frame),
   );
-  const o = summarise(label, ms, manifest.keyframes.length, perModel, truth, phases);
-  const detail = Object.entries(rec.timings ?? {}).map(([k, v]) => `${k} ${Number(v).toFixed(0)} s`).join(', ');
-  if (detail) o.phases += ` (reconstruct: ${detail})`;
+  const o: Outcome = { ...summarise(label, ms, manifest.keyframes.length, perModel, truth, phases), cpu };
+  // reconstruct's own timings: seconds by phase, possibly grouped (wall, cpu).
+  const detail = Object.entries(rec.timings ?? {})
+    .map(([k, v]) =>
+      typeof v === 'number'
+        ? `${k} ${v.toFixed(0)} s`
+        : v && typeof v === 'object'
+          ? `${k}: ${Object.entries(v as Record<string, unknown>).map(([k2, v2]) => `${k2} ${Number(v2).toFixed(0)} s`).join(', ')}`
+          : '',
+    )
+    .filter(Boolean)
+    .join('; ');
+  if (detail) o.phases += ` (reconstruct's own timings: ${detail})`;
   if (projected) {
     o.phases += `; the bench's own start-and-end fit of the same cameras: mean ${fmtM(o.placement?.mean)}, max ${fmtM(o.placement?.max)}`;
     o.placement = projected;
@@ -552,6 +614,7 @@ const fmtM = (m?: number) => (m === undefined ? '–' : `${m.toFixed(3)} m`);
 
 async function main() {
   const loadBefore = loadAverage();
+  const deadlineAt = flags['deadline-min'] ? performance.now() + Number(flags['deadline-min']) * 60_000 : Infinity;
   // The cached walk is named after the generator's sources, so a changed generator makes a new one.
   const fixture = path.join(ROOT, 'test/fixtures/walk-video');
   const hash = createHash('sha1');
@@ -589,8 +652,9 @@ async function main() {
   const runs = path.join(DATA, 'runs');
   const plan = JSON.parse(fs.readFileSync(path.join(walkDir, 'walk.plan.json'), 'utf8')) as PlanJson;
   await attempt('(c) SiteWalk: processVideo + reconstruct + projectCluster (workers/src/video)', undefined, () => runSiteWalk(video, truth, plan, path.join(runs, 'sitewalk')));
-  await attempt(tunedRecipe().label, flags['skip-tuned'] ? 'left out (--skip-tuned)' : undefined, () => runColmap(tunedRecipe(), video, truth, path.join(runs, 'tuned')));
-  const plainLimit = flags['plain-limit-min'] ? Number(flags['plain-limit-min']) * 60_000 : Infinity;
+  const left = () => Math.max(0, deadlineAt - performance.now());
+  await attempt(tunedRecipe().label, flags['skip-tuned'] ? 'left out (--skip-tuned)' : undefined, () => runColmap(tunedRecipe(), video, truth, path.join(runs, 'tuned'), left()));
+  const plainLimit = Math.min(flags['plain-limit-min'] ? Number(flags['plain-limit-min']) * 60_000 : Infinity, left());
   await attempt(plainRecipe().label, flags['skip-plain'] ? 'left out (--skip-plain)' : undefined, () => runColmap(plainRecipe(), video, truth, path.join(runs, 'plain'), plainLimit));
   const loadAfter = loadAverage();
 
@@ -600,8 +664,8 @@ async function main() {
   const atLeast = (o?: Outcome) => (o?.unfinished ? '≥ ' : '');
   const row = (o: Outcome) =>
     o.skipped
-      ? `| ${o.label} | skipped: ${o.skipped} | | | | | |`
-      : `| ${o.label} | ${atLeast(o)}${fmtS(o.ms)} | ${o.ms !== undefined ? `${atLeast(o)}${(o.ms / duration).toFixed(2)}×` : '–'} | ${o.framesPlaced ?? '–'} / ${o.framesTotal ?? '–'}${o.models !== undefined ? ` (${o.models} model${o.models === 1 ? '' : 's'}; ${o.framesAnyModel} in any)` : ''} | ${o.traj ? `${fmtM(o.traj.rmse)} (max ${fmtM(o.traj.max)})` : '–'} | ${o.placement ? `${fmtM(o.placement.mean)} / ${fmtM(o.placement.median)} / ${fmtM(o.placement.max)}` : o.failed ? `failed: ${o.failed}` : '–'} | ${o.phases ?? ''} |`;
+      ? `| ${o.label} | skipped: ${o.skipped} | | | | | | |`
+      : `| ${o.label} | ${atLeast(o)}${fmtS(o.ms)} | ${o.ms !== undefined ? `${atLeast(o)}${(o.ms / duration).toFixed(2)}×` : '–'} | ${o.cpu !== undefined ? `${atLeast(o)}${o.cpu.toFixed(0)} s` : '–'} | ${o.framesPlaced ?? '–'} / ${o.framesTotal ?? '–'}${o.models !== undefined ? ` (${o.models} model${o.models === 1 ? '' : 's'}; ${o.framesAnyModel} in any)` : ''} | ${o.traj ? `${fmtM(o.traj.rmse)} (max ${fmtM(o.traj.max)})` : '–'} | ${o.placement ? `${fmtM(o.placement.mean)} / ${fmtM(o.placement.median)} / ${fmtM(o.placement.max)}` : o.failed ? `failed: ${o.failed}` : '–'} | ${o.phases ?? ''} |`;
   const target = (name: string, value: number | undefined, ok: (v: number) => boolean | undefined, text: (v: number) => string) => {
     const verdict = value === undefined ? '–' : ({ true: 'met', false: 'missed', undefined: 'not known' } as const)[`${ok(value)}`];
     return `| ${name} | ${value === undefined ? 'not measured' : text(value)} | ${verdict} |`;
@@ -612,10 +676,11 @@ async function main() {
     `## Video to placed walk (issue 8), ${runDate()}`,
     '',
     `Machine: ${machine()}; ${colmapVersion()}, ${ffmpegVersion()}, COLMAP on the CPU; load average before the run ${loadBefore}, after ${loadAfter} (1, 5, 15 min; the machine is shared).`,
-    `Input: the generated 360 walk of test/fixtures/walk-video (seed ${SEED}): ${truth.seconds} s, ${truth.camera.width} × ${truth.camera.height}, ${truth.fps} fps, H.264; ${walked.toFixed(1)} m walked at 1 m/s through six textured rooms with a ${truth.pause?.seconds ?? 0} s pause and ${truth.headTurns.length} head turns (${generatedIn}, not timed). Wall time includes cutting the frames. Frames placed: frames (keyframes for SiteWalk) in the largest model / all frames given to it. Trajectory error: camera centres against the true path after a 3D similarity alignment (Umeyama). Placement: start and end given (the first and last placed positions fitted to their true places on the plan by a 2D similarity on the floor plane), then the distance of every placed position to its true place; for SiteWalk its own projectCluster makes that fit (with the floor it finds), and the bench's fit of the same cameras is given beside it.`,
+    `SiteWalk's code: ${siteWalkWhat || 'not loaded'}.
+Input: the generated 360 walk of test/fixtures/walk-video (seed ${SEED}): ${truth.seconds} s, ${truth.camera.width} × ${truth.camera.height}, ${truth.fps} fps, H.264; ${walked.toFixed(1)} m walked at 1 m/s through six textured rooms with a ${truth.pause?.seconds ?? 0} s pause and ${truth.headTurns.length} head turns (${generatedIn}, not timed). Wall and CPU time include cutting the frames; CPU time is that of the bench process and the tools it ran (ffmpeg, COLMAP). Frames placed: frames (keyframes for SiteWalk) in the largest model / all frames given to it. Trajectory error: camera centres against the true path after a 3D similarity alignment (Umeyama). Placement: start and end given (the first and last placed positions fitted to their true places on the plan by a 2D similarity on the floor plane), then the distance of every placed position to its true place; for SiteWalk its own projectCluster makes that fit (with the floor it finds), and the bench's fit of the same cameras is given beside it.`,
     '',
-    '| Run | Wall time | × video | Frames placed | Trajectory RMSE (sim3) | Placement error mean / median / max | Phases |',
-    '| --- | ---: | ---: | --- | --- | --- | --- |',
+    '| Run | Wall time | × video | CPU time | Frames placed | Trajectory RMSE (sim3) | Placement error mean / median / max | Phases (wall) |',
+    '| --- | ---: | ---: | ---: | --- | --- | --- | --- |',
     ...outcomes.map(row),
     '',
     '| Target (SiteWalk) | Measured | |',
@@ -626,6 +691,13 @@ async function main() {
     target('≥ 95 % keyframes placed', siteOk ? placedShare : undefined, (v) => v >= 0.95, (v) => `${(v * 100).toFixed(1)} %`),
     target('mean placement error ≤ 0.10 m', siteOk?.placement?.mean, (v) => v <= 0.1, (v) => `${v.toFixed(3)} m`),
   ];
+  const cpuRatio = (a?: Outcome, b?: Outcome) => (a?.cpu !== undefined && b?.cpu !== undefined && (!a.failed || a.unfinished) && !b.failed ? a.cpu / b.cpu : undefined);
+  const cr = [
+    ['tuned COLMAP', cpuRatio(tuned, siteOk), tuned],
+    ['plain COLMAP', cpuRatio(plain, siteOk), plain],
+  ] as const;
+  const crText = cr.filter(([, v]) => v !== undefined).map(([n, v, o]) => `${atLeast(o)}${v!.toFixed(1)}× less CPU than ${n}`);
+  if (crText.length) lines.push('', `In CPU time (less sensitive to a shared machine's load than wall time), SiteWalk uses ${crText.join(' and ')}.`);
   const tp = ratio(plain, tuned);
   if (tp !== undefined) lines.push('', `Tuned COLMAP is ${atLeast(plain)}${tp.toFixed(1)}× faster than plain COLMAP on the same frames.`);
   const section = lines.join('\n');
