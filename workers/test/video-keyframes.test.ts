@@ -70,7 +70,7 @@ describe('view pairs', () => {
   });
 
   it('matches each view with the overlapping view of the next keyframes only', () => {
-    const pairs = choosePairs([frame(0, 0), frame(1, 0), frame(2, 0)], { neighbours: 2, maxAngleDeg: 75, loopStride: 0, loopSpan: [] });
+    const pairs = choosePairs([frame(0, 0), frame(1, 0), frame(2, 0)], { neighbours: 2, maxAngleDeg: 75, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 0, sameFrameStride: 1 });
     expect(pairs).toEqual([
       ['v0/0000.jpg', 'v0/0001.jpg'], ['v1/0000.jpg', 'v1/0001.jpg'], ['v2/0000.jpg', 'v2/0001.jpg'],
       ['v0/0000.jpg', 'v0/0002.jpg'], ['v1/0000.jpg', 'v1/0002.jpg'], ['v2/0000.jpg', 'v2/0002.jpg'],
@@ -79,7 +79,7 @@ describe('view pairs', () => {
   });
 
   it('follows a turn: content seen by view 0 is seen by view 1 after turning 120°', () => {
-    const pairs = choosePairs([frame(0, 0), frame(1, 120)], { neighbours: 1, maxAngleDeg: 30, loopStride: 0, loopSpan: [] });
+    const pairs = choosePairs([frame(0, 0), frame(1, 120)], { neighbours: 1, maxAngleDeg: 30, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 0, sameFrameStride: 1 });
     expect(pairs).toContainEqual(['v0/0000.jpg', 'v1/0001.jpg']);
     expect(pairs).toHaveLength(3);
     expect(angleDiff(350, 10)).toBe(20);
@@ -150,5 +150,15 @@ describe('preview', () => {
     const png = await renderPreview({ width: 100, height: 60 }, projection);
     const meta = await sharp(png).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 100, 60]);
+  });
+});
+
+describe('view pairs of one keyframe', () => {
+  it('ties overlapping views of the same keyframe on every second keyframe', () => {
+    const frame = (index: number) => ({ index, headingDeg: 0, views: [0, 90, 180, 270].map((yawDeg, view) => ({ view, yawDeg, name: `v${view}/${index}.jpg` })) });
+    const pairs = choosePairs([frame(0), frame(1)], { neighbours: 1, maxAngleDeg: 60, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 100, sameFrameStride: 2 });
+    const same = pairs.filter(([a, b]) => a.split('/')[1] === b.split('/')[1]);
+    expect(same).toEqual([['v0/0.jpg', 'v1/0.jpg'], ['v0/0.jpg', 'v3/0.jpg'], ['v1/0.jpg', 'v2/0.jpg'], ['v2/0.jpg', 'v3/0.jpg']]);
+    expect(pairs).toHaveLength(8);
   });
 });

@@ -20,7 +20,7 @@ export interface ViewsOptions {
   height: number;
 }
 
-export const DEFAULT_VIEWS: ViewsOptions = { count: 3, hFovDeg: 120, width: 480, height: 320 };
+export const DEFAULT_VIEWS: ViewsOptions = { count: 4, hFovDeg: 120, width: 480, height: 320 };
 
 export interface ProcessOptions {
   keyframes: KeyframeOptions;

@@ -60,11 +60,11 @@ export interface ReconstructOptions {
 }
 
 export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
-  maxFeatures: 1024,
+  maxFeatures: 768,
   firstOctave: 0,
   maxTrials: 2000,
   threads: 2,
-  pairs: { ...DEFAULT_PAIR_OPTIONS, neighbours: 2 },
+  pairs: DEFAULT_PAIR_OPTIONS,
   mapper: {
     init_min_tri_angle: 8,
     ba_global_images_ratio: 1.4,
