@@ -16,9 +16,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/services.sh"
 cd "$ROOT"
 
-STEPS=(api client pdf rooms viewer)
+STEPS=(api client pdf rooms viewer video)
 
-# API throughput: authenticated GET /api/notifications against a bare Koa handler (autocannon).
+# API throughput: authenticated GET /api/notifications against a hand-written Koa + raw pg handler doing the same work (autocannon).
 step_api() {
   DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_api_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
     REDIS_PREFIX=sitewalk-api-bench DATA_DIR=.data/api-bench npx tsx bench/api-bench.ts
@@ -30,7 +30,7 @@ step_client() {
     REDIS_PREFIX=sitewalk-bench DATA_DIR=.data/bench npx tsx bench/client-perf.ts
 }
 
-# PDF plans to sheets: the sheet.from-pdf worker on a 10-page A1 plan set against pdftoppm alone.
+# PDF plans to sheets: the sheet.from-pdf worker on 10- and 20-page A1 plan sets against pdftoppm alone.
 step_pdf() {
   DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_pdf_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
     REDIS_PREFIX=sitewalk-pdf-bench DATA_DIR=.data/pdf-bench npx tsx bench/pdf-sheets-bench.ts
@@ -46,6 +46,13 @@ step_rooms() {
 step_viewer() {
   DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_viewer_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
     REDIS_PREFIX=sitewalk-viewer-bench DATA_DIR=.data/viewer-bench npx tsx bench/viewer-perf.ts
+}
+
+# Video to placed walk: a generated 50 s 360 walk through plain COLMAP, tuned COLMAP and SiteWalk's pipeline.
+# VIDEO_BENCH_FLAGS passes --quick, --skip-plain or --skip-tuned (plain COLMAP takes about 17 minutes).
+step_video() {
+  # shellcheck disable=SC2086
+  DATA_DIR=.data/video-bench npx tsx bench/video-pipeline-bench.ts ${VIDEO_BENCH_FLAGS:-}
 }
 
 requested=("$@")

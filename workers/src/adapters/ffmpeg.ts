@@ -1,0 +1,122 @@
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { ToolMissing, VideoRejected } from '../video/errors.js';
+import { toolPath } from '../video/run-tool.js';
+
+/** One decoded frame: the small grey picture for motion and the full picture (YUV 4:2:0 planar, owned by the receiver). */
+export interface DecodedFrame {
+  index: number;
+  grey: Uint8Array;
+  full: Uint8Array;
+}
+
+/**
+ * Decodes the video once into two streams read in step: a small grey
+ * equirectangular picture (`greyWidth` × `greyWidth/2`, for the motion
+ * measure) on stdout and the full picture (YUV 4:2:0 at `fullWidth` ×
+ * `fullHeight`) on a second pipe, so the frames worth keeping can be written
+ * while the video is still being read, without decoding it a second time.
+ * `onFrame` may return a promise: reading pauses while it is pending (and
+ * ffmpeg waits), which bounds memory. Resolves with the number of frames
+ * read; a file that stops decoding part-way resolves too (the caller
+ * compares the count with what the container announced).
+ */
+export async function decodeTwoStreams(
+  file: string,
+  sizes: { greyWidth: number; fullWidth: number; fullHeight: number },
+  onFrame: (frame: DecodedFrame) => void | Promise<void>,
+  opts: { signal?: AbortSignal; onTime?: (index: number, seconds: number) => void } = {},
+): Promise<{ frames: number; errors: string }> {
+  const gw = sizes.greyWidth;
+  const gSize = gw * (gw / 2);
+  const fw = sizes.fullWidth;
+  const fh = sizes.fullHeight;
+  const fSize = fw * fh + 2 * ((fw >> 1) * (fh >> 1));
+  const graph =
+    `[0:v:0]split=2[a][b];[a]scale=${gw}:${gw / 2}:flags=area,format=gray,showinfo[g];` +
+    `[b]scale=${fw}:${fh}:flags=bicubic,format=yuv420p[f]`;
+  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-i', file, '-an', '-sn', '-dn', '-filter_complex', graph,
+    '-map', '[g]', '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1',
+    '-map', '[f]', '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:3'];
+  const bin = toolPath('ffmpeg');
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], signal: opts.signal });
+  const fullPipe = child.stdio[3] as Readable;
+  const greys: Uint8Array[] = [];
+  const fulls: Uint8Array[] = [];
+  let gBuf: Buffer = Buffer.alloc(0);
+  let fCur = new Uint8Array(fSize);
+  let fFill = 0;
+  let index = 0;
+  let stderr = '';
+  let partial = '';
+  let pending: Promise<void> | null = null;
+  let failure: unknown = null;
+  const drain = () => {
+    while (!pending && greys.length && fulls.length) {
+      const r = onFrame({ index: index++, grey: greys.shift()!, full: fulls.shift()! });
+      if (r && typeof (r as Promise<void>).then === 'function') {
+        child.stdout!.pause();
+        fullPipe.pause();
+        pending = (r as Promise<void>).then(
+          () => {
+            pending = null;
+            child.stdout!.resume();
+            fullPipe.resume();
+            drain();
+          },
+          (err) => {
+            failure = err;
+            child.kill('SIGKILL');
+          },
+        );
+      }
+    }
+  };
+  child.stdout!.on('data', (chunk: Buffer) => {
+    gBuf = gBuf.length ? Buffer.concat([gBuf, chunk]) : chunk;
+    while (gBuf.length >= gSize) {
+      greys.push(Uint8Array.from(gBuf.subarray(0, gSize)));
+      gBuf = gBuf.subarray(gSize);
+    }
+    if (gBuf.length) gBuf = Buffer.from(gBuf);
+    drain();
+  });
+  fullPipe.on('data', (chunk: Buffer) => {
+    let off = 0;
+    while (off < chunk.length) {
+      const n = Math.min(chunk.length - off, fSize - fFill);
+      fCur.set(chunk.subarray(off, off + n), fFill);
+      fFill += n;
+      off += n;
+      if (fFill === fSize) {
+        fulls.push(fCur);
+        fCur = new Uint8Array(fSize);
+        fFill = 0;
+      }
+    }
+    drain();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    const lines = (partial + c.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /\] n:\s*(\d+) .*pts_time:\s*([-\d.e]+)/.exec(line);
+      if (m) opts.onTime?.(Number(m[1]), Number(m[2]));
+      else if (line.trim() && stderr.length < 4000) stderr += line + '\n';
+    }
+  });
+  const exit = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
+    child.on('error', (error) => resolve({ code: null, error }));
+    child.on('close', (code) => resolve({ code }));
+  });
+  if (exit.error) {
+    if ((exit.error as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolMissing('ffmpeg', `${bin}: install the Debian package ffmpeg or set FFMPEG_PATH`);
+    throw exit.error;
+  }
+  while (pending) await pending;
+  drain();
+  while (pending) await pending;
+  if (failure) throw failure;
+  if (exit.code !== 0 && index === 0) throw new VideoRejected('The video cannot be decoded; the file is damaged or cut off.');
+  return { frames: index, errors: stderr.trim().split('\n').slice(-5).join('\n') };
+}
