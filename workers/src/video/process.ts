@@ -1,0 +1,196 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { probeVideo, type VideoProbe } from '../adapters/ffprobe.js';
+import { decodeGrey, writeKeyframeImages, type ViewSpec } from '../adapters/ffmpeg.js';
+import { VideoRejected } from './errors.js';
+import { DEFAULT_KEYFRAME_OPTIONS, KeyframeChooser, type KeyframeOptions } from './keyframes.js';
+
+/** Reports where a step stands: 0–100 and a sentence for the user. */
+export type OnProgress = (percent: number, message: string) => void;
+
+/** The perspective views cut from each 360 frame for structure-from-motion. */
+export interface ViewsOptions {
+  /** Number of views around the horizon, evenly spaced in yaw starting at 0. */
+  count: number;
+  hFovDeg: number;
+  width: number;
+  height: number;
+}
+
+export const DEFAULT_VIEWS: ViewsOptions = { count: 3, hFovDeg: 120, width: 480, height: 320 };
+
+export interface ProcessOptions {
+  keyframes: KeyframeOptions;
+  views: ViewsOptions;
+  /** Width of the grey stream motion is measured on. */
+  motionWidth: number;
+  /** Width the 360 room images are written at (default: the video's). */
+  roomWidth?: number;
+  /** Shortest walk accepted, seconds. */
+  minDuration: number;
+  /** Fewest keyframes a walk must give. */
+  minKeyframes: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_PROCESS_OPTIONS: ProcessOptions = {
+  keyframes: DEFAULT_KEYFRAME_OPTIONS,
+  views: DEFAULT_VIEWS,
+  motionWidth: 256,
+  minDuration: 1,
+  minKeyframes: 4,
+};
+
+/** One perspective view of a keyframe, as COLMAP sees it. */
+export interface ViewInfo {
+  /** View direction index (0 … count−1); also the COLMAP camera of that direction. */
+  view: number;
+  yawDeg: number;
+  /** Path relative to `views/` (COLMAP's image name). */
+  name: string;
+}
+
+export interface KeyframeInfo {
+  /** Keyframe number, 0 … n−1, in walking order. */
+  index: number;
+  /** Frame number in the video. */
+  frame: number;
+  /** Seconds from the start of the video. */
+  time: number;
+  /** Heading estimate from the motion analysis, degrees, relative to the first keyframe. */
+  headingDeg: number;
+  reason: string;
+  /** The full 360 image, relative to the work folder. */
+  room: string;
+  views: ViewInfo[];
+}
+
+/** `manifest.json` of a processed video: what `reconstruct` reads. */
+export interface ProcessManifest {
+  version: 1;
+  video: VideoProbe;
+  views: ViewsOptions & { vFovDeg: number; focal: number; yawsDeg: number[] };
+  keyframes: KeyframeInfo[];
+  timings: Record<string, number>;
+}
+
+export const MANIFEST = 'manifest.json';
+
+/** Vertical field of view of a pinhole view of this size and horizontal field (degrees). */
+export const verticalFov = (v: ViewsOptions): number =>
+  (2 * Math.atan((Math.tan((v.hFovDeg * Math.PI) / 360) * v.height) / v.width) * 180) / Math.PI;
+
+/** The pinhole focal length in pixels of a view: f = w / 2 / tan(hfov / 2). */
+export const focalOf = (v: ViewsOptions): number => v.width / 2 / Math.tan((v.hFovDeg * Math.PI) / 360);
+
+/**
+ * Step "process": checks the video (ffprobe), chooses keyframes by motion
+ * while decoding a small grey stream, then in one more pass writes each
+ * keyframe's 360 image (`rooms/NNNN.jpg`) and its perspective views
+ * (`views/vK/NNNN.jpg`), and `manifest.json`. Everything is made in a
+ * staging folder and moved into `workDir` at the end, so a failure leaves
+ * nothing half-made. Refuses bad input with `VideoRejected`.
+ */
+export async function processVideo(
+  input: string,
+  workDir: string,
+  onProgress: OnProgress = () => undefined,
+  options: Partial<ProcessOptions> = {},
+): Promise<ProcessManifest> {
+  const opts = { ...DEFAULT_PROCESS_OPTIONS, ...options };
+  const timings: Record<string, number> = {};
+  let t0 = Date.now();
+  const lap = (name: string) => {
+    const now = Date.now();
+    timings[name] = (now - t0) / 1000;
+    t0 = now;
+  };
+  await fsp.mkdir(workDir, { recursive: true });
+  const stage = await fsp.mkdtemp(path.join(workDir, '.process-'));
+  try {
+    onProgress(0, 'Checking the video');
+    const video = await probeVideo(input);
+    if (!video.is360) {
+      throw new VideoRejected(`This video is ${video.width}×${video.height}; a 360° walk-through video (equirectangular, twice as wide as high) is needed.`);
+    }
+    if (video.duration < opts.minDuration) throw new VideoRejected(`This video lasts ${video.duration.toFixed(1)} s; a walk-through needs at least ${opts.minDuration} s.`);
+    lap('probe');
+
+    onProgress(2, 'Finding where the camera moved');
+    const chooser = new KeyframeChooser(opts.keyframes);
+    const times: number[] = [];
+    const mw = opts.motionWidth;
+    const decoded = await decodeGrey(
+      input,
+      mw,
+      (i, data) => {
+        chooser.push(i, times[i] ?? i / video.fps, { data, width: mw, height: mw / 2 });
+        if (i % 30 === 0) onProgress(2 + 38 * Math.min(1, i / video.frames), `Finding where the camera moved (${Math.round(i / video.fps)} s of ${Math.round(video.duration)} s)`);
+      },
+      { signal: opts.signal, onTime: (i, t) => (times[i] = t) },
+    );
+    if (decoded.frames < Math.max(1, 0.9 * video.frames - 2)) {
+      throw new VideoRejected(`The video is cut off: only ${decoded.frames} of its ${video.frames} frames can be read. Upload the whole file again.`);
+    }
+    if (chooser.contrast < opts.keyframes.minContrast) {
+      throw new VideoRejected('The video shows almost nothing (a blank or dark picture); the walk cannot be placed.');
+    }
+    const kfs = chooser.finish();
+    if (kfs.length < opts.minKeyframes) {
+      throw new VideoRejected(`The camera hardly moves in this video (${kfs.length} distinct positions); walk through the rooms while filming.`);
+    }
+    lap('motion');
+
+    const v = opts.views;
+    const vFovDeg = verticalFov(v);
+    const yawsDeg = Array.from({ length: v.count }, (_, k) => (k * 360) / v.count);
+    const specs: ViewSpec[] = yawsDeg.map((yaw, k) => ({
+      dir: path.join(stage, 'views', `v${k}`),
+      yawDeg: yaw > 180 ? yaw - 360 : yaw,
+      hFovDeg: v.hFovDeg,
+      vFovDeg,
+      width: v.width,
+      height: v.height,
+    }));
+    onProgress(40, `Writing ${kfs.length} keyframes`);
+    await writeKeyframeImages(input, kfs.map((k) => k.frame), path.join(stage, 'rooms'), specs, stage, {
+      fullWidth: opts.roomWidth,
+      duration: video.duration,
+      signal: opts.signal,
+      onProgress: (f) => onProgress(40 + 58 * f, `Writing ${kfs.length} keyframes`),
+    });
+    lap('extract');
+
+    const pad = (i: number) => String(i).padStart(4, '0');
+    const manifest: ProcessManifest = {
+      version: 1,
+      video,
+      views: { ...v, vFovDeg, focal: focalOf(v), yawsDeg },
+      keyframes: kfs.map((k, i) => ({
+        index: i,
+        frame: k.frame,
+        time: times[k.frame] ?? k.time,
+        headingDeg: k.headingDeg,
+        reason: k.reason,
+        room: `rooms/${pad(i)}.jpg`,
+        views: yawsDeg.map((yawDeg, view) => ({ view, yawDeg, name: `v${view}/${pad(i)}.jpg` })),
+      })),
+      timings,
+    };
+    await fsp.writeFile(path.join(stage, MANIFEST), JSON.stringify(manifest, null, 1));
+    // Move the finished results in place; an earlier run's are replaced.
+    for (const name of ['rooms', 'views', MANIFEST]) {
+      await fsp.rm(path.join(workDir, name), { recursive: true, force: true });
+      await fsp.rename(path.join(stage, name), path.join(workDir, name));
+    }
+    onProgress(100, `${kfs.length} keyframes chosen`);
+    return manifest;
+  } finally {
+    await fsp.rm(stage, { recursive: true, force: true });
+  }
+}
+
+/** Reads the manifest `processVideo` left in `workDir`. */
+export async function readManifest(workDir: string): Promise<ProcessManifest> {
+  return JSON.parse(await fsp.readFile(path.join(workDir, MANIFEST), 'utf8')) as ProcessManifest;
+}

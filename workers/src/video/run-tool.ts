@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { ToolMissing } from './errors.js';
+
+/** Where each external program is looked for: its variable, else PATH. ffprobe sits next to an ffmpeg given by FFMPEG_PATH. */
+export function toolPath(tool: 'ffmpeg' | 'ffprobe' | 'colmap', env: NodeJS.ProcessEnv = process.env): string {
+  if (tool === 'colmap') return env.COLMAP_PATH || 'colmap';
+  if (tool === 'ffmpeg') return env.FFMPEG_PATH || 'ffmpeg';
+  if (env.FFPROBE_PATH) return env.FFPROBE_PATH;
+  if (env.FFMPEG_PATH && /ffmpeg(\.exe)?$/.test(env.FFMPEG_PATH)) return env.FFMPEG_PATH.replace(/ffmpeg(\.exe)?$/, 'ffprobe$1');
+  return 'ffprobe';
+}
+
+const HINT: Record<string, string> = {
+  ffmpeg: 'install the Debian package ffmpeg or set FFMPEG_PATH',
+  ffprobe: 'install the Debian package ffmpeg or set FFPROBE_PATH / FFMPEG_PATH',
+  colmap: 'install the Debian package colmap or set COLMAP_PATH',
+};
+
+export interface ToolRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  /** The last 20 kB of stderr. */
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Each complete line the program prints (stdout and stderr), e.g. to parse progress. */
+  onLine?: (line: string) => void;
+  /** Raw stdout chunks; stdout is then not kept as text. */
+  onStdout?: (chunk: Buffer) => void;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  cwd?: string;
+}
+
+/**
+ * Runs one external program to its end. A missing program is a `ToolMissing`
+ * error, never a crash; a non-zero exit resolves (the caller decides what it
+ * means, from the code and the output).
+ */
+export function runTool(tool: 'ffmpeg' | 'ffprobe' | 'colmap', args: string[], opts: RunOptions = {}): Promise<ToolRun> {
+  const bin = toolPath(tool);
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal, cwd: opts.cwd });
+    let stdout = '';
+    let stderr = '';
+    const partial = { out: '', err: '' };
+    const feed = (key: 'out' | 'err', text: string) => {
+      if (!opts.onLine) return;
+      const lines = (partial[key] + text).split(/\r\n|\r|\n/);
+      partial[key] = lines.pop() ?? '';
+      for (const l of lines) if (l) opts.onLine(l);
+    };
+    const timer = opts.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs) : null;
+    child.stdout.on('data', (c: Buffer) => {
+      if (opts.onStdout) return opts.onStdout(c);
+      if (stdout.length < 5_000_000) stdout += c.toString();
+      feed('out', c.toString());
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      const s = c.toString();
+      stderr = (stderr + s).slice(-20_000);
+      feed('err', s);
+    });
+    child.on('error', (err) => {
+      if (timer) clearTimeout(timer);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') reject(new ToolMissing(tool, `${bin}: ${HINT[tool]}`));
+      else reject(err);
+    });
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      if (partial.out) opts.onLine?.(partial.out);
+      if (partial.err) opts.onLine?.(partial.err);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
