@@ -57,7 +57,7 @@ async function markReady(roomId: number) {
   const folder = `${keyOf('/api/files/' + (room.file_key ?? '')).replace(/\/originals\/.*$/, '')}/rooms/${room.id}/t1`;
   await putBuffer(`${folder}/base.jpg`, Buffer.from('base'));
   await putBuffer(`${folder}/thumb.jpg`, Buffer.from('thumb'));
-  await putBuffer(`${folder}/tiles/0/0/0.jpg`, Buffer.from('tile'));
+  await putBuffer(`${folder}/tiles/0/1_0.jpeg`, Buffer.from('tile'));
   await Room.query()
     .patch({ status: 'ready', folder, tile_size: 512, pano_width: 2048, levels: [{ width: 2048, cols: 4, rows: 2, zoomRange: [0, 100] }] })
     .where({ id: roomId });
@@ -449,7 +449,7 @@ describe('public viewer', () => {
     expect(hall).toMatchObject({ name: 'Hall', id_map: map.id, x: 10, y: 20, heading: 0.5, pois_count: 0 });
     expect(hall.hotspots).toEqual([{ id_room_target: b.id, target_name: 'Office', yaw: 1, pitch: 0 }]);
     expect(hall.panorama).toMatchObject({ width: 2048, tile_size: 512, levels: [{ width: 2048, cols: 4, rows: 2, zoomRange: [0, 100] }] });
-    const tile = await api().get(hall.panorama.tile_url_template.replace('{level}', '0').replace('{row}', '0').replace('{col}', '0'));
+    const tile = await api().get(hall.panorama.tile_url_template.replace('{level}', '0').replace('{row}', '0').replace('{col}', '1'));
     expect(tile.status).toBe(200);
     expect((await api().get(hall.panorama.base_url)).status).toBe(200);
     expect(data.maps).toEqual([expect.objectContaining({ id: map.id, width: 2000, height: 1000, tile_size: 256, max_zoom: 3 })]);

@@ -1,7 +1,123 @@
-import { UnrecoverableError } from 'bullmq';
-import type { Handler } from '../registry.js';
+import crypto from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { projectRoom, userRoom, type JobOf, type JobProgressEvent, type RoomStatus, type RoomTilesProgressDetail } from '@sitewalk/proto';
+import { Project, Room, Visit } from '@sitewalk/api/core/db';
+import { config } from '@sitewalk/api/core/config';
+import { localPath, putFile, remove } from '@sitewalk/api/core/storage';
+import { emitTo } from '@sitewalk/api/core/realtime';
+import { logger } from '@sitewalk/api/core/logger';
+import { roomFolder } from '@sitewalk/api/core/services/rooms-dto.js';
+import { PanoramaRejected, writePanorama } from '../adapters/panorama-tiles.js';
 
-/** room.tiles: being written; refuses until then. */
-export const roomTiles: Handler<'room.tiles'> = async () => {
-  throw new UnrecoverableError('Room tiling is not available yet.');
-};
+export interface RoomTilesResult {
+  status: 'done' | 'skipped';
+  reason?: string;
+  tiles?: number;
+}
+
+const JOB = 'room.tiles';
+const UNEXPECTED = 'The photo could not be prepared for the viewer because of an error on our side. Delete the room and upload the photo again later.';
+
+interface Audience {
+  projectId: number;
+  visitId: number;
+  users: number[];
+}
+
+/** Tells the uploader's and the owner's browsers, and everyone watching the project, where the room stands. */
+function report(room: Room, to: Audience, state: JobProgressEvent['state'], percent: number, message: string, status: RoomStatus) {
+  const detail: RoomTilesProgressDetail = { id_visit: to.visitId, id_room: room.id, status };
+  const event: JobProgressEvent = {
+    job: JOB,
+    subject: { kind: 'room', id: room.id },
+    project_id: to.projectId,
+    state,
+    percent: Math.max(0, Math.min(100, Math.round(percent))),
+    message,
+    detail: { ...detail },
+  };
+  for (const userId of new Set(to.users)) emitTo(userRoom(userId), 'job:progress', event);
+  emitTo(projectRoom(to.projectId), 'job:progress', event);
+}
+
+/** Moves a written folder into storage under `folder`, file by file (works for any storage driver). */
+async function storeFolder(localDir: string, folder: string): Promise<void> {
+  const entries = await fsp.readdir(localDir, { recursive: true, withFileTypes: true });
+  const queue = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  const moveNext = async (): Promise<void> => {
+    for (let f = queue.pop(); f; f = queue.pop()) await putFile(`${folder}/${path.relative(localDir, f).split(path.sep).join('/')}`, f);
+  };
+  await Promise.all(Array.from({ length: 8 }, moveNext));
+}
+
+/**
+ * room.tiles: turns a room's uploaded 360 photo into the tile pyramid, base
+ * panorama and thumbnail the viewer loads (adapters/panorama-tiles.ts), and
+ * marks the room ready. Each run writes a fresh folder and switches the room
+ * to it only at the end, so a viewer never sees half a pyramid. Idempotent: a
+ * ready room is left as it is; a retry after a crash starts over cleanly. A
+ * photo that cannot be a panorama (damaged, not 2:1) fails the room at once
+ * with the reason; other errors are retried, and the last one fails the room.
+ */
+export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.tiles'>>): Promise<RoomTilesResult> {
+  const log = logger.child({ job: JOB, room_id: data.id_room });
+  const room = await Room.query().findById(data.id_room);
+  if (!room || !room.id_visit) return { status: 'skipped', reason: 'the room no longer exists' };
+  if (room.status === 'ready' && room.folder) return { status: 'skipped', reason: 'the room is already ready' };
+  if (room.status === 'failed') return { status: 'skipped', reason: 'the room already failed' };
+  const visit = await Visit.query().findById(room.id_visit);
+  if (!visit) return { status: 'skipped', reason: 'the visit no longer exists' };
+  const project = await Project.query().findById(visit.id_project).select('id', 'id_owner');
+  const to: Audience = {
+    projectId: visit.id_project,
+    visitId: visit.id,
+    users: [data.id_user ?? room.id_user, project?.id_owner].filter((u): u is number => !!u),
+  };
+  const folders = roomFolder(visit.id_project, visit.id, room.id);
+  const generation = `${folders}/${crypto.randomBytes(6).toString('hex')}`;
+  const stagingDir = path.join(config.dataDir, 'tmp', `room-tiles-${room.id}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+  try {
+    if (!room.file_key) throw new PanoramaRejected('The photo is no longer stored. Delete the room and upload the photo again.');
+    // Files of an earlier run that crashed belong to no ready room.
+    if (!room.folder) await remove(folders);
+    await Room.query().patch({ status: 'processing', error: null }).where({ id: room.id });
+    report(room, to, 'active', 5, 'Cutting tiles', 'processing');
+    const images = await writePanorama(localPath(room.file_key), stagingDir);
+    await job.updateProgress({ percent: 80 });
+    report(room, to, 'active', 80, 'Storing tiles', 'processing');
+    await storeFolder(stagingDir, generation);
+    const updated = await Room.query()
+      .patch({ status: 'ready', error: null, folder: generation, tile_size: images.tileSize, levels: images.levels, pano_width: images.width })
+      .where({ id: room.id });
+    if (!updated) {
+      // The room (or its visit or project) was deleted while it was tiled: keep it deleted.
+      await remove(folders);
+      return { status: 'skipped', reason: 'the room was deleted while it was processed' };
+    }
+    if (room.folder && room.folder !== generation) await remove(room.folder);
+    report(room, to, 'completed', 100, 'Ready', 'ready');
+    log.info({ tiles: images.tiles, width: images.width }, 'room tiles made');
+    return { status: 'done', tiles: images.tiles };
+  } catch (err) {
+    const refused = err instanceof PanoramaRejected;
+    const lastAttempt = refused || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    await remove(generation).catch(() => undefined);
+    if (!(await Room.query().findById(room.id).select('id'))) {
+      await remove(folders).catch(() => undefined);
+      return { status: 'skipped', reason: 'the room was deleted while it was processed' };
+    }
+    if (!lastAttempt) {
+      log.warn({ err, attempt: job.attemptsMade + 1 }, 'room tiling failed; it will be retried');
+      throw err;
+    }
+    const reason = refused ? (err as Error).message : UNEXPECTED;
+    if (!refused) log.error({ err }, 'room tiling failed for good');
+    await Room.query().patch({ status: 'failed', error: reason }).where({ id: room.id });
+    report(room, to, 'failed', 0, reason, 'failed');
+    throw refused ? new UnrecoverableError(reason) : err;
+  } finally {
+    await fsp.rm(stagingDir, { recursive: true, force: true });
+  }
+}

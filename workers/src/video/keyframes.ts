@@ -1,14 +1,14 @@
 /**
  * Keyframe choice by motion, on a low-resolution grey equirectangular stream
- * (pure logic: no I/O). For each frame the horizontal column profile of the
- * middle band is compared with the last keyframe's:
- * - rotation (yaw) is the circular shift that best aligns the two profiles;
- * - parallax is the median of the local shifts of column blocks left after
- *   taking out that rotation: walking forward makes the sides flow backwards
- *   by an angle of about baseline / distance, which is what
- *   structure-from-motion needs between two views.
- * A frame becomes a keyframe when the camera turned or moved enough since
- * the last one; standing still adds nothing, turning adds frames densely.
+ * (pure logic: no I/O). Column profiles of four bands around the horizon are
+ * cut into blocks and each block's horizontal shift between two frames is
+ * measured. In an equirectangular image those shifts follow
+ *   shift(azimuth) = rotation + A·sin(azimuth) + B·cos(azimuth):
+ * turning moves every direction alike, walking makes the content at right
+ * angles to the motion flow backwards by about baseline / distance (the
+ * parallax structure-from-motion needs). A robust least-squares fit gives
+ * both. A frame becomes a keyframe when the camera turned or moved enough
+ * since the last one: standing still adds nothing, turning adds frames.
  */
 
 export interface GreyFrame {
@@ -34,136 +34,155 @@ export interface KeyframeOptions {
 }
 
 export const DEFAULT_KEYFRAME_OPTIONS: KeyframeOptions = {
-  maxTurnDeg: 20,
-  maxParallaxDeg: 2.5,
+  maxTurnDeg: 30,
+  maxParallaxDeg: 8,
   minGapSec: 0.2,
-  maxGapSec: 2.5,
-  stillParallaxDeg: 0.4,
+  maxGapSec: 2,
+  stillParallaxDeg: 1,
   minContrast: 6,
 };
 
 /** The signature of one frame used for motion measurements. */
 export interface FrameSignature {
-  /** Column profile (mean of the middle band), zero mean, unit variance. */
-  profile: Float64Array;
+  /** Column profiles of horizontal bands (mean of each column over the band's rows), smoothed. */
+  bands: Float64Array[];
   /** Standard deviation of the frame's pixels (0–255). */
   contrast: number;
 }
 
-/** Middle band rows [25 %, 75 %): the horizon band, where walls are, away from the stretched poles. */
+/** Band limits as fractions of the height: around the horizon, away from the stretched poles. */
+const BANDS: [number, number][] = [[0.2, 0.35], [0.35, 0.5], [0.5, 0.65], [0.65, 0.8]];
+
 export function signature(frame: GreyFrame): FrameSignature {
   const { data, width, height } = frame;
-  const r0 = Math.floor(height * 0.25);
-  const r1 = Math.ceil(height * 0.75);
-  const profile = new Float64Array(width);
   let sum = 0;
   let sum2 = 0;
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    for (let x = 0; x < width; x++) {
-      const v = data[row + x];
-      sum += v;
-      sum2 += v * v;
-      if (y >= r0 && y < r1) profile[x] += v;
-    }
+  for (let i = 0; i < width * height; i++) {
+    const v = data[i];
+    sum += v;
+    sum2 += v * v;
   }
   const n = width * height;
   const mean = sum / n;
   const contrast = Math.sqrt(Math.max(0, sum2 / n - mean * mean));
-  // Gradient of the profile: insensitive to exposure changes, sharper peaks for matching.
-  const grad = new Float64Array(width);
-  for (let x = 0; x < width; x++) grad[x] = profile[(x + 1) % width] - profile[(x + width - 1) % width];
-  normalise(grad);
-  return { profile: grad, contrast };
-}
-
-function normalise(a: Float64Array): void {
-  let m = 0;
-  for (const v of a) m += v;
-  m /= a.length || 1;
-  let s = 0;
-  for (let i = 0; i < a.length; i++) {
-    a[i] -= m;
-    s += a[i] * a[i];
-  }
-  s = Math.sqrt(s / (a.length || 1)) || 1;
-  for (let i = 0; i < a.length; i++) a[i] /= s;
+  const bands = BANDS.map(([a, b]) => {
+    const r0 = Math.floor(height * a);
+    const r1 = Math.max(r0 + 1, Math.floor(height * b));
+    const p = new Float64Array(width);
+    for (let y = r0; y < r1; y++) for (let x = 0; x < width; x++) p[x] += data[y * width + x];
+    const q = new Float64Array(width);
+    for (let x = 0; x < width; x++) q[x] = (p[(x + width - 1) % width] + 2 * p[x] + p[(x + 1) % width]) / (4 * (r1 - r0));
+    return q;
+  });
+  return { bands, contrast };
 }
 
 /** Sub-pixel position of a peak from its two neighbours (parabola through three points). */
 const parabolic = (l: number, c: number, r: number): number => {
   const d = l - 2 * c + r;
-  return d < 0 ? (0.5 * (l - r)) / d : 0;
+  return d < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (l - r)) / d)) : 0;
 };
 
-/**
- * The circular shift s (pixels, may be fractional, |s| ≤ maxShift) with
- * b[x] ≈ a[x − s] — i.e. the content of `a` moved right by s in `b`.
- */
-export function circularShift(a: Float64Array, b: Float64Array, maxShift: number): number {
-  const w = a.length;
-  const score = (s: number) => {
-    let acc = 0;
-    for (let x = 0; x < w; x++) acc += a[x] * b[(x + s + w) % w];
-    return acc;
-  };
-  let best = 0;
-  let bestScore = -Infinity;
-  const scores = new Map<number, number>();
-  for (let s = -maxShift; s <= maxShift; s++) {
-    const v = score(s);
-    scores.set(s, v);
-    if (v > bestScore) {
-      bestScore = v;
-      best = s;
-    }
-  }
-  const l = scores.get(best - 1) ?? score(best - 1);
-  const r = scores.get(best + 1) ?? score(best + 1);
-  return best + parabolic(l, bestScore, r);
+/** One measured local shift: block centre azimuth (radians, 0 = image centre) and shift (pixels). */
+interface BlockShift {
+  azimuth: number;
+  shift: number;
 }
 
 /**
- * Parallax between two profiles after a known global shift: the median of
- * the absolute residual shifts of `blocks` column blocks (pixels), each found
- * within ±maxLocal pixels. Blocks with no texture are left out.
+ * Local horizontal shifts of column blocks of every band, from `a` to `b`,
+ * each searched within centre ± range pixels (normalised cross-correlation;
+ * blocks without texture or without a clear match are left out).
  */
-export function parallax(a: Float64Array, b: Float64Array, globalShift: number, blocks = 16, maxLocal = 10): number {
-  const w = a.length;
-  const bw = Math.floor(w / blocks);
-  const g = Math.round(globalShift);
-  const residuals: number[] = [];
-  for (let k = 0; k < blocks; k++) {
-    const x0 = k * bw;
-    let energy = 0;
-    for (let x = x0; x < x0 + bw; x++) energy += a[x] * a[x];
-    if (energy / bw < 0.2) continue;
-    let best = 0;
-    let bestScore = -Infinity;
-    const sc: number[] = [];
-    for (let s = -maxLocal; s <= maxLocal; s++) {
-      let acc = 0;
-      let nb = 0;
-      for (let x = x0; x < x0 + bw; x++) {
-        const v = b[(((x + g + s) % w) + w) % w];
-        acc += a[x] * v;
-        nb += v * v;
+export function blockShifts(a: FrameSignature, b: FrameSignature, centre: number, range: number, blocks = 32): BlockShift[] {
+  const out: BlockShift[] = [];
+  const c = Math.round(centre);
+  for (let k = 0; k < a.bands.length; k++) {
+    const pa = a.bands[k];
+    const pb = b.bands[k];
+    const w = pa.length;
+    const bw = Math.floor(w / blocks);
+    for (let j = 0; j < blocks; j++) {
+      const x0 = j * bw;
+      let ma = 0;
+      for (let x = x0; x < x0 + bw; x++) ma += pa[x];
+      ma /= bw;
+      let ea = 0;
+      for (let x = x0; x < x0 + bw; x++) ea += (pa[x] - ma) ** 2;
+      if (ea / bw < 4) continue; // flat: nothing to align
+      const sc: number[] = [];
+      let best = -1;
+      for (let s = c - range; s <= c + range; s++) {
+        let mb = 0;
+        for (let x = x0; x < x0 + bw; x++) mb += pb[(((x + s) % w) + w) % w];
+        mb /= bw;
+        let acc = 0;
+        let eb = 0;
+        for (let x = x0; x < x0 + bw; x++) {
+          const v = pb[(((x + s) % w) + w) % w] - mb;
+          acc += (pa[x] - ma) * v;
+          eb += v * v;
+        }
+        const ncc = acc / Math.sqrt(ea * eb || 1);
+        sc.push(ncc);
+        if (best < 0 || ncc > sc[best]) best = sc.length - 1;
       }
-      const v = acc / Math.sqrt(nb * energy || 1);
-      sc.push(v);
-      if (v > bestScore) {
-        bestScore = v;
-        best = s;
+      if (sc[best] < 0.7 || best === 0 || best === sc.length - 1) continue;
+      const shift = c - range + best + parabolic(sc[best - 1], sc[best], sc[best + 1]);
+      const azimuth = (((x0 + bw / 2) / w) - 0.5) * 2 * Math.PI;
+      out.push({ azimuth, shift });
+    }
+  }
+  return out;
+}
+
+/** Motion between two frames: shift = rotation + A·sin(azimuth) + B·cos(azimuth) (pixels). */
+export interface MotionFit {
+  /** Rotation: content shift common to every direction (pixels). */
+  rotation: number;
+  /** Translation parallax amplitude (pixels): the shift of content seen at right angles to the motion. */
+  parallax: number;
+  /** The translation flow's sine and cosine terms (pixels). */
+  a: number;
+  b: number;
+  /** Blocks that agreed with the fit. */
+  inliers: number;
+}
+
+/** Least-squares fit of the motion model, with two rounds of outlier rejection (pure). */
+export function fitMotion(shifts: BlockShift[]): MotionFit | null {
+  let use = shifts;
+  let fit: [number, number, number] | null = null;
+  for (let round = 0; round < 3; round++) {
+    if (use.length < 6) return null;
+    const M = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+    const v = [0, 0, 0];
+    for (const s of use) {
+      const r = [1, Math.sin(s.azimuth), Math.cos(s.azimuth)];
+      for (let i = 0; i < 3; i++) {
+        v[i] += r[i] * s.shift;
+        for (let j = 0; j < 3; j++) M[i * 3 + j] += r[i] * r[j];
       }
     }
-    if (bestScore < 0.5) continue;
-    const i = best + maxLocal;
-    const sub = i > 0 && i < sc.length - 1 ? parabolic(sc[i - 1], sc[i], sc[i + 1]) : 0;
-    residuals.push(Math.abs(best + sub + g - globalShift));
+    fit = solve3(M, v);
+    if (!fit) return null;
+    const f = fit;
+    const res = shifts.map((s) => Math.abs(s.shift - (f[0] + f[1] * Math.sin(s.azimuth) + f[2] * Math.cos(s.azimuth))));
+    const sorted = [...res].sort((x, y) => x - y);
+    const limit = Math.max(1, 2.5 * sorted[Math.floor(sorted.length / 2)]);
+    use = shifts.filter((_, i) => res[i] <= limit);
   }
-  if (!residuals.length) return 0;
-  residuals.sort((x, y) => x - y);
-  return residuals[Math.floor(residuals.length / 2)];
+  if (!fit || use.length < 6) return null;
+  return { rotation: fit[0], parallax: Math.hypot(fit[1], fit[2]), a: fit[1], b: fit[2], inliers: use.length };
+}
+
+/** Solves a 3×3 linear system (Cramer); null when singular. */
+function solve3(m: number[], v: number[]): [number, number, number] | null {
+  const det = (a: number[]) => a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
+  const d = det(m);
+  if (Math.abs(d) < 1e-12) return null;
+  const col = (k: number) => m.map((x, i) => (i % 3 === k ? v[Math.floor(i / 3)] : x));
+  return [det(col(0)) / d, det(col(1)) / d, det(col(2)) / d];
 }
 
 export interface FrameMotion {
@@ -189,14 +208,20 @@ export interface Keyframe {
 
 /**
  * The online keyframe chooser: feed frames in order, read `keyframes` at the
- * end. Causal, so it can run while the video is still being decoded.
+ * end. Rotation is followed frame to frame (small shifts, robust), parallax
+ * is measured against the last keyframe once that rotation is taken out.
+ * Causal, so it can run while the video is still being decoded.
  */
 export class KeyframeChooser {
   readonly keyframes: Keyframe[] = [];
   readonly motion: FrameMotion[] = [];
   private ref: FrameSignature | null = null;
+  private prev: FrameSignature | null = null;
+  private heading = 0;
   private refHeading = 0;
-  private last: { frame: number; time: number; sig: FrameSignature; turn: number; parallax: number } | null = null;
+  private flowA = 0;
+  private flowB = 0;
+  private last: { frame: number; time: number; sig: FrameSignature; heading: number; parallax: number } | null = null;
   private maxContrast = 0;
   private frames = 0;
 
@@ -215,22 +240,30 @@ export class KeyframeChooser {
     this.frames++;
     const sig = signature(grey);
     this.maxContrast = Math.max(this.maxContrast, sig.contrast);
-    const w = grey.width;
-    const degPerPx = 360 / w;
+    const degPerPx = 360 / grey.width;
     if (!this.ref) {
       if (sig.contrast < this.opts.minContrast) return;
-      this.ref = sig;
+      this.ref = this.prev = sig;
       this.keyframes.push({ frame, time, headingDeg: 0, reason: 'first' });
-      this.last = { frame, time, sig, turn: 0, parallax: 0 };
+      this.last = { frame, time, sig, heading: 0, parallax: 0 };
       this.motion.push({ frame, time, turnDeg: 0, parallaxDeg: 0, contrast: sig.contrast });
       return;
     }
-    const maxShift = Math.round(w / 4);
-    const shift = circularShift(this.ref.profile, sig.profile, maxShift);
-    const turnDeg = shift * degPerPx;
-    const parallaxDeg = parallax(this.ref.profile, sig.profile, shift) * degPerPx;
+    // Frame to frame: at video rates the picture moves a few pixels at most.
+    const step = fitMotion(blockShifts(this.prev!, sig, 0, Math.max(6, Math.round(grey.width / 24))));
+    this.prev = sig;
+    if (step) {
+      this.heading += step.rotation * degPerPx;
+      // The translation flow, turned into the last keyframe's directions, summed: parallax grows with
+      // the distance walked while noise only grows with its square root.
+      const h = ((this.heading - this.refHeading) * Math.PI) / 180;
+      this.flowA += step.a * Math.cos(h) - step.b * Math.sin(h);
+      this.flowB += step.a * Math.sin(h) + step.b * Math.cos(h);
+    }
+    const parallaxDeg = Math.hypot(this.flowA, this.flowB) * degPerPx;
+    const turnDeg = this.heading - this.refHeading;
     this.motion.push({ frame, time, turnDeg, parallaxDeg, contrast: sig.contrast });
-    this.last = { frame, time, sig, turn: turnDeg, parallax: parallaxDeg };
+    this.last = { frame, time, sig, heading: this.heading, parallax: parallaxDeg };
     const prev = this.keyframes[this.keyframes.length - 1];
     const gap = time - prev.time;
     if (gap < this.opts.minGapSec || sig.contrast < this.opts.minContrast) return;
@@ -243,17 +276,18 @@ export class KeyframeChooser {
 
   private keep(reason: string): void {
     const l = this.last!;
-    this.refHeading += l.turn;
-    this.keyframes.push({ frame: l.frame, time: l.time, headingDeg: this.refHeading, reason });
+    this.keyframes.push({ frame: l.frame, time: l.time, headingDeg: l.heading, reason });
     this.ref = l.sig;
-    this.last = { ...l, turn: 0, parallax: 0 };
+    this.refHeading = l.heading;
+    this.flowA = this.flowB = 0;
+    this.last = { ...l, parallax: 0 };
   }
 
   /** Ends the stream: the last frame is kept when it moved since the last keyframe. */
   finish(): Keyframe[] {
     const l = this.last;
     const prev = this.keyframes[this.keyframes.length - 1];
-    if (l && prev && l.frame !== prev.frame && (l.parallax >= this.opts.stillParallaxDeg || Math.abs(l.turn) >= this.opts.maxTurnDeg / 2)) this.keep('last');
+    if (l && prev && l.frame !== prev.frame && (l.parallax >= this.opts.maxParallaxDeg / 3 || Math.abs(l.heading - this.refHeading) >= this.opts.maxTurnDeg / 2)) this.keep('last');
     return this.keyframes;
   }
 }

@@ -4,6 +4,7 @@ import { probeVideo, type VideoProbe } from '../adapters/ffprobe.js';
 import { decodeGrey, writeKeyframeImages, type ViewSpec } from '../adapters/ffmpeg.js';
 import { VideoRejected } from './errors.js';
 import { DEFAULT_KEYFRAME_OPTIONS, KeyframeChooser, type KeyframeOptions } from './keyframes.js';
+import { StageClock } from './run-tool.js';
 
 /** Reports where a step stands: 0–100 and a sentence for the user. */
 export type OnProgress = (percent: number, message: string) => void;
@@ -71,7 +72,8 @@ export interface ProcessManifest {
   video: VideoProbe;
   views: ViewsOptions & { vFovDeg: number; focal: number; yawsDeg: number[] };
   keyframes: KeyframeInfo[];
-  timings: Record<string, number>;
+  /** Seconds per stage: wall clock, and CPU of this process and its tools. */
+  timings: { wall: Record<string, number>; cpu: Record<string, number> };
 }
 
 export const MANIFEST = 'manifest.json';
@@ -98,13 +100,8 @@ export async function processVideo(
   options: Partial<ProcessOptions> = {},
 ): Promise<ProcessManifest> {
   const opts = { ...DEFAULT_PROCESS_OPTIONS, ...options };
-  const timings: Record<string, number> = {};
-  let t0 = Date.now();
-  const lap = (name: string) => {
-    const now = Date.now();
-    timings[name] = (now - t0) / 1000;
-    t0 = now;
-  };
+  const clock = new StageClock();
+  const lap = (name: string) => clock.lap(name);
   await fsp.mkdir(workDir, { recursive: true });
   const stage = await fsp.mkdtemp(path.join(workDir, '.process-'));
   try {
@@ -175,7 +172,7 @@ export async function processVideo(
         room: `rooms/${pad(i)}.jpg`,
         views: yawsDeg.map((yawDeg, view) => ({ view, yawDeg, name: `v${view}/${pad(i)}.jpg` })),
       })),
-      timings,
+      timings: { wall: clock.wall, cpu: clock.cpu },
     };
     await fsp.writeFile(path.join(stage, MANIFEST), JSON.stringify(manifest, null, 1));
     // Move the finished results in place; an earlier run's are replaced.

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { ToolMissing } from './errors.js';
 
 /** Where each external program is looked for: its variable, else PATH. ffprobe sits next to an ffmpeg given by FFMPEG_PATH. */
@@ -75,4 +76,42 @@ export function runTool(tool: 'ffmpeg' | 'ffprobe' | 'colmap', args: string[], o
       resolve({ code, signal, stdout, stderr });
     });
   });
+}
+
+/**
+ * CPU seconds used so far by this process's finished child processes
+ * (Linux /proc; NaN elsewhere). Stage timings report it next to wall time:
+ * on a shared machine wall time says little about the work a stage costs.
+ */
+export function childCpuSeconds(): number {
+  try {
+    // Fields after the command name: state is field 3; cutime and cstime are fields 16 and 17.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[13]) + Number(rest[14])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Wall and CPU (own + children) seconds per named stage. */
+export class StageClock {
+  readonly wall: Record<string, number> = {};
+  readonly cpu: Record<string, number> = {};
+  private t = Date.now();
+  private c = StageClock.cpuNow();
+
+  private static cpuNow(): number {
+    const own = process.cpuUsage();
+    return (own.user + own.system) / 1e6 + childCpuSeconds();
+  }
+
+  lap(name: string): void {
+    const t = Date.now();
+    const c = StageClock.cpuNow();
+    this.wall[name] = Math.round(t - this.t) / 1000;
+    this.cpu[name] = Math.round((c - this.c) * 100) / 100;
+    this.t = t;
+    this.c = c;
+  }
 }

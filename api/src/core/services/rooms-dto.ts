@@ -16,7 +16,7 @@ export const ROOM_FILES = {
   base: 'base.jpg',
   thumbnail: 'thumb.jpg',
   tiles: 'tiles',
-  tileExt: 'jpg',
+  tileExt: 'jpeg',
 } as const;
 
 /** How to show a ready room in Photo Sphere Viewer (visits.ts); null until it is ready. */
@@ -28,7 +28,7 @@ export function roomPanorama(r: Room): RoomPanorama | null {
     tile_size: r.tile_size,
     levels: r.levels,
     // One signature covers every tile of the room; PSV fills in level, col and row.
-    tile_url_template: signedFolderUrl(`${r.folder}/${ROOM_FILES.tiles}`).replace('{path}', `{level}/{row}/{col}.${ROOM_FILES.tileExt}`),
+    tile_url_template: signedFolderUrl(`${r.folder}/${ROOM_FILES.tiles}`).replace('{path}', `{level}/{col}_{row}.${ROOM_FILES.tileExt}`),
   };
 }
 

@@ -149,7 +149,7 @@ export default function PanoramaViewer(props: Props) {
       adapter: EquirectangularTilesAdapter.withConfig({ baseBlur: false }),
       defaultYaw: p.initialView?.yaw ?? 0,
       defaultPitch: p.initialView?.pitch ?? 0,
-      defaultZoomLvl: p.initialView?.zoom ?? 30,
+      defaultZoomLvl: p.initialView?.zoom ?? 0,
       navbar: ['zoom', 'move', 'caption', 'fullscreen'],
       keyboard: p.keyboardAlways ? 'always' : 'fullscreen',
       loadingTxt: '',
@@ -219,17 +219,29 @@ export default function PanoramaViewer(props: Props) {
     };
   }, []);
 
-  // Hotspots added or removed, rooms renamed: update the tour's nodes in place.
+  // Hotspots added or removed, rooms renamed: update the tour's nodes in place
+  // (the room on screen keeps loading; a new set of rooms replaces the nodes).
+  const builtWith = useRef(rooms);
   useEffect(() => {
     const tour = viewerRef.current?.getPlugin<VirtualTourPlugin>(VirtualTourPlugin);
-    if (!tour) return;
+    if (!tour || builtWith.current === rooms) return;
+    const before = builtWith.current;
+    builtWith.current = rooms;
     const known = new Set(rooms.map((r) => r.id));
-    const current = shownRoom.current;
+    const sameRooms = before.length === rooms.length && before.every((r, i) => r.id === rooms[i].id && r.panorama.base_url === rooms[i].panorama.base_url);
     try {
-      tour.setNodes(
-        rooms.map((r) => toNode(r, known)),
-        current !== null && known.has(current) ? nodeId(current) : rooms[0] ? nodeId(rooms[0].id) : undefined,
-      );
+      if (sameRooms) {
+        for (const r of rooms) {
+          const node = toNode(r, known);
+          tour.updateNode({ id: node.id, name: node.name, caption: node.caption, links: node.links });
+        }
+      } else {
+        const current = shownRoom.current;
+        tour.setNodes(
+          rooms.map((r) => toNode(r, known)),
+          current !== null && known.has(current) ? nodeId(current) : rooms[0] ? nodeId(rooms[0].id) : undefined,
+        );
+      }
     } catch (err) {
       console.warn(err);
     }

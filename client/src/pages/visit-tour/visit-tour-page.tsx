@@ -353,7 +353,7 @@ export default function VisitTourPage() {
                         setPick(null);
                         setEditing(p);
                         const v = pano.current?.view();
-                        pano.current?.setView({ yaw: p.yaw, pitch: p.pitch, zoom: v?.zoom ?? 30 });
+                        pano.current?.setView({ yaw: p.yaw, pitch: p.pitch, zoom: v?.zoom ?? 0 });
                       }}
                       aria-label={t('Edit {name}', { name: p.title })}
                     >

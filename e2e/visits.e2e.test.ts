@@ -1,0 +1,324 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { saveScreenshot, test } from './browser.js';
+import { createUser, uniqueName } from './support/backend.js';
+import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
+import { panorama, placeRooms, projectWithSheet, visitWithRooms } from './support/visits-fixtures.js';
+
+/** Tiling and WebGL on a loaded two-core machine take their time. */
+const SLOW = { timeout: 120_000, interval: 250 } as const;
+
+const toasts = (page: Page) => page.locator('.Toastify').innerText();
+
+/** Waits until a 360 view shows its panorama (the low-resolution sphere at least). */
+async function panoramaReady(pano: Locator): Promise<void> {
+  await expect.poll(() => pano.getAttribute('data-pano-state'), SLOW).toBe('ready');
+}
+
+/** Drags the view of a panorama sideways, as a person turning around with the mouse. */
+async function dragView(page: Page, pano: Locator, dx: number): Promise<void> {
+  const box = (await pano.boundingBox())!;
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) await page.mouse.move(x + (dx * i) / 10, y, { steps: 2 });
+  await page.mouse.up();
+}
+
+const yawOf = async (pano: Locator) => Number((await pano.getAttribute('data-yaw')) ?? 'NaN');
+const angleGap = (a: number, b: number) => {
+  const d = Math.abs(a - b) % (2 * Math.PI);
+  return Math.min(d, 2 * Math.PI - d);
+};
+
+describe('visits and the 360 viewer', () => {
+  test(
+    'a supervisor creates a visit, uploads three 360 photos with a bar each, links two rooms by a hotspot and jumps through it; the public viewer opens by code without sign-in',
+    async ({ page, browser, baseUrl }) => {
+      const owner = await createUser();
+      const project = await projectWithSheet(owner, uniqueName('Harbour Tower'));
+      await signIn(page, { username: owner.user.username, password: owner.password });
+      await expectSignedInLayout(page);
+
+      // No visits yet: the empty state, then the create button of the project.
+      await page.goto(`/visits/${project.id}`);
+      await expect.poll(() => page.getByTestId('visits-empty').isVisible(), EVENTUALLY).toBe(true);
+      await page.getByTestId('create-visit').click();
+      await page.waitForURL(/\/editvisit\/new\?project=\d+$/);
+      await page.getByRole('button', { name: 'Create' }).click();
+      await expect.poll(() => page.getByText('Visit name is required').isVisible(), EVENTUALLY).toBe(true);
+      const visitName = uniqueName('Level 3 walk');
+      await page.getByLabel('Visit name').fill(visitName);
+      await page.getByRole('button', { name: 'Create' }).click();
+      await expect.poll(() => toasts(page), EVENTUALLY).toContain('Visit created successfully!');
+      await page.waitForURL(/\/editvisit\/\d+$/);
+      const visitId = Number(new URL(page.url()).pathname.split('/').pop());
+      await expect.poll(() => page.getByTestId('rooms-empty').isVisible(), EVENTUALLY).toBe(true);
+
+      // Three photos at once: each gets its own upload bar, then its own tiling bar, live.
+      await page.evaluate(() => {
+        const seen = { uploads: new Set<string>(), tiling: new Set<string>() };
+        (window as unknown as { __bars: typeof seen }).__bars = seen;
+        const note = () => {
+          for (const row of document.querySelectorAll('[data-testid="room-upload"]')) {
+            if (row.querySelector('.progress')) seen.uploads.add(row.querySelector('.text-truncate')?.textContent ?? '');
+          }
+          for (const row of document.querySelectorAll('[data-testid="room-row"]')) {
+            if (row.querySelector('[data-testid="room-tiling"] .progress')) seen.tiling.add(row.querySelector('[data-testid="room-name"]')?.textContent ?? '');
+          }
+        };
+        new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      });
+      const files = await Promise.all(
+        ['Lobby', 'Corridor', 'Office'].map(async (name, i) => ({ name: `${name}.jpg`, mimeType: 'image/jpeg', buffer: await panorama(name, 2048, i * 2) })),
+      );
+      await page.getByLabel('360° photos').setInputFiles(files);
+      const rows = page.getByTestId('room-row');
+      await expect.poll(() => rows.count(), SLOW).toBe(3);
+      await expect.poll(() => page.locator('[data-testid="room-row"][data-status="ready"]').count(), SLOW).toBe(3);
+      expect(await page.getByTestId('room-name').allTextContents()).toEqual(['Lobby', 'Corridor', 'Office']);
+      const bars = await page.evaluate(() => {
+        const seen = (window as unknown as { __bars: { uploads: Set<string>; tiling: Set<string> } }).__bars;
+        return { uploads: [...seen.uploads].sort(), tiling: [...seen.tiling] };
+      });
+      // A bar per file while its bytes go up, then a bar while the server prepares its 360 view.
+      expect(bars.uploads).toEqual(['Corridor.jpg', 'Lobby.jpg', 'Office.jpg']);
+      expect(bars.tiling.length).toBeGreaterThan(0);
+      await saveScreenshot(page, 'visits--rooms-ready');
+
+      // Reorder: Office first, and it stays so after a reload.
+      await page.getByRole('button', { name: 'Move Office up' }).click();
+      await expect.poll(() => page.getByTestId('room-name').allTextContents(), EVENTUALLY).toEqual(['Lobby', 'Office', 'Corridor']);
+      await page.reload();
+      await expect.poll(() => page.getByTestId('room-name').allTextContents(), EVENTUALLY).toEqual(['Lobby', 'Office', 'Corridor']);
+
+      // The hotspot editor: click in the Lobby's view, link it to the Office.
+      await page.getByRole('link', { name: 'Hotspots and points of interest' }).click();
+      await page.waitForURL(new RegExp(`/visittour/${visitId}/\\d+$`));
+      const pano = page.getByTestId('panorama');
+      await panoramaReady(pano);
+      await page.getByRole('button', { name: 'Add a hotspot' }).click();
+      const box = (await pano.boundingBox())!;
+      await page.mouse.click(box.x + box.width * 0.6, box.y + box.height * 0.55);
+      await expect.poll(() => page.getByTestId('hotspot-form').isVisible(), EVENTUALLY).toBe(true);
+      await page.getByLabel('Leads to').selectOption({ label: 'Office' });
+      await page.getByRole('button', { name: 'Save hotspot' }).click();
+      await expect.poll(() => toasts(page), EVENTUALLY).toContain('Hotspot saved.');
+      await expect.poll(() => page.getByTestId('hotspot-item').allTextContents(), EVENTUALLY).toEqual(['→ Office']);
+
+      // A point of interest in the Lobby.
+      await page.getByRole('button', { name: 'Add a point of interest' }).click();
+      await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.45);
+      const poiForm = page.getByTestId('poi-form');
+      await expect.poll(() => poiForm.isVisible(), EVENTUALLY).toBe(true);
+      await poiForm.getByLabel('Title').fill('Cracked tile');
+      await poiForm.getByLabel('Text').fill('Replace before handover.');
+      await poiForm.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => toasts(page), EVENTUALLY).toContain('Point of interest saved.');
+      await expect.poll(() => page.getByTestId('poi-item').allTextContents(), EVENTUALLY).toEqual(['Cracked tile']);
+      await saveScreenshot(page, 'visits--tour-editor');
+
+      // Jump through the hotspot inside the 360 view.
+      const hotspot = pano.getByRole('button', { name: 'Go to Office' });
+      await expect.poll(() => hotspot.isVisible(), SLOW).toBe(true);
+      await hotspot.click();
+      await expect.poll(() => pano.getAttribute('data-room'), SLOW).not.toBeNull();
+      await expect.poll(() => page.getByTestId('tour-room-select').locator('option:checked').textContent(), SLOW).toBe('Office');
+      await page.waitForURL(new RegExp(`/visittour/${visitId}/\\d+$`));
+
+      // The public viewer, by code, in a browser that never signed in.
+      await page.goto(`/visits/${project.id}`);
+      await expect.poll(() => page.getByTestId('visit-row').count(), EVENTUALLY).toBe(1);
+      expect(await page.getByTestId('visit-rooms').textContent()).toBe('3 rooms');
+      const viewerHref = await page.getByRole('link', { name: `Open ${visitName} in the viewer` }).getAttribute('href');
+      expect(viewerHref).toMatch(/^\/viewer\/[A-Za-z0-9_-]+$/);
+
+      const visitor = await browser.newContext({ baseURL: baseUrl, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+      try {
+        const pub = await visitor.newPage();
+        pub.setDefaultTimeout(15_000);
+        await pub.goto(viewerHref!);
+        await expect.poll(() => pub.getByTestId('viewer-title').textContent(), EVENTUALLY).toBe(visitName);
+        const view = pub.getByTestId('panorama');
+        await panoramaReady(view);
+        // It opens at the first room, with its point of interest and the hotspot to the Office.
+        await expect.poll(() => pub.getByTestId('viewer-room-select').locator('option:checked').textContent(), EVENTUALLY).toBe('Lobby');
+        await pub.getByTestId('viewer-poi-button').filter({ hasText: 'Cracked tile' }).click();
+        await expect.poll(() => pub.getByTestId('poi-panel').textContent(), EVENTUALLY).toContain('Replace before handover.');
+        await pub.getByTestId('poi-panel').getByRole('button', { name: 'Close' }).click();
+        // Share buttons of every provider in the settings.
+        await pub.getByTestId('viewer-share').click();
+        expect(await pub.locator('[data-provider]').count()).toBeGreaterThanOrEqual(9);
+        expect(await pub.locator('[data-provider="whatsapp"]').getAttribute('href')).toContain(encodeURIComponent('/viewer/'));
+        await pub.keyboard.press('Escape');
+        await saveScreenshot(pub, 'visits--public-viewer');
+
+        const link = view.getByRole('button', { name: 'Go to Office' });
+        await expect.poll(() => link.isVisible(), SLOW).toBe(true);
+        await link.click();
+        await expect.poll(() => pub.getByTestId('viewer-room-select').locator('option:checked').textContent(), SLOW).toBe('Office');
+        // The address follows the room, so it can be shared as it is.
+        await pub.waitForURL(new RegExp(`${viewerHref}/\\d+$`));
+        const officeUrl = new URL(pub.url()).pathname;
+        await pub.reload();
+        await panoramaReady(pub.getByTestId('panorama'));
+        await expect.poll(() => pub.getByTestId('viewer-room-select').locator('option:checked').textContent(), EVENTUALLY).toBe('Office');
+        expect(new URL(pub.url()).pathname).toBe(officeUrl);
+
+        // An unknown code says so.
+        await pub.goto('/viewer/no-such-code');
+        await expect.poll(() => pub.getByTestId('viewer-missing').isVisible(), EVENTUALLY).toBe(true);
+      } finally {
+        await visitor.close();
+      }
+    },
+    400_000,
+  );
+
+  test(
+    'a room placed on the sheet stays there after a reload, and its floor-sheet dot shows in the viewer',
+    async ({ page }) => {
+      const owner = await createUser();
+      const project = await projectWithSheet(owner, uniqueName('Clinic'));
+      const sheet = project.maps[0];
+      const visit = await visitWithRooms(owner, { id_project: project.id, name: 'Ground floor walk', id_map: sheet.id }, [{ name: 'Entrance' }, { name: 'Waiting room', hue: 3 }]);
+      await signIn(page, { username: owner.user.username, password: owner.password });
+      await expectSignedInLayout(page);
+
+      await page.goto(`/visitsheet/${visit.id}`);
+      const map = page.getByTestId('sheet-rooms-map');
+      await expect.poll(() => page.evaluate(() => document.querySelectorAll('img.leaflet-tile-loaded').length), SLOW).toBeGreaterThan(0);
+      expect(await page.getByTestId('sheet-room').count()).toBe(0);
+
+      const entrance = page.getByTestId('placement-room').filter({ hasText: 'Entrance' });
+      await entrance.getByRole('button', { name: 'Place' }).click();
+      await expect.poll(() => page.getByTestId('placement-hint').textContent(), EVENTUALLY).toContain('Click the sheet where Entrance was taken.');
+      const box = (await map.boundingBox())!;
+      await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.5);
+      await expect.poll(() => page.getByTestId('placement-status').textContent(), EVENTUALLY).toContain('Entrance saved on the sheet.');
+      await expect.poll(() => page.getByTestId('sheet-room').count(), EVENTUALLY).toBe(1);
+      const placedAt = (await page.getByTestId('sheet-room').boundingBox())!;
+
+      await page.reload();
+      await expect.poll(() => page.getByTestId('sheet-room').count(), SLOW).toBe(1);
+      expect(await page.getByTestId('placement-room').filter({ hasText: 'Entrance' }).getAttribute('data-placed')).toBe('true');
+      const afterReload = (await page.getByTestId('sheet-room').boundingBox())!;
+      expect(Math.abs(afterReload.x - placedAt.x)).toBeLessThan(3);
+      expect(Math.abs(afterReload.y - placedAt.y)).toBeLessThan(3);
+
+      // Dragged somewhere else, it stays there too.
+      const dot = page.getByTestId('sheet-room');
+      const from = (await dot.boundingBox())!;
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + from.width / 2 + 120, from.y + from.height / 2 + 40, { steps: 8 });
+      await page.mouse.up();
+      await expect.poll(() => page.getByTestId('placement-status').textContent(), EVENTUALLY).toContain('Entrance saved on the sheet.');
+      await page.reload();
+      await expect.poll(() => page.getByTestId('sheet-room').count(), SLOW).toBe(1);
+      const moved = (await page.getByTestId('sheet-room').boundingBox())!;
+      expect(moved.x - from.x).toBeGreaterThan(80);
+      await saveScreenshot(page, 'visits--placement');
+
+      // In the public viewer, the floor sheet shows where one stands.
+      await page.goto(`/viewer/${visit.code}`);
+      await panoramaReady(page.getByTestId('panorama'));
+      await expect.poll(() => page.getByTestId('viewer-sheet').getByTestId('sheet-room').count(), SLOW).toBe(1);
+      expect(await page.getByTestId('viewer-sheet').getByTestId('sheet-room').getAttribute('aria-current')).toBe('true');
+      await expect.poll(() => page.locator('.sw-view-cone').count(), SLOW).toBe(1);
+      await saveScreenshot(page, 'visits--viewer-with-sheet');
+    },
+    400_000,
+  );
+
+  test(
+    'two visits of one sheet side by side: turning one view turns the other',
+    async ({ page }) => {
+      const owner = await createUser();
+      const project = await projectWithSheet(owner, uniqueName('School'));
+      const sheet = project.maps[0];
+      const march = await visitWithRooms(owner, { id_project: project.id, name: 'March', date: '2026-03-02', id_map: sheet.id }, [{ name: 'Hall in March' }]);
+      const june = await visitWithRooms(owner, { id_project: project.id, name: 'June', date: '2026-06-15', id_map: sheet.id }, [{ name: 'Hall in June', hue: 4 }]);
+      await placeRooms(owner, sheet.id, [
+        { id: march.rooms[0].id, x: 400, y: 300 },
+        { id: june.rooms[0].id, x: 410, y: 305 },
+      ]);
+      await signIn(page, { username: owner.user.username, password: owner.password });
+      await expectSignedInLayout(page);
+
+      await page.goto(`/visits/${project.id}`);
+      await page.getByRole('link', { name: 'Compare June with another date' }).click();
+      await page.waitForURL(new RegExp(`/compare/${sheet.id}`));
+      const left = page.getByTestId('compare-pano-left');
+      const right = page.getByTestId('compare-pano-right');
+      await panoramaReady(left);
+      await panoramaReady(right);
+      expect(await page.getByTestId('compare-left').textContent()).toContain('Hall in');
+      expect(await page.getByTestId('compare-right').textContent()).toContain('Hall in');
+
+      // The left side is turned by hand; the right one follows to the same direction.
+      await dragView(page, left, -250);
+      await expect.poll(() => yawOf(left), SLOW).not.toBeNaN();
+      const turned = await yawOf(left);
+      expect(angleGap(turned, 0)).toBeGreaterThan(0.1);
+      await expect.poll(async () => angleGap(await yawOf(right), await yawOf(left)), SLOW).toBeLessThan(0.02);
+
+      // And the other way round.
+      await dragView(page, right, 300);
+      await expect.poll(async () => angleGap(await yawOf(right), turned), SLOW).toBeGreaterThan(0.1);
+      await expect.poll(async () => angleGap(await yawOf(left), await yawOf(right)), SLOW).toBeLessThan(0.02);
+
+      // The date picker of a side chooses the visit nearest the day.
+      expect(await page.getByTestId('compare-right').locator('select option:checked').textContent()).toContain('March');
+      await page.getByTestId('compare-right').getByLabel('Date of the visit').fill('2026-06-20');
+      await expect.poll(() => page.getByTestId('compare-right').locator('select option:checked').textContent(), EVENTUALLY).toContain('June');
+      await saveScreenshot(page, 'visits--compare');
+    },
+    400_000,
+  );
+
+  test(
+    'the visit screens fit a 360 px phone in English and in Arabic',
+    async ({ page, browser, baseUrl }) => {
+      const owner = await createUser();
+      const project = await projectWithSheet(owner, uniqueName('Narrow'));
+      const sheet = project.maps[0];
+      const visit = await visitWithRooms(owner, { id_project: project.id, name: 'A visit with a rather long name to wrap on a phone', id_map: sheet.id }, [{ name: 'Only room' }]);
+      await placeRooms(owner, sheet.id, [{ id: visit.rooms[0].id, x: 300, y: 200 }]);
+      const phone = await browser.newContext({ baseURL: baseUrl, locale: 'en-US', viewport: { width: 360, height: 740 } });
+      try {
+        await phone.addInitScript(() => {
+          try {
+            localStorage.setItem('onboardingCompleted', 'true');
+          } catch {
+            /* about:blank */
+          }
+        });
+        const p = await phone.newPage();
+        p.setDefaultTimeout(15_000);
+        await signIn(p, { username: owner.user.username, password: owner.password });
+        await expectSignedInLayout(p);
+        const paths = [`/visits/${project.id}`, '/visits', `/editvisit/${visit.id}`, `/visittour/${visit.id}`, `/visitsheet/${visit.id}`, `/compare/${sheet.id}`, `/viewer/${visit.code}`];
+        for (const lang of ['en', 'ar']) {
+          await p.evaluate((l) => {
+            sessionStorage.setItem('language', l);
+            localStorage.setItem('ls_language', l);
+          }, lang);
+          for (const path of paths) {
+            await p.goto(path);
+            await expect.poll(() => p.evaluate(() => document.documentElement.getAttribute('dir')), EVENTUALLY).toBe(lang === 'ar' ? 'rtl' : 'ltr');
+            await expect.poll(() => p.locator('.spinner-border').count(), SLOW).toBe(0);
+            const wide = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+            if (wide > 0) await saveScreenshot(p, `visits--too-wide-${lang}-${path}`);
+            expect(wide, `${path} in ${lang}`).toBeLessThanOrEqual(0);
+          }
+        }
+        await saveScreenshot(p, 'visits--phone-arabic-viewer');
+      } finally {
+        await phone.close();
+      }
+    },
+    400_000,
+  );
+});

@@ -1,0 +1,141 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { runTool, type ToolRun } from '../video/run-tool.js';
+
+/**
+ * COLMAP 3.8 (Debian package `colmap`, CPU build) run as subprocesses. Each
+ * call passes the options it needs explicitly and reports progress parsed
+ * from COLMAP's log lines ("Processed file [i/n]", "Matching block [i/n]",
+ * "Registering image #id (k)").
+ */
+
+export interface ColmapProgress {
+  (done: number, total: number | null, line: string): void;
+}
+
+export class ColmapError extends Error {
+  override name = 'ColmapError';
+  constructor(readonly command: string, readonly run: ToolRun) {
+    super(`colmap ${command} ended with ${run.signal ?? `code ${run.code}`}: ${run.stderr.trim().split('\n').slice(-4).join(' | ').slice(0, 600)}`);
+  }
+}
+
+const flags = (o: Record<string, string | number | boolean>): string[] =>
+  Object.entries(o).flatMap(([k, v]) => [`--${k}`, typeof v === 'boolean' ? (v ? '1' : '0') : String(v)]);
+
+async function colmap(command: string, options: Record<string, string | number | boolean>, onProgress?: ColmapProgress, re?: RegExp, signal?: AbortSignal): Promise<ToolRun> {
+  const run = await runTool('colmap', [command, ...flags(options)], {
+    signal,
+    onLine: (line) => {
+      if (!onProgress || !re) return;
+      const m = re.exec(line);
+      if (m) onProgress(Number(m[1]), m[2] ? Number(m[2]) : null, line);
+    },
+  });
+  if (run.code !== 0) throw new ColmapError(command, run);
+  return run;
+}
+
+export interface ExtractOptions {
+  database: string;
+  imageDir: string;
+  /** Only these images (names relative to imageDir); all when omitted. */
+  imageList?: string[];
+  /** fx, fy, cx, cy of the PINHOLE camera shared by every image of one folder. */
+  pinhole: [number, number, number, number];
+  maxFeatures: number;
+  threads: number;
+  signal?: AbortSignal;
+}
+
+/** SIFT features on the CPU, one PINHOLE camera per image folder (one per view direction). */
+export async function extractFeatures(o: ExtractOptions, onProgress?: ColmapProgress): Promise<void> {
+  let list: string | undefined;
+  if (o.imageList) {
+    list = `${o.database}.list-${process.pid}-${Date.now()}.txt`;
+    await fsp.writeFile(list, o.imageList.join('\n') + '\n');
+  }
+  try {
+    await colmap(
+      'feature_extractor',
+      {
+        database_path: o.database,
+        image_path: o.imageDir,
+        ...(list ? { image_list_path: list } : {}),
+        'ImageReader.camera_model': 'PINHOLE',
+        'ImageReader.single_camera_per_folder': 1,
+        'ImageReader.camera_params': o.pinhole.join(','),
+        'SiftExtraction.use_gpu': 0,
+        'SiftExtraction.num_threads': o.threads,
+        'SiftExtraction.max_num_features': o.maxFeatures,
+        'SiftExtraction.max_image_size': 4000,
+      },
+      onProgress,
+      /Processed file \[(\d+)\/(\d+)\]/,
+      o.signal,
+    );
+  } finally {
+    if (list) await fsp.rm(list, { force: true });
+  }
+}
+
+/** Matches exactly the listed image pairs (names relative to the image folder), with geometric verification. */
+export async function matchPairs(
+  o: { database: string; pairs: [string, string][]; threads: number; workDir: string; signal?: AbortSignal },
+  onProgress?: ColmapProgress,
+): Promise<void> {
+  const file = path.join(o.workDir, 'pairs.txt');
+  await fsp.writeFile(file, o.pairs.map(([a, b]) => `${a} ${b}`).join('\n') + '\n');
+  await colmap(
+    'matches_importer',
+    {
+      database_path: o.database,
+      match_list_path: file,
+      match_type: 'pairs',
+      'SiftMatching.use_gpu': 0,
+      'SiftMatching.num_threads': o.threads,
+      'SiftMatching.max_num_matches': 8192,
+    },
+    onProgress,
+    /Matching block \[(\d+)\/(\d+)\]/,
+    o.signal,
+  );
+}
+
+export interface MapperOptions {
+  database: string;
+  imageDir: string;
+  outputDir: string;
+  threads: number;
+  /** Extra `Mapper.*` options (without the prefix), e.g. { ba_global_images_ratio: 1.5 }. */
+  mapper?: Record<string, string | number | boolean>;
+  signal?: AbortSignal;
+}
+
+/** Incremental mapping with fixed intrinsics; every connected component is written as outputDir/0, /1, … */
+export async function runMapper(o: MapperOptions, onProgress?: ColmapProgress): Promise<ToolRun> {
+  await fsp.mkdir(o.outputDir, { recursive: true });
+  const extra = Object.fromEntries(Object.entries(o.mapper ?? {}).map(([k, v]) => [`Mapper.${k}`, v]));
+  return colmap(
+    'mapper',
+    {
+      database_path: o.database,
+      image_path: o.imageDir,
+      output_path: o.outputDir,
+      'Mapper.num_threads': o.threads,
+      'Mapper.ba_refine_focal_length': 0,
+      'Mapper.ba_refine_principal_point': 0,
+      'Mapper.ba_refine_extra_params': 0,
+      ...extra,
+    },
+    onProgress,
+    /Registering image #(\d+) \((\d+)\)/,
+    o.signal,
+  );
+}
+
+/** Writes a binary model as cameras.txt, images.txt, points3D.txt. */
+export async function modelToText(inputDir: string, outputDir: string, signal?: AbortSignal): Promise<void> {
+  await fsp.mkdir(outputDir, { recursive: true });
+  await colmap('model_converter', { input_path: inputDir, output_path: outputDir, output_type: 'TXT' }, undefined, undefined, signal);
+}

@@ -1,0 +1,404 @@
+/**
+ * Geometry of step "project-points" (pure, framework-free): the floor plane
+ * of a reconstruction, the top-down view of its points and camera path, and
+ * the fit of that view to a sheet (pixels, y down).
+ *
+ * Conventions. Reconstruction coordinates are COLMAP's (arbitrary scale and
+ * orientation; cameras x right, y down, z forward). Top-down coordinates are
+ * image-like: looking down at the floor, x to the right and y down, so a fit
+ * to sheet pixels is a proper similarity (no mirror).
+ */
+import { ProjectionFailed } from './errors.js';
+
+export type Vec2 = [number, number];
+export type Vec3 = [number, number, number];
+
+const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const norm = (a: Vec3) => Math.hypot(a[0], a[1], a[2]);
+const unit = (a: Vec3): Vec3 => {
+  const n = norm(a);
+  return [a[0] / n, a[1] / n, a[2] / n];
+};
+const angleDeg = (a: Vec3, b: Vec3) => (Math.acos(Math.max(-1, Math.min(1, dot(unit(a), unit(b))))) * 180) / Math.PI;
+
+/** A 2D similarity p ↦ s·R(θ)·p + t. */
+export interface Similarity2D {
+  scale: number;
+  /** Radians, counter-clockwise in a y-up frame (clockwise as seen on a y-down image). */
+  rotation: number;
+  tx: number;
+  ty: number;
+}
+
+export function applySimilarity(t: Similarity2D, p: Vec2): Vec2 {
+  const c = Math.cos(t.rotation) * t.scale;
+  const s = Math.sin(t.rotation) * t.scale;
+  return [c * p[0] - s * p[1] + t.tx, s * p[0] + c * p[1] + t.ty];
+}
+
+/**
+ * The least-squares similarity taking `src` onto `dst` (Umeyama, reflection
+ * excluded). Two distinct points determine it exactly; more are averaged.
+ */
+export function fitSimilarity2D(src: Vec2[], dst: Vec2[], weights?: number[]): Similarity2D {
+  if (src.length !== dst.length) throw new ProjectionFailed('Control points come in pairs: as many plan points as walk points are needed.');
+  if (src.length < 2) throw new ProjectionFailed('At least two control points are needed to place the walk on the sheet.');
+  const w = weights ?? src.map(() => 1);
+  const W = w.reduce((a, b) => a + b, 0);
+  if (!(W > 0)) throw new ProjectionFailed('Control points need positive weights.');
+  let msx = 0, msy = 0, mdx = 0, mdy = 0;
+  src.forEach((p, i) => {
+    msx += (w[i] * p[0]) / W; msy += (w[i] * p[1]) / W;
+    mdx += (w[i] * dst[i][0]) / W; mdy += (w[i] * dst[i][1]) / W;
+  });
+  let a = 0, b = 0, vs = 0, vd = 0;
+  src.forEach((p, i) => {
+    const x = p[0] - msx, y = p[1] - msy;
+    const u = dst[i][0] - mdx, v = dst[i][1] - mdy;
+    a += w[i] * (x * u + y * v);
+    b += w[i] * (x * v - y * u);
+    vs += w[i] * (x * x + y * y);
+    vd += w[i] * (u * u + v * v);
+  });
+  const spread = Math.sqrt(vs / W);
+  if (!(spread > 1e-12 * (1 + Math.abs(msx) + Math.abs(msy)))) throw new ProjectionFailed('The control points of the walk all lie at the same place; choose points further apart.');
+  if (!(vd > 0)) throw new ProjectionFailed('The control points on the sheet all lie at the same place; choose points further apart.');
+  const rotation = Math.atan2(b, a);
+  const scale = Math.hypot(a, b) / vs;
+  const c = Math.cos(rotation) * scale, s = Math.sin(rotation) * scale;
+  return { scale, rotation, tx: mdx - (c * msx - s * msy), ty: mdy - (s * msx + c * msy) };
+}
+
+/** Eigen-decomposition of a symmetric 3×3 matrix (Jacobi); eigenvalues ascending, vectors as rows. */
+export function symmetricEigen3(m: number[]): { values: Vec3; vectors: [Vec3, Vec3, Vec3] } {
+  const a = [[m[0], m[1], m[2]], [m[3], m[4], m[5]], [m[6], m[7], m[8]]];
+  const v = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  for (let sweep = 0; sweep < 50; sweep++) {
+    const off = a[0][1] ** 2 + a[0][2] ** 2 + a[1][2] ** 2;
+    if (off < 1e-30) break;
+    for (let p = 0; p < 2; p++) {
+      for (let q = p + 1; q < 3; q++) {
+        if (Math.abs(a[p][q]) < 1e-300) continue;
+        const theta = (a[q][q] - a[p][p]) / (2 * a[p][q]);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1), s = t * c;
+        for (let k = 0; k < 3; k++) {
+          const akp = a[k][p], akq = a[k][q];
+          a[k][p] = c * akp - s * akq;
+          a[k][q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < 3; k++) {
+          const apk = a[p][k], aqk = a[q][k];
+          a[p][k] = c * apk - s * aqk;
+          a[q][k] = s * apk + c * aqk;
+        }
+        for (let k = 0; k < 3; k++) {
+          const vkp = v[k][p], vkq = v[k][q];
+          v[k][p] = c * vkp - s * vkq;
+          v[k][q] = s * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  const idx = [0, 1, 2].sort((i, j) => a[i][i] - a[j][j]);
+  return {
+    values: idx.map((i) => a[i][i]) as Vec3,
+    vectors: idx.map((i) => [v[0][i], v[1][i], v[2][i]] as Vec3) as [Vec3, Vec3, Vec3],
+  };
+}
+
+/** Least-squares plane through points: unit normal (smallest spread direction), centroid, and the eigenvalues. */
+export function fitPlane(points: Vec3[]): { normal: Vec3; centroid: Vec3; values: Vec3 } {
+  const n = points.length;
+  const c: Vec3 = [0, 0, 0];
+  for (const p of points) for (let i = 0; i < 3; i++) c[i] += p[i] / n;
+  const m = new Array(9).fill(0);
+  for (const p of points) {
+    const d = sub(p, c);
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) m[i * 3 + j] += (d[i] * d[j]) / n;
+  }
+  const e = symmetricEigen3(m);
+  return { normal: unit(e.vectors[0]), centroid: c, values: e.values };
+}
+
+/**
+ * The up direction of a walk from its cameras' rotations (world → camera,
+ * row-major 3×3): the views are cut level from the 360 frames, so every
+ * camera's y axis (down) points along gravity.
+ */
+export function upFromRotations(rotations: number[][]): Vec3 {
+  if (!rotations.length) throw new ProjectionFailed('No placed keyframe to tell which way is up.');
+  const s: Vec3 = [0, 0, 0];
+  for (const r of rotations) for (let i = 0; i < 3; i++) s[i] -= r[3 + i];
+  if (norm(s) < 1e-9) throw new ProjectionFailed('The keyframes disagree on which way is up.');
+  return unit(s);
+}
+
+/** A quaternion (w, x, y, z) as a row-major rotation matrix. */
+export function quatToRows([w, x, y, z]: number[]): number[] {
+  const n = Math.hypot(w, x, y, z) || 1;
+  w /= n; x /= n; y /= n; z /= n;
+  return [
+    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+  ];
+}
+
+export interface FloorOptions {
+  iterations: number;
+  /** Inlier distance; by default 1 % of the cloud's size. */
+  threshold?: number;
+  /** Largest angle between the floor's normal and the cameras' up (degrees). */
+  maxTiltDeg: number;
+  /** Seed of the sampling, for repeatable results. */
+  seed: number;
+}
+
+export const DEFAULT_FLOOR_OPTIONS: FloorOptions = { iterations: 400, maxTiltDeg: 15, seed: 1 };
+
+export interface Floor {
+  /** Unit normal pointing up (towards the cameras). */
+  normal: Vec3;
+  /** Plane: dot(normal, p) = offset. */
+  offset: number;
+  inliers: number;
+  /** Median height of the cameras above the floor (reconstruction units). */
+  cameraHeight: number;
+}
+
+/** A small deterministic random generator (mulberry32). */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+
+/**
+ * The floor: RANSAC over planes of three points whose normal is within
+ * `maxTiltDeg` of `up` and that lie below the cameras; the plane with most
+ * points within the threshold wins and is refined by least squares on them.
+ */
+export function findFloor(points: Vec3[], cameras: Vec3[], up: Vec3, options: Partial<FloorOptions> = {}): Floor {
+  const o = { ...DEFAULT_FLOOR_OPTIONS, ...options };
+  if (cameras.length < 1) throw new ProjectionFailed('No placed keyframe: the floor cannot be found.');
+  if (points.length < 10) throw new ProjectionFailed(`Only ${points.length} points were reconstructed; at least 10 are needed to find the floor.`);
+  const u = unit(up);
+  const camH = median(cameras.map((c) => dot(u, c)));
+  let threshold = o.threshold;
+  if (!threshold) {
+    const heights = points.map((p) => dot(u, p));
+    const spread = median(heights.map((h) => Math.abs(h - camH)));
+    threshold = Math.max(1e-9, 0.03 * spread);
+  }
+  const random = rng(o.seed);
+  const cosTilt = Math.cos((o.maxTiltDeg * Math.PI) / 180);
+  let best: { normal: Vec3; offset: number; count: number } | null = null;
+  for (let it = 0; it < o.iterations; it++) {
+    const a = points[Math.floor(random() * points.length)];
+    const b = points[Math.floor(random() * points.length)];
+    const c = points[Math.floor(random() * points.length)];
+    let n = cross(sub(b, a), sub(c, a));
+    if (norm(n) < 1e-12) continue;
+    n = unit(n);
+    if (dot(n, u) < 0) n = [-n[0], -n[1], -n[2]];
+    if (dot(n, u) < cosTilt) continue;
+    const offset = dot(n, a);
+    if (median(cameras.map((cam) => dot(n, cam) - offset)) <= 0) continue; // the floor is below the cameras
+    let count = 0;
+    for (const p of points) if (Math.abs(dot(n, p) - offset) < threshold) count++;
+    if (!best || count > best.count) best = { normal: n, offset, count };
+  }
+  if (!best || best.count < 3) throw new ProjectionFailed('No floor was found under the walk: too few points lie on a level surface below the camera.');
+  // Least squares on the inliers, then once more on a band three times narrower (fewer stray points in it).
+  let inl = points.filter((p) => Math.abs(dot(best!.normal, p) - best!.offset) < threshold!);
+  let plane = fitPlane(inl);
+  const narrow = points.filter((p) => Math.abs(dot(plane.normal, p) - dot(plane.normal, plane.centroid)) < threshold! / 3);
+  if (narrow.length >= Math.max(3, inl.length / 3)) {
+    inl = narrow;
+    plane = fitPlane(inl);
+  }
+  let normal = plane.normal;
+  if (dot(normal, u) < 0) normal = [-normal[0], -normal[1], -normal[2]];
+  // A refit that leaves the allowed tilt (points of one line, say) keeps the sampled plane.
+  if (angleDeg(normal, u) > o.maxTiltDeg || !(plane.values[1] > 0)) normal = best.normal;
+  const offset = dot(normal, plane.centroid);
+  return { normal, offset, inliers: inl.length, cameraHeight: median(cameras.map((c) => dot(normal, c) - offset)) };
+}
+
+/** An orthonormal top-down frame on the floor: e1 to the right, e2 down the image, both ⟂ the up normal. */
+export interface TopDown {
+  normal: Vec3;
+  e1: Vec3;
+  e2: Vec3;
+}
+
+/**
+ * The top-down frame of a floor normal. `forward` (e.g. the first camera's
+ * looking direction) picks which way is "up the image"; any direction not
+ * parallel to the normal works.
+ */
+export function topDownFrame(normal: Vec3, forward: Vec3 = [1, 0, 0]): TopDown {
+  const n = unit(normal);
+  let f = sub(forward, n.map((x) => x * dot(forward, n)) as Vec3);
+  if (norm(f) < 1e-9) f = Math.abs(n[0]) < 0.9 ? sub([1, 0, 0], n.map((x) => x * n[0]) as Vec3) : sub([0, 1, 0], n.map((x) => x * n[1]) as Vec3);
+  const north = unit(f);
+  // Looking down: east = north × up; image y grows southwards.
+  const east = unit(cross(north, n));
+  return { normal: n, e1: east, e2: [-north[0], -north[1], -north[2]] };
+}
+
+export const toTopDown = (f: TopDown, p: Vec3): Vec2 => [dot(f.e1, p), dot(f.e2, p)];
+
+/** Share of the sheet the walk fills in the first fit. */
+const FILL = 0.8;
+
+/**
+ * A first placement of a top-down cloud on a sheet before anyone picked
+ * control points: the cloud's main axis along the sheet's longer side, its
+ * robust extent (5–95 %) filling 80 % of the sheet, centred.
+ */
+export function initialFit(cloud: Vec2[], sheet: { width: number; height: number }): Similarity2D {
+  if (cloud.length < 2) throw new ProjectionFailed('Too few points to place the walk on the sheet.');
+  const n = cloud.length;
+  let mx = 0, my = 0;
+  for (const p of cloud) { mx += p[0] / n; my += p[1] / n; }
+  let sxx = 0, sxy = 0, syy = 0;
+  for (const p of cloud) {
+    const x = p[0] - mx, y = p[1] - my;
+    sxx += x * x; sxy += x * y; syy += y * y;
+  }
+  const major = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  const target = sheet.width >= sheet.height ? 0 : Math.PI / 2;
+  const rotation = target - major;
+  const rotated = cloud.map((p) => applySimilarity({ scale: 1, rotation, tx: 0, ty: 0 }, p));
+  const q = (xs: number[], f: number) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s[Math.min(s.length - 1, Math.max(0, Math.round(f * (s.length - 1))))];
+  };
+  const xs = rotated.map((p) => p[0]), ys = rotated.map((p) => p[1]);
+  const [x0, x1, y0, y1] = [q(xs, 0.05), q(xs, 0.95), q(ys, 0.05), q(ys, 0.95)];
+  const w = x1 - x0, h = y1 - y0;
+  if (!(w > 0 || h > 0)) throw new ProjectionFailed('The reconstructed points all lie at one place; the walk cannot be placed.');
+  const scale = FILL * Math.min(w > 0 ? sheet.width / w : Infinity, h > 0 ? sheet.height / h : Infinity);
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  const c = Math.cos(rotation) * scale, s = Math.sin(rotation) * scale;
+  // Centre of the rotated extent goes to the sheet centre.
+  const ox = c * 0 + cx * scale, oy = cy * scale;
+  void s;
+  return { scale, rotation, tx: sheet.width / 2 - ox, ty: sheet.height / 2 - oy };
+}
+
+/** A keyframe of the camera path, as `reconstruct` gives it. */
+export interface PathPoseLike {
+  keyframe: number;
+  frame: number;
+  time: number;
+  centre: Vec3 | number[];
+  rotation: number[];
+}
+
+/** A keyframe ↔ sheet pixel correspondence chosen by the user (walk start and end, or any frame). */
+export interface ControlPoint {
+  keyframe: number;
+  /** Sheet pixel (x right, y down). */
+  sheet: Vec2;
+}
+
+export interface ProjectionInput {
+  /** Reconstructed points, xyz triples. */
+  points: Float32Array | number[];
+  path: PathPoseLike[];
+  sheet: { width: number; height: number };
+  controls?: ControlPoint[];
+  floor?: Partial<FloorOptions>;
+}
+
+export interface RoomPosition {
+  keyframe: number;
+  frame: number;
+  time: number;
+  /** Sheet pixel. */
+  x: number;
+  y: number;
+}
+
+export interface Projection {
+  floor: Floor;
+  topDown: TopDown;
+  /** Top-down → sheet pixels. */
+  transform: Similarity2D;
+  /** 'initial' without control points, 'controls' when fitted to them. */
+  fittedBy: 'initial' | 'controls';
+  /** Sheet pixels of every point (xy pairs). */
+  points: Float32Array;
+  rooms: RoomPosition[];
+  /** Residuals at the control points (sheet pixels). */
+  controlResiduals: number[];
+}
+
+/**
+ * Lays one cluster on a sheet: floor by RANSAC against the cameras' up,
+ * points and path top-down, then the similarity to the sheet — fitted to
+ * the control points when there are two or more, otherwise a first guess
+ * (one control point then only moves that guess onto it).
+ */
+export function projectCluster(input: ProjectionInput): Projection {
+  const { path, sheet } = input;
+  if (!(sheet.width > 0 && sheet.height > 0)) throw new ProjectionFailed('The sheet has no size.');
+  if (path.length < 2) throw new ProjectionFailed('At least two placed keyframes are needed to lay the walk on the sheet.');
+  const pts: Vec3[] = [];
+  for (let i = 0; i + 2 < input.points.length; i += 3) {
+    const p: Vec3 = [input.points[i], input.points[i + 1], input.points[i + 2]];
+    if (p.every(Number.isFinite)) pts.push(p);
+  }
+  const centres = path.map((p) => [p.centre[0], p.centre[1], p.centre[2]] as Vec3);
+  const rots = path.map((p) => quatToRows(p.rotation));
+  const up = upFromRotations(rots);
+  const floor = findFloor(pts, centres, up, input.floor);
+  // "Up the image" = where the first keyframe's view 0 looks (its z axis, third row).
+  const frame = topDownFrame(floor.normal, [rots[0][6], rots[0][7], rots[0][8]]);
+  const cloud = pts.map((p) => toTopDown(frame, p));
+  const track = centres.map((c) => toTopDown(frame, c));
+  let transform: Similarity2D;
+  let fittedBy: Projection['fittedBy'] = 'initial';
+  const controls = input.controls ?? [];
+  const byKey = new Map(path.map((p, i) => [p.keyframe, i]));
+  for (const c of controls) {
+    if (!byKey.has(c.keyframe)) throw new ProjectionFailed(`Keyframe ${c.keyframe} is not placed in this cluster; choose a control point on a placed keyframe.`);
+    if (!c.sheet.every(Number.isFinite)) throw new ProjectionFailed('A control point on the sheet has no valid position.');
+  }
+  if (controls.length >= 2) {
+    transform = fitSimilarity2D(controls.map((c) => track[byKey.get(c.keyframe)!]), controls.map((c) => c.sheet));
+    fittedBy = 'controls';
+  } else {
+    transform = initialFit(cloud.length >= 10 ? cloud : track, sheet);
+    if (controls.length === 1) {
+      const at = applySimilarity(transform, track[byKey.get(controls[0].keyframe)!]);
+      transform = { ...transform, tx: transform.tx + controls[0].sheet[0] - at[0], ty: transform.ty + controls[0].sheet[1] - at[1] };
+    }
+  }
+  const out = new Float32Array(cloud.length * 2);
+  cloud.forEach((p, i) => out.set(applySimilarity(transform, p), i * 2));
+  const rooms = path.map((p, i) => {
+    const [x, y] = applySimilarity(transform, track[i]);
+    return { keyframe: p.keyframe, frame: p.frame, time: p.time, x, y };
+  });
+  const controlResiduals = controls.map((c) => {
+    const [x, y] = applySimilarity(transform, track[byKey.get(c.keyframe)!]);
+    return Math.hypot(x - c.sheet[0], y - c.sheet[1]);
+  });
+  return { floor, topDown: frame, transform, fittedBy, points: out, rooms, controlResiduals };
+}
