@@ -82,6 +82,8 @@ export default function ProjectionEditor({ sheet, positions, previewUrl, value, 
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, c.width, c.height);
     const s = sheetToScreen(sm);
+    // Where the sheet sits on screen, for tests that click a known spot of the plan.
+    c.dataset.view = `${s.k} ${s.ox} ${s.oy}`;
     const { value: adj, positions: pos, picks: clicks } = props.current;
     // The preview picture, through the adjustment.
     const img = image.current;
