@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VIDEO_STEPS, type JobProgressEvent, type VideoRun } from '@sitewalk/proto';
 import { IDENTITY } from './projection-transform';
-import { adjustPositions, applyVideoEvent, formatElapsed, overallPercent, stepElapsed, transformHeading, videoEventStep } from './video-run';
+import { adjustPositions, applyVideoEvent, formatElapsed, isVideoEventOfVisit, overallPercent, stepElapsed, transformHeading, videoEventStep } from './video-run';
 
 const run = (over: Partial<VideoRun> = {}): VideoRun => ({
   id_video: 7,
@@ -43,6 +43,10 @@ describe('the video stepper', () => {
     expect(videoEventStep(event({}), 8)).toBeNull();
     expect(videoEventStep(event({ subject: { kind: 'room', id: 7 } }), 7)).toBeNull();
     expect(videoEventStep(event({ job: 'room.tiles' }), 7)).toBeNull();
+    // A tab that has not seen the video yet still knows the event is about its visit.
+    expect(isVideoEventOfVisit(event({ subject: { kind: 'video', id: 99 } }), 5)).toBe(true);
+    expect(isVideoEventOfVisit(event({}), 6)).toBe(false);
+    expect(isVideoEventOfVisit(event({ job: 'room.tiles' }), 5)).toBe(false);
   });
 
   it('moves the running step with each event, and asks for the run again when a step ends', () => {

@@ -39,6 +39,12 @@ export function videoEventStep(e: JobProgressEvent, videoId: number): VideoStep 
   return JOB_STEP.get(e.job) ?? null;
 }
 
+/** Whether a 'job:progress' event reports a step of any video of this visit (one this tab may not know yet). */
+export function isVideoEventOfVisit(e: JobProgressEvent, visitId: number): boolean {
+  const d = (e.detail ?? {}) as Partial<VideoProgressDetail>;
+  return e.subject?.kind === 'video' && JOB_STEP.has(e.job) && d.id_visit === visitId;
+}
+
 export interface ApplyResult {
   run: VideoRun;
   /** The step finished or failed: read the run again for its artifacts and next status. */

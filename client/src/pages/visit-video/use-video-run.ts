@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { VideoDetail } from '@sitewalk/proto';
 import { useProjectJobs } from '../../realtime/use-project-jobs';
-import { applyVideoEvent, isRunBusy, videoEventStep } from '../../lib/video-run';
+import { applyVideoEvent, isRunBusy, isVideoEventOfVisit, videoEventStep } from '../../lib/video-run';
 import { VIDEO_LOAD_FAILED, videoApi } from './video-api';
 
 export type VideoLoad = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready' };
@@ -39,10 +39,11 @@ export function useVideoRun(visitId: number, projectId: number | null) {
 
   const live = useProjectJobs(
     projectId,
-    (e) => videoRef.current !== null && videoEventStep(e, videoRef.current.id) !== null,
+    (e) => isVideoEventOfVisit(e, visitId),
     (e) => {
       const current = videoRef.current;
-      if (!current) return;
+      // A video this tab has not seen yet (uploaded in another tab, or replaced): read it.
+      if (!current || videoEventStep(e, current.id) === null) return void reload();
       const { run, reload: again } = applyVideoEvent(current.run, e);
       if (run !== current.run) setVideo({ ...current, run });
       if (again) void reload();
