@@ -250,7 +250,8 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
                 <ProjectionEditor
                   sheet={sheet}
                   positions={projection.positions}
-                  previewUrl={projection.preview_url}
+                  // Once confirmed, the positions are the adjusted ones and the proposal's picture no longer matches them.
+                  previewUrl={projection.confirmed_at ? null : projection.preview_url}
                   value={adjust}
                   onChange={setAdjust}
                   tool={video.can_edit ? tool : 'pan'}
