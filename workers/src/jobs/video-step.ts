@@ -32,6 +32,9 @@ export type DoneEvent = Extract<RunEvent, { type: 'done' }>;
 /** Thrown inside a step when the run went away or moved on: the job ends quietly. */
 class Superseded extends Error {}
 
+/** The staging folders the core makes for a step inside the work folder. */
+const STAGING: Partial<Record<VideoStep, string>> = { process: '.process-', 'generate-ply': '.sfm-' };
+
 const UNEXPECTED = 'An error on our side stopped this step. Please try again later.';
 
 /**
@@ -79,6 +82,11 @@ export async function runVideoStep(
   const workFolder = videoWorkFolder(video);
   const workDir = localPath(workFolder);
   await fsp.mkdir(workDir, { recursive: true });
+  // A worker killed mid-step leaves its staging folder (the core's `.process-*`, `.sfm-*`); this attempt starts clean.
+  const staging = STAGING[step];
+  for (const name of staging ? await fsp.readdir(workDir) : []) {
+    if (name.startsWith(staging!)) await fsp.rm(`${workDir}/${name}`, { recursive: true, force: true }).catch(() => undefined);
+  }
   try {
     const done = await body({ video, run: active, workDir, workFolder, progress, signal: controller.signal });
     await pending;
