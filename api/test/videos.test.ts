@@ -10,7 +10,7 @@ import { Room, db } from '../src/core/db/index.js';
 import { closeQueues, queue } from '../src/core/queue/index.js';
 import { closeEmitter } from '../src/core/realtime/emitter.js';
 import { exists, localPath, putBuffer } from '../src/core/storage/index.js';
-import { moveRun } from '../src/core/services/video-run.service.js';
+import { LOST_JOB_REASON, moveRun } from '../src/core/services/video-run.service.js';
 import { api, createUser, type TestUser } from './helpers.js';
 import { addMember, newProject } from './project-helpers.js';
 
@@ -228,6 +228,21 @@ describe('the processing calls', () => {
     run = ((await api().get(`/api/visits/${visit.id}/video`).set(owner.auth)).body.data as VideoDetail).run;
     expect(run).toMatchObject({ status: 'failed', step: 'process', error: { step: 'process', title: MESSAGES.processVideoFailed, reason: 'The camera hardly moves in this video.' } });
     expect(run.finished_at).not.toBeNull();
+  });
+
+  it('a step whose job the queue gave up (a worker died too often) shows as failed on the next read, not "running" for ever', async () => {
+    const owner = await createUser();
+    const visit = await newVisit(owner);
+    const v = (await upload(owner, visit.id, video360)).body.data as VideoDetail;
+    await api().post('/api/python/videos/process').set(owner.auth).send({ video_id: v.id });
+    await moveRun(v.id, 1, { type: 'active', step: 'process' });
+    // Still quiet for only a moment: the job is not even looked up.
+    const [job] = (await queue('video').getJobs(['waiting', 'delayed', 'active'])).filter((j) => j && j.data.id_video === v.id);
+    await job.remove();
+    expect(((await api().get(`/api/visits/${visit.id}/video`).set(owner.auth)).body.data as VideoDetail).run.status).toBe('running');
+    await db()('video_runs').where({ id_video: v.id }).update({ updated_at: new Date(Date.now() - 5 * 60_000) });
+    const run = ((await api().get(`/api/visits/${visit.id}/video`).set(owner.auth)).body.data as VideoDetail).run;
+    expect(run).toMatchObject({ status: 'failed', error: { step: 'process', title: MESSAGES.processVideoFailed, reason: LOST_JOB_REASON } });
   });
 
   it('refuses steps out of order with 409 and bad bodies with 400', async () => {

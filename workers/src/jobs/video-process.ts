@@ -15,13 +15,14 @@ export const videoProcess: Handler<'video.process'> = (data, job) =>
   runVideoStep('process', data, job, async ({ video, workDir, workFolder, progress, signal }) => {
     const manifest = await processVideo(localPath(video.file_key), workDir, progress, { signal });
     // Queued before the run says so: if this worker dies in between, the retry finds the job already there (same id).
-    await enqueue('video.generate-ply', { id_video: video.id, generation: data.generation, id_user: data.id_user }, { jobId: videoJobId(video.id, data.generation, 'generate-ply', 'auto') });
+    const jobId = videoJobId(video.id, data.generation, 'generate-ply', 'auto');
+    await enqueue('video.generate-ply', { id_video: video.id, generation: data.generation, id_user: data.id_user }, { jobId });
     return {
       type: 'done',
       step: 'process',
       message: `${manifest.keyframes.length} keyframes chosen`,
       artifacts: { keyframes: manifest.keyframes.map((k) => ({ index: k.index, time: k.time, image_key: `${workFolder}/${k.room}` })) },
       timings: stageTimings('process', manifest.timings.wall),
-      then: 'generate-ply',
+      then: { step: 'generate-ply', jobId },
     };
   });

@@ -55,7 +55,8 @@ export interface StoredArtifacts {
   projections?: StoredProjection[];
 }
 
-type StoredStep = Omit<VideoStepState, 'step'>;
+/** A step as stored: its state and the BullMQ job carrying it (to notice a job the queue lost). */
+type StoredStep = Omit<VideoStepState, 'step'> & { job_id?: string | null };
 
 /** A video_runs row. */
 export interface RunRow {
@@ -88,11 +89,14 @@ export interface RunRow {
  */
 export type RunEvent =
   | { type: 'start'; userId: number }
-  | { type: 'queued'; step: VideoStep; userId?: number; message?: string }
+  | { type: 'queued'; step: VideoStep; userId?: number; message?: string; jobId: string }
   | { type: 'active'; step: VideoStep; message?: string }
   | { type: 'progress'; step: VideoStep; percent: number; message: string }
-  | { type: 'done'; step: VideoStep; message: string; artifacts?: StoredArtifacts; timings?: Record<string, number>; then?: VideoStep; detail?: Partial<VideoProgressDetail> }
+  | { type: 'done'; step: VideoStep; message: string; artifacts?: StoredArtifacts; timings?: Record<string, number>; then?: { step: VideoStep; jobId: string }; detail?: Partial<VideoProgressDetail> }
   | { type: 'failed'; step: VideoStep; reason: string; detail?: Partial<VideoProgressDetail> };
+
+/** BullMQ job id of a step: one per (video, generation, step, request), never containing ':'. */
+export const videoJobId = (videoId: number, generation: number, step: VideoStep, tag: string) => `video-${videoId}-g${generation}-${step}-${tag}`;
 
 const emptyStep = (): StoredStep => ({ status: 'pending', percent: 0, message: '', attempts: 0, started_at: null, finished_at: null, error: null });
 
@@ -140,14 +144,14 @@ export function nextRun(cur: RunRow, ev: RunEvent, now = new Date()): RunRow | n
       Object.assign(r, { ...fresh, generation: cur.generation + 1, artifacts: cur.artifacts, id_user: ev.userId, started_at: now, updated_at: now });
       // Confirmed projections stay (their rooms exist) until the new run confirms again.
       r.artifacts = { projections: (cur.artifacts.projections ?? []).filter((p) => p.confirmed_at) };
-      Object.assign(step('process'), { status: 'queued', message: 'Waiting for a worker' });
+      Object.assign(step('process'), { status: 'queued', message: 'Waiting for a worker', job_id: videoJobId(r.id_video, r.generation, 'process', 'start') });
       Object.assign(r, { status: 'queued', step: 'process', percent: 0, message: 'Waiting for a worker' });
       return r;
     }
     case 'queued': {
       const s = step(ev.step);
       if (s.status === 'active') return null;
-      Object.assign(s, { status: 'queued', percent: 0, message: ev.message ?? 'Waiting for a worker', error: null, finished_at: null });
+      Object.assign(s, { status: 'queued', percent: 0, message: ev.message ?? 'Waiting for a worker', error: null, finished_at: null, job_id: ev.jobId });
       if (ev.userId) r.id_user = ev.userId;
       r.error = null;
       r.finished_at = null;
@@ -176,8 +180,8 @@ export function nextRun(cur: RunRow, ev: RunEvent, now = new Date()): RunRow | n
       Object.assign(r.timings, ev.timings ?? {});
       r.artifacts = { ...r.artifacts, ...(ev.artifacts ?? {}) };
       if (ev.then) {
-        const n = step(ev.then);
-        if (n.status !== 'active') Object.assign(n, { status: 'queued', percent: 0, message: 'Waiting for a worker', error: null, finished_at: null });
+        const n = step(ev.then.step);
+        if (n.status !== 'active') Object.assign(n, { status: 'queued', percent: 0, message: 'Waiting for a worker', error: null, finished_at: null, job_id: ev.then.jobId });
       }
       const busy = VIDEO_STEPS.find((x) => r.steps[x]?.status === 'active') ?? VIDEO_STEPS.find((x) => r.steps[x]?.status === 'queued');
       if (busy) {
@@ -294,7 +298,10 @@ export function toRunDto(r: RunRow): VideoRun {
     percent: r.percent,
     message: r.message,
     error: r.error,
-    steps: VIDEO_STEPS.map((step) => ({ step, ...emptyStep(), ...(r.steps?.[step] ?? {}) })),
+    steps: VIDEO_STEPS.map((step) => {
+      const { job_id: _job, ...state } = { ...emptyStep(), ...(r.steps?.[step] ?? {}) };
+      return { step, ...state };
+    }),
     artifacts: {
       keyframes: (a.keyframes ?? []).map((k) => ({ index: k.index, time: k.time, image_url: signedUrl(k.image_key) })),
       clusters: (a.clusters ?? []).map((c) => ({ osfm_cluster: c.osfm_cluster, keyframes: c.keyframes, points: c.points, ply_url: signedUrl(c.ply_key), path_url: signedUrl(c.path_key) })),
@@ -305,4 +312,28 @@ export function toRunDto(r: RunRow): VideoRun {
     finished_at: iso(r.finished_at),
     updated_at: iso(r.updated_at)!,
   };
+}
+
+/** How long a queued or running step may go without news before its job is looked up in the queue. */
+const QUIET_MS = 60_000;
+export const LOST_JOB_REASON = 'The worker handling this step stopped and the step was given up. Start it again.';
+
+/**
+ * A run can only be left behind by a job the queue itself gave up (a worker
+ * that died more often than BullMQ allows, a job removed from the monitor):
+ * the handler never ran to record it. When a step has been quiet for a
+ * while, its job is looked up; gone or failed, the step is failed with a
+ * reason, so a reload never shows "running" for ever.
+ */
+export async function reconcileRun(run: RunRow, lookup: (step: VideoStep, jobId: string) => Promise<string | null>): Promise<RunRow> {
+  if (!['queued', 'running'].includes(run.status) || Date.now() - new Date(run.updated_at).getTime() < QUIET_MS) return run;
+  let current = run;
+  for (const step of VIDEO_STEPS) {
+    const s = current.steps[step];
+    if (!s || !['queued', 'active'].includes(s.status) || !s.job_id) continue;
+    const state = await lookup(step, s.job_id);
+    if (state && state !== 'failed' && state !== 'unknown') continue;
+    current = (await moveRun(current.id_video, current.generation, { type: 'failed', step, reason: LOST_JOB_REASON })) ?? current;
+  }
+  return current;
 }

@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import {
+  JOB_POLICIES,
   VIDEO_LIMITS,
+  VIDEO_STEP_JOBS,
   type VideoDeleteResponse,
   type VideoDetail,
   type VideoStep,
@@ -16,14 +18,16 @@ import { ToolMissing, VideoRejected } from '../../../../workers/src/video/errors
 import { Poi, Room, SheetMap, Video, Visit, db } from '../db/index.js';
 import { HttpError, conflict, notFound, unprocessable } from '../errors.js';
 import { detectType, type UploadedFile } from '../uploaded-file.js';
-import { enqueue } from '../queue/index.js';
+import { enqueue, queue } from '../queue/index.js';
 import { putFile, remove, signedUrl } from '../storage/index.js';
 import { logger } from '../logger.js';
 import { config } from '../config.js';
 import { roomFolder, visitFolder } from './rooms-dto.js';
 import { removeQuietly, requireVisit } from './visits.service.js';
 import { canEditSheets, type ProjectNeed } from './access.service.js';
-import { createRun, moveRun, readRun, toRunDto, type RunRow } from './video-run.service.js';
+import { createRun, moveRun, readRun, reconcileRun, toRunDto, videoJobId, type RunRow } from './video-run.service.js';
+
+export { videoJobId };
 
 type Actor = { id: number; super_admin: boolean };
 type Db = Knex | Knex.Transaction;
@@ -86,8 +90,17 @@ async function dropVideo(video: Video, k: Db): Promise<{ keys: string[]; rooms: 
   return { keys, rooms: rooms.length };
 }
 
+/** The state of a step's job in its queue ('unknown' when the queue no longer has it). */
+async function jobState(step: VideoStep, jobId: string): Promise<string> {
+  const job = await queue(JOB_POLICIES[VIDEO_STEP_JOBS[step]].queue).getJob(jobId);
+  return job ? await job.getState() : 'unknown';
+}
+
 async function toDetail(video: Video, canEdit: boolean, k: Db = db()): Promise<VideoDetail> {
-  const run = (await readRun(video.id, k))!;
+  const run = await reconcileRun((await readRun(video.id, k))!, jobState).catch(async (err) => {
+    logger.warn({ err, video_id: video.id }, 'could not check the jobs of a video run');
+    return (await readRun(video.id, k))!;
+  });
   return {
     id: video.id,
     id_visit: video.id_visit,
@@ -212,8 +225,6 @@ async function queueStep(videoId: number, generation: number, step: VideoStep, e
   }
 }
 
-/** BullMQ job id of a step: one per (video, generation, step, request), never containing ':'. */
-export const videoJobId = (videoId: number, generation: number, step: VideoStep, tag: string) => `video-${videoId}-g${generation}-${step}-${tag}`;
 
 /** POST /python/videos/process: starts the run again from the first step (a new generation). */
 export async function startProcessing(user: Actor, videoId: number): Promise<VideoDetail> {
@@ -233,9 +244,10 @@ export async function startGeneratePly(user: Actor, input: { video_id: number; v
   const run = (await readRun(video.id))!;
   if (run.steps.process?.status !== 'done') throw conflict('Process the video first: its keyframes are not ready.');
   if (busy(run, 'generate-ply')) throw conflict('The point cloud is already being made.');
-  await moveRun(video.id, run.generation, { type: 'queued', step: 'generate-ply', userId: user.id });
+  const jobId = videoJobId(video.id, run.generation, 'generate-ply', String(Date.now()));
+  await moveRun(video.id, run.generation, { type: 'queued', step: 'generate-ply', userId: user.id, jobId });
   await queueStep(video.id, run.generation, 'generate-ply', () =>
-    enqueue('video.generate-ply', { id_video: video.id, generation: run.generation, id_user: user.id }, { jobId: videoJobId(video.id, run.generation, 'generate-ply', String(Date.now())) }),
+    enqueue('video.generate-ply', { id_video: video.id, generation: run.generation, id_user: user.id }, { jobId }),
   );
   return toDetail(video, canEditSheets(access.role));
 }
@@ -259,7 +271,8 @@ export async function startProjectPoints(user: Actor, input: z.output<typeof pro
   const bad = (input.control_points ?? []).find((c) => !cluster.keyframes.includes(c.keyframe));
   if (bad) throw unprocessable(`Keyframe ${bad.keyframe} is not in cluster ${input.osfmCluster}.`);
   if (busy(run, 'project-points') || busy(run, 'confirm-projection')) throw conflict('A projection of this video is already being made; wait for it to finish.');
-  await moveRun(video.id, run.generation, { type: 'queued', step: 'project-points', userId: user.id });
+  const jobId = videoJobId(video.id, run.generation, 'project-points', String(Date.now()));
+  await moveRun(video.id, run.generation, { type: 'queued', step: 'project-points', userId: user.id, jobId });
   await queueStep(video.id, run.generation, 'project-points', () =>
     enqueue(
       'video.project-points',
@@ -273,7 +286,7 @@ export async function startProjectPoints(user: Actor, input: z.output<typeof pro
         image_height: input.imageHeight,
         control_points: input.control_points ?? [],
       },
-      { jobId: videoJobId(video.id, run.generation, 'project-points', String(Date.now())) },
+      { jobId },
     ),
   );
   return toDetail(video, canEditSheets(access.role));
@@ -287,12 +300,13 @@ export async function startConfirmProjection(user: Actor, input: z.output<typeof
   if (!projection) throw conflict(`Cluster ${input.osfmCluster} has not been projected on this sheet yet: project the points first.`);
   await sheetForProjection(input.id_map, video.id_project);
   if (busy(run, 'project-points') || busy(run, 'confirm-projection')) throw conflict('A projection of this video is already being made; wait for it to finish.');
-  await moveRun(video.id, run.generation, { type: 'queued', step: 'confirm-projection', userId: user.id });
+  const jobId = videoJobId(video.id, run.generation, 'confirm-projection', String(Date.now()));
+  await moveRun(video.id, run.generation, { type: 'queued', step: 'confirm-projection', userId: user.id, jobId });
   await queueStep(video.id, run.generation, 'confirm-projection', () =>
     enqueue(
       'video.confirm-projection',
       { id_video: video.id, generation: run.generation, id_user: user.id, osfm_cluster: input.osfmCluster, id_map: input.id_map, positions: input.positions ?? [] },
-      { jobId: videoJobId(video.id, run.generation, 'confirm-projection', String(Date.now())) },
+      { jobId },
     ),
   );
   return toDetail(video, canEditSheets(access.role));
