@@ -16,7 +16,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/services.sh"
 cd "$ROOT"
 
-STEPS=(api client pdf)
+STEPS=(api client pdf video)
 
 # API throughput: authenticated GET /api/notifications against a bare Koa handler (autocannon).
 step_api() {
@@ -34,6 +34,13 @@ step_client() {
 step_pdf() {
   DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_pdf_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
     REDIS_PREFIX=sitewalk-pdf-bench DATA_DIR=.data/pdf-bench npx tsx bench/pdf-sheets-bench.ts
+}
+
+# Video to placed walk: a generated 50 s 360 walk through plain COLMAP, tuned COLMAP and SiteWalk's pipeline.
+# VIDEO_BENCH_FLAGS passes --quick, --skip-plain or --skip-tuned (plain COLMAP takes about 17 minutes).
+step_video() {
+  # shellcheck disable=SC2086
+  DATA_DIR=.data/video-bench npx tsx bench/video-pipeline-bench.ts ${VIDEO_BENCH_FLAGS:-}
 }
 
 requested=("$@")

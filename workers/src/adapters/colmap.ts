@@ -44,6 +44,8 @@ export interface ExtractOptions {
   /** fx, fy, cx, cy of the PINHOLE camera shared by every image of one folder. */
   pinhole: [number, number, number, number];
   maxFeatures: number;
+  /** SIFT's first octave: −1 (COLMAP's default) doubles the image first, 0 does not (about 4× less work, fewer fine features). */
+  firstOctave: number;
   threads: number;
   signal?: AbortSignal;
 }
@@ -69,6 +71,7 @@ export async function extractFeatures(o: ExtractOptions, onProgress?: ColmapProg
         'SiftExtraction.num_threads': o.threads,
         'SiftExtraction.max_num_features': o.maxFeatures,
         'SiftExtraction.max_image_size': 4000,
+        'SiftExtraction.first_octave': o.firstOctave,
       },
       onProgress,
       /Processed file \[(\d+)\/(\d+)\]/,
@@ -81,7 +84,7 @@ export async function extractFeatures(o: ExtractOptions, onProgress?: ColmapProg
 
 /** Matches exactly the listed image pairs (names relative to the image folder), with geometric verification. */
 export async function matchPairs(
-  o: { database: string; pairs: [string, string][]; threads: number; workDir: string; signal?: AbortSignal },
+  o: { database: string; pairs: [string, string][]; threads: number; workDir: string; maxTrials?: number; signal?: AbortSignal },
   onProgress?: ColmapProgress,
 ): Promise<void> {
   const file = path.join(o.workDir, 'pairs.txt');
@@ -95,6 +98,7 @@ export async function matchPairs(
       'SiftMatching.use_gpu': 0,
       'SiftMatching.num_threads': o.threads,
       'SiftMatching.max_num_matches': 8192,
+      'SiftMatching.max_num_trials': o.maxTrials ?? 10000,
     },
     onProgress,
     /Matching block \[(\d+)\/(\d+)\]/,

@@ -1,106 +1,122 @@
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { VideoRejected } from '../video/errors.js';
-import { runTool } from '../video/run-tool.js';
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { ToolMissing, VideoRejected } from '../video/errors.js';
+import { toolPath } from '../video/run-tool.js';
 
-/** A perspective (flat) view cut from each 360 frame with ffmpeg's v360 filter. */
-export interface ViewSpec {
-  /** Folder the view's images are written to (one image per keyframe, `%04d.jpg` from 0). */
-  dir: string;
-  yawDeg: number;
-  hFovDeg: number;
-  vFovDeg: number;
-  width: number;
-  height: number;
+/** One decoded frame: the small grey picture for motion and the full picture (YUV 4:2:0 planar, owned by the receiver). */
+export interface DecodedFrame {
+  index: number;
+  grey: Uint8Array;
+  full: Uint8Array;
 }
 
 /**
- * Decodes the whole video into a small grey equirectangular stream
- * (`width` × `width/2`) through a pipe and hands each frame over in order,
- * with its presentation time when ffmpeg reports it. Resolves with the
- * number of frames decoded. A stream that stops with a decoding error after
- * some frames (a truncated upload) resolves too: the caller compares the
- * count with what the container announced.
+ * Decodes the video once into two streams read in step: a small grey
+ * equirectangular picture (`greyWidth` × `greyWidth/2`, for the motion
+ * measure) on stdout and the full picture (YUV 4:2:0 at `fullWidth` ×
+ * `fullHeight`) on a second pipe, so the frames worth keeping can be written
+ * while the video is still being read, without decoding it a second time.
+ * `onFrame` may return a promise: reading pauses while it is pending (and
+ * ffmpeg waits), which bounds memory. Resolves with the number of frames
+ * read; a file that stops decoding part-way resolves too (the caller
+ * compares the count with what the container announced).
  */
-export async function decodeGrey(
+export async function decodeTwoStreams(
   file: string,
-  width: number,
-  onFrame: (index: number, data: Uint8Array) => void,
+  sizes: { greyWidth: number; fullWidth: number; fullHeight: number },
+  onFrame: (frame: DecodedFrame) => void | Promise<void>,
   opts: { signal?: AbortSignal; onTime?: (index: number, seconds: number) => void } = {},
 ): Promise<{ frames: number; errors: string }> {
-  const height = width / 2;
-  const size = width * height;
-  let buf: Buffer = Buffer.alloc(0);
+  const gw = sizes.greyWidth;
+  const gSize = gw * (gw / 2);
+  const fw = sizes.fullWidth;
+  const fh = sizes.fullHeight;
+  const fSize = fw * fh + 2 * ((fw >> 1) * (fh >> 1));
+  const graph =
+    `[0:v:0]split=2[a][b];[a]scale=${gw}:${gw / 2}:flags=area,format=gray,showinfo[g];` +
+    `[b]scale=${fw}:${fh}:flags=bicubic,format=yuv420p[f]`;
+  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-i', file, '-an', '-sn', '-dn', '-filter_complex', graph,
+    '-map', '[g]', '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1',
+    '-map', '[f]', '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:3'];
+  const bin = toolPath('ffmpeg');
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], signal: opts.signal });
+  const fullPipe = child.stdio[3] as Readable;
+  const greys: Uint8Array[] = [];
+  const fulls: Uint8Array[] = [];
+  let gBuf: Buffer = Buffer.alloc(0);
+  let fCur = new Uint8Array(fSize);
+  let fFill = 0;
   let index = 0;
-  let shown = 0;
-  const run = await runTool(
-    'ffmpeg',
-    ['-hide_banner', '-nostdin', '-v', 'error', '-i', file, '-an', '-sn', '-dn', '-map', '0:v:0',
-      '-vf', `scale=${width}:${height}:flags=area,format=gray,showinfo`, '-fps_mode', 'passthrough',
-      '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'],
-    {
-      signal: opts.signal,
-      onStdout: (chunk) => {
-        buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-        while (buf.length >= size) {
-          onFrame(index++, new Uint8Array(buf.buffer, buf.byteOffset, size));
-          buf = buf.subarray(size);
-        }
-        if (buf.length) buf = Buffer.from(buf); // do not pin the big chunk
-      },
-      onLine: (line) => {
-        const m = /\] n:\s*(\d+) .*pts_time:\s*([-\d.e]+)/.exec(line);
-        if (m) opts.onTime?.(Number(m[1]), Number(m[2]));
-        else if (/showinfo/.test(line)) shown++;
-      },
-    },
-  );
-  const errors = run.stderr.split('\n').filter((l) => l && !/Parsed_showinfo/.test(l)).slice(-5).join('\n');
-  if (run.code !== 0 && index === 0) throw new VideoRejected('The video cannot be decoded; the file is damaged or cut off.');
-  void shown;
-  return { frames: index, errors };
-}
-
-/**
- * One decoding pass that writes, for the chosen frames only, the full 360
- * frame as a JPEG (a room of the visit) into `fullDir` and every perspective
- * view into its folder, all numbered by keyframe order from 0. `onProgress`
- * gets the fraction of the video read (0–1).
- */
-export async function writeKeyframeImages(
-  file: string,
-  frames: number[],
-  fullDir: string,
-  views: ViewSpec[],
-  scriptDir: string,
-  opts: { fullWidth?: number; onProgress?: (fraction: number) => void; duration?: number; signal?: AbortSignal } = {},
-): Promise<void> {
-  await fsp.mkdir(fullDir, { recursive: true });
-  for (const v of views) await fsp.mkdir(v.dir, { recursive: true });
-  const select = frames.map((n) => `eq(n\\,${n})`).join('+');
-  const n = views.length + 1;
-  const labels = Array.from({ length: n }, (_, i) => `[s${i}]`).join('');
-  const parts = [`[0:v:0]select='${select}',split=${n}${labels}`];
-  parts.push(`[s0]${opts.fullWidth ? `scale=${opts.fullWidth}:-2,` : ''}format=yuvj420p[full]`);
-  views.forEach((v, i) => {
-    parts.push(
-      `[s${i + 1}]v360=input=e:output=flat:yaw=${v.yawDeg}:h_fov=${v.hFovDeg}:v_fov=${v.vFovDeg}:w=${v.width}:h=${v.height}:interp=linear,format=yuvj420p[v${i}]`,
-    );
+  let stderr = '';
+  let partial = '';
+  let pending: Promise<void> | null = null;
+  let failure: unknown = null;
+  const drain = () => {
+    while (!pending && greys.length && fulls.length) {
+      const r = onFrame({ index: index++, grey: greys.shift()!, full: fulls.shift()! });
+      if (r && typeof (r as Promise<void>).then === 'function') {
+        child.stdout!.pause();
+        fullPipe.pause();
+        pending = (r as Promise<void>).then(
+          () => {
+            pending = null;
+            child.stdout!.resume();
+            fullPipe.resume();
+            drain();
+          },
+          (err) => {
+            failure = err;
+            child.kill('SIGKILL');
+          },
+        );
+      }
+    }
+  };
+  child.stdout!.on('data', (chunk: Buffer) => {
+    gBuf = gBuf.length ? Buffer.concat([gBuf, chunk]) : chunk;
+    while (gBuf.length >= gSize) {
+      greys.push(Uint8Array.from(gBuf.subarray(0, gSize)));
+      gBuf = gBuf.subarray(gSize);
+    }
+    if (gBuf.length) gBuf = Buffer.from(gBuf);
+    drain();
   });
-  const script = path.join(scriptDir, 'keyframes.filter');
-  await fsp.writeFile(script, parts.join(';\n'));
-  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-progress', 'pipe:1', '-i', file, '-filter_complex_script', script];
-  args.push('-map', '[full]', '-fps_mode', 'passthrough', '-q:v', '2', '-start_number', '0', path.join(fullDir, '%04d.jpg'));
-  views.forEach((v, i) => args.push('-map', `[v${i}]`, '-fps_mode', 'passthrough', '-q:v', '3', '-start_number', '0', path.join(v.dir, '%04d.jpg')));
-  const run = await runTool('ffmpeg', args, {
-    signal: opts.signal,
-    onLine: (line) => {
-      const m = /^out_time_us=(\d+)/.exec(line);
-      if (m && opts.duration) opts.onProgress?.(Math.min(1, Number(m[1]) / 1e6 / opts.duration));
-    },
+  fullPipe.on('data', (chunk: Buffer) => {
+    let off = 0;
+    while (off < chunk.length) {
+      const n = Math.min(chunk.length - off, fSize - fFill);
+      fCur.set(chunk.subarray(off, off + n), fFill);
+      fFill += n;
+      off += n;
+      if (fFill === fSize) {
+        fulls.push(fCur);
+        fCur = new Uint8Array(fSize);
+        fFill = 0;
+      }
+    }
+    drain();
   });
-  const written = (await fsp.readdir(fullDir)).filter((f) => f.endsWith('.jpg')).length;
-  if (run.code !== 0 || written !== frames.length) {
-    throw new Error(`ffmpeg wrote ${written} of ${frames.length} keyframes (${run.signal ?? `code ${run.code}`}): ${run.stderr.trim().slice(-400)}`);
+  child.stderr!.on('data', (c: Buffer) => {
+    const lines = (partial + c.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /\] n:\s*(\d+) .*pts_time:\s*([-\d.e]+)/.exec(line);
+      if (m) opts.onTime?.(Number(m[1]), Number(m[2]));
+      else if (line.trim() && stderr.length < 4000) stderr += line + '\n';
+    }
+  });
+  const exit = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
+    child.on('error', (error) => resolve({ code: null, error }));
+    child.on('close', (code) => resolve({ code }));
+  });
+  if (exit.error) {
+    if ((exit.error as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolMissing('ffmpeg', `${bin}: install the Debian package ffmpeg or set FFMPEG_PATH`);
+    throw exit.error;
   }
+  while (pending) await pending;
+  drain();
+  while (pending) await pending;
+  if (failure) throw failure;
+  if (exit.code !== 0 && index === 0) throw new VideoRejected('The video cannot be decoded; the file is damaged or cut off.');
+  return { frames: index, errors: stderr.trim().split('\n').slice(-5).join('\n') };
 }

@@ -35,7 +35,7 @@ export interface KeyframeOptions {
 
 export const DEFAULT_KEYFRAME_OPTIONS: KeyframeOptions = {
   maxTurnDeg: 30,
-  maxParallaxDeg: 8,
+  maxParallaxDeg: 12,
   minGapSec: 0.2,
   maxGapSec: 2,
   stillParallaxDeg: 1,
@@ -236,18 +236,19 @@ export class KeyframeChooser {
     return this.frames;
   }
 
-  push(frame: number, time: number, grey: GreyFrame): void {
+  /** Measures one frame; true when it is kept as a keyframe. */
+  push(frame: number, time: number, grey: GreyFrame): boolean {
     this.frames++;
     const sig = signature(grey);
     this.maxContrast = Math.max(this.maxContrast, sig.contrast);
     const degPerPx = 360 / grey.width;
     if (!this.ref) {
-      if (sig.contrast < this.opts.minContrast) return;
+      if (sig.contrast < this.opts.minContrast) return false;
       this.ref = this.prev = sig;
       this.keyframes.push({ frame, time, headingDeg: 0, reason: 'first' });
       this.last = { frame, time, sig, heading: 0, parallax: 0 };
       this.motion.push({ frame, time, turnDeg: 0, parallaxDeg: 0, contrast: sig.contrast });
-      return;
+      return true;
     }
     // Frame to frame: at video rates the picture moves a few pixels at most.
     const step = fitMotion(blockShifts(this.prev!, sig, 0, Math.max(6, Math.round(grey.width / 24))));
@@ -266,12 +267,13 @@ export class KeyframeChooser {
     this.last = { frame, time, sig, heading: this.heading, parallax: parallaxDeg };
     const prev = this.keyframes[this.keyframes.length - 1];
     const gap = time - prev.time;
-    if (gap < this.opts.minGapSec || sig.contrast < this.opts.minContrast) return;
+    if (gap < this.opts.minGapSec || sig.contrast < this.opts.minContrast) return false;
     let reason = '';
     if (Math.abs(turnDeg) >= this.opts.maxTurnDeg) reason = 'turn';
     else if (parallaxDeg >= this.opts.maxParallaxDeg) reason = 'move';
     else if (gap >= this.opts.maxGapSec && parallaxDeg >= this.opts.stillParallaxDeg) reason = 'gap';
     if (reason) this.keep(reason);
+    return !!reason;
   }
 
   private keep(reason: string): void {

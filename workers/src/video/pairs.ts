@@ -2,15 +2,19 @@
  * Which perspective views to match (pure). Views are matched only between
  * keyframes close in walking order (the camera went from one to the next),
  * and only when their directions overlap once the turn measured between the
- * two keyframes is taken into account — so a 3-view rig matches about 1–2
- * view pairs per keyframe pair instead of 9. Views of the same keyframe are
- * never matched: they share a centre, so they add no parallax.
+ * two keyframes is taken into account — so a 4-view rig matches about 4
+ * view pairs per keyframe pair instead of 16. Neighbouring views of the same
+ * keyframe are matched too where they overlap: they share a centre (no
+ * parallax), but their common features join the view directions into one
+ * reconstruction instead of one per direction.
  */
 
 export interface PairFrame {
   index: number;
   /** Heading estimate (content shift, degrees) from the motion analysis. */
   headingDeg: number;
+  /** Why the keyframe was kept; 'turn' keyframes (turning on the spot) do not count as a step along the walk. */
+  reason?: string;
   views: { view: number; yawDeg: number; name: string }[];
 }
 
@@ -22,9 +26,13 @@ export interface PairOptions {
   /** Extra long-range links: every `loopStride`-th keyframe is also matched with keyframes `loopSpan` ahead (0: none). */
   loopStride: number;
   loopSpan: number[];
+  /** Views of the same keyframe are matched when their yaws differ by less than this (0: never)… */
+  sameFrameMaxAngleDeg: number;
+  /** … on every `sameFrameStride`-th keyframe (and turning ones): a few ties suffice to join the directions. */
+  sameFrameStride: number;
 }
 
-export const DEFAULT_PAIR_OPTIONS: PairOptions = { neighbours: 3, maxAngleDeg: 75, loopStride: 0, loopSpan: [] };
+export const DEFAULT_PAIR_OPTIONS: PairOptions = { neighbours: 2, maxAngleDeg: 60, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 100, sameFrameStride: 2 };
 
 /** Smallest absolute difference between two angles, degrees (0–180). */
 export const angleDiff = (a: number, b: number): number => {
@@ -50,7 +58,17 @@ export function choosePairs(frames: PairFrame[], opts: PairOptions = DEFAULT_PAI
     }
   };
   for (let i = 0; i < frames.length; i++) {
-    for (let d = 1; d <= opts.neighbours && i + d < frames.length; d++) link(frames[i], frames[i + d]);
+    const vs = frames[i].views;
+    const tie = i % Math.max(1, opts.sameFrameStride) === 0 || frames[i].reason === 'turn';
+    for (let a = 0; a < vs.length && tie; a++) {
+      for (let b = a + 1; b < vs.length; b++) if (angleDiff(vs[a].yawDeg, vs[b].yawDeg) < opts.sameFrameMaxAngleDeg) pairs.push([vs[a].name, vs[b].name]);
+    }
+    // The next `neighbours` steps along the walk; keyframes turning on the spot in between are linked too but
+    // not counted, so the walk before and after a stop stays linked (at most 4 extra links).
+    for (let d = 1, steps = 0; i + d < frames.length && steps < opts.neighbours && d <= opts.neighbours + 4; d++) {
+      link(frames[i], frames[i + d]);
+      if (frames[i + d].reason !== 'turn') steps++;
+    }
     if (opts.loopStride > 0 && i % opts.loopStride === 0) {
       for (const span of opts.loopSpan) if (span > opts.neighbours && i + span < frames.length) link(frames[i], frames[i + span]);
     }

@@ -1,7 +1,9 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { probeVideo, type VideoProbe } from '../adapters/ffprobe.js';
-import { decodeGrey, writeKeyframeImages, type ViewSpec } from '../adapters/ffmpeg.js';
+import sharp from 'sharp';
+import { decodeTwoStreams } from '../adapters/ffmpeg.js';
+import { renderView, viewMap, yuv420ToRgb } from './equirect.js';
 import { VideoRejected } from './errors.js';
 import { DEFAULT_KEYFRAME_OPTIONS, KeyframeChooser, type KeyframeOptions } from './keyframes.js';
 import { StageClock } from './run-tool.js';
@@ -18,7 +20,7 @@ export interface ViewsOptions {
   height: number;
 }
 
-export const DEFAULT_VIEWS: ViewsOptions = { count: 3, hFovDeg: 120, width: 480, height: 320 };
+export const DEFAULT_VIEWS: ViewsOptions = { count: 4, hFovDeg: 120, width: 480, height: 320 };
 
 export interface ProcessOptions {
   keyframes: KeyframeOptions;
@@ -113,16 +115,46 @@ export async function processVideo(
     if (video.duration < opts.minDuration) throw new VideoRejected(`This video lasts ${video.duration.toFixed(1)} s; a walk-through needs at least ${opts.minDuration} s.`);
     lap('probe');
 
+    const v = opts.views;
+    const vFovDeg = verticalFov(v);
+    const focal = focalOf(v);
+    const yawsDeg = Array.from({ length: v.count }, (_, k) => (k * 360) / v.count);
+    const roomWidth = Math.min(video.width, opts.roomWidth ?? video.width) & ~1;
+    const roomHeight = (roomWidth / 2) & ~1;
+    const maps = yawsDeg.map((yawDeg) => viewMap({ yawDeg, width: v.width, height: v.height, focal }, roomWidth, roomHeight));
+    await fsp.mkdir(path.join(stage, 'rooms'));
+    for (let k = 0; k < v.count; k++) await fsp.mkdir(path.join(stage, 'views', `v${k}`), { recursive: true });
+    const pad = (i: number) => String(i).padStart(4, '0');
+    /** Writes keyframe number `n` from its full picture: the 360 room and its perspective views. */
+    const writeKeyframe = async (n: number, yuv: Uint8Array) => {
+      const rgb = yuv420ToRgb(yuv, roomWidth, roomHeight);
+      const raw = { raw: { width: roomWidth, height: roomHeight, channels: 3 as const } };
+      const room = sharp(rgb, raw).jpeg({ quality: 88 }).toFile(path.join(stage, 'rooms', `${pad(n)}.jpg`));
+      const views = maps.map((map, k) =>
+        sharp(renderView({ data: rgb, width: roomWidth, height: roomHeight }, map, v.width, v.height), { raw: { width: v.width, height: v.height, channels: 3 } })
+          .jpeg({ quality: 92 })
+          .toFile(path.join(stage, 'views', `v${k}`, `${pad(n)}.jpg`)),
+      );
+      await Promise.all([room, ...views]);
+    };
+
     onProgress(2, 'Finding where the camera moved');
     const chooser = new KeyframeChooser(opts.keyframes);
     const times: number[] = [];
     const mw = opts.motionWidth;
-    const decoded = await decodeGrey(
+    let last: { index: number; full: Uint8Array } | null = null;
+    const writing = new Set<Promise<void>>();
+    const decoded = await decodeTwoStreams(
       input,
-      mw,
-      (i, data) => {
-        chooser.push(i, times[i] ?? i / video.fps, { data, width: mw, height: mw / 2 });
-        if (i % 30 === 0) onProgress(2 + 38 * Math.min(1, i / video.frames), `Finding where the camera moved (${Math.round(i / video.fps)} s of ${Math.round(video.duration)} s)`);
+      { greyWidth: mw, fullWidth: roomWidth, fullHeight: roomHeight },
+      ({ index, grey, full }) => {
+        if (index % 30 === 0) onProgress(2 + 93 * Math.min(1, index / video.frames), `Finding where the camera moved (${Math.round(index / video.fps)} s of ${Math.round(video.duration)} s, ${chooser.keyframes.length} keyframes)`);
+        last = { index, full };
+        if (!chooser.push(index, index / video.fps, { data: grey, width: mw, height: mw / 2 })) return;
+        // Two keyframes are written while decoding goes on; a third waits for one of them (bounded memory).
+        const write = writeKeyframe(chooser.keyframes.length - 1, full).finally(() => writing.delete(write));
+        writing.add(write);
+        if (writing.size >= 2) return Promise.race(writing);
       },
       { signal: opts.signal, onTime: (i, t) => (times[i] = t) },
     );
@@ -132,37 +164,20 @@ export async function processVideo(
     if (chooser.contrast < opts.keyframes.minContrast) {
       throw new VideoRejected('The video shows almost nothing (a blank or dark picture); the walk cannot be placed.');
     }
+    await Promise.all(writing);
+    const before = chooser.keyframes.length;
     const kfs = chooser.finish();
+    const lastFrame = last as { index: number; full: Uint8Array } | null;
+    if (kfs.length > before && lastFrame) await writeKeyframe(kfs.length - 1, lastFrame.full);
     if (kfs.length < opts.minKeyframes) {
       throw new VideoRejected(`The camera hardly moves in this video (${kfs.length} distinct positions); walk through the rooms while filming.`);
     }
-    lap('motion');
+    lap('decode-and-write');
 
-    const v = opts.views;
-    const vFovDeg = verticalFov(v);
-    const yawsDeg = Array.from({ length: v.count }, (_, k) => (k * 360) / v.count);
-    const specs: ViewSpec[] = yawsDeg.map((yaw, k) => ({
-      dir: path.join(stage, 'views', `v${k}`),
-      yawDeg: yaw > 180 ? yaw - 360 : yaw,
-      hFovDeg: v.hFovDeg,
-      vFovDeg,
-      width: v.width,
-      height: v.height,
-    }));
-    onProgress(40, `Writing ${kfs.length} keyframes`);
-    await writeKeyframeImages(input, kfs.map((k) => k.frame), path.join(stage, 'rooms'), specs, stage, {
-      fullWidth: opts.roomWidth,
-      duration: video.duration,
-      signal: opts.signal,
-      onProgress: (f) => onProgress(40 + 58 * f, `Writing ${kfs.length} keyframes`),
-    });
-    lap('extract');
-
-    const pad = (i: number) => String(i).padStart(4, '0');
     const manifest: ProcessManifest = {
       version: 1,
       video,
-      views: { ...v, vFovDeg, focal: focalOf(v), yawsDeg },
+      views: { ...v, vFovDeg, focal, yawsDeg },
       keyframes: kfs.map((k, i) => ({
         index: i,
         frame: k.frame,

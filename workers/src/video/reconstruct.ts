@@ -46,6 +46,10 @@ export interface Reconstruction {
 
 export interface ReconstructOptions {
   maxFeatures: number;
+  /** SIFT first octave (−1 doubles the views first; 0 is about 4× faster). */
+  firstOctave: number;
+  /** RANSAC trials of the two-view verification of a pair. */
+  maxTrials: number;
   threads: number;
   pairs: PairOptions;
   /** Extra COLMAP `Mapper.*` options. */
@@ -56,7 +60,9 @@ export interface ReconstructOptions {
 }
 
 export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
-  maxFeatures: 1024,
+  maxFeatures: 768,
+  firstOctave: 0,
+  maxTrials: 2000,
   threads: 2,
   pairs: DEFAULT_PAIR_OPTIONS,
   mapper: {
@@ -145,14 +151,14 @@ export async function reconstruct(
     const { focal, width, height } = manifest.views;
     onProgress(0, 'Finding features in the keyframes');
     await extractFeatures(
-      { database, imageDir, pinhole: [focal, focal, width / 2, height / 2], maxFeatures: opts.maxFeatures, threads: opts.threads, signal: opts.signal },
+      { database, imageDir, pinhole: [focal, focal, width / 2, height / 2], maxFeatures: opts.maxFeatures, firstOctave: opts.firstOctave, threads: opts.threads, signal: opts.signal },
       (done, total) => onProgress((30 * done) / (total || nViews), `Finding features (${done} of ${total} views)`),
     );
     lap('features');
 
     const pairs = choosePairs(manifest.keyframes, opts.pairs);
     onProgress(30, 'Matching neighbouring keyframes');
-    await matchPairs({ database, pairs, threads: opts.threads, workDir: stage, signal: opts.signal }, (done, total) =>
+    await matchPairs({ database, pairs, threads: opts.threads, workDir: stage, maxTrials: opts.maxTrials, signal: opts.signal }, (done, total) =>
       onProgress(30 + (20 * done) / (total || 1), `Matching neighbouring keyframes (block ${done} of ${total})`),
     );
     lap('matching');
@@ -209,7 +215,7 @@ export async function reconstruct(
       });
     }
     const placed = new Set(clusters.flatMap((c) => c.path.map((p) => p.keyframe)));
-    const viewsRegistered = comps.reduce((s, c) => s + c.images.length, 0);
+    const viewsRegistered = new Set(comps.flatMap((c) => c.images.map((i) => i.name))).size;
     lap('export');
     const result: Reconstruction = {
       clusters,

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { KeyframeChooser, blockShifts, fitMotion, signature, type GreyFrame } from '../src/video/keyframes.js';
+import { choosePairs, angleDiff } from '../src/video/pairs.js';
+import { renderView, viewMap, yuv420ToRgb } from '../src/video/equirect.js';
+import { decodePly, encodePly } from '../src/video/ply.js';
+import { drawOverlay, renderPreview } from '../src/video/preview.js';
+import { framesOfComponents } from '../src/video/reconstruct.js';
+import { matToQuat, mul, rotY, centreOf, quatToMat, type Mat3 } from '../src/video/colmap-model.js';
+import type { ProcessManifest } from '../src/video/process.js';
+
+const W = 256;
+const H = 128;
+
+/** A textured panorama (value noise), sampled shifted by `shiftPx` columns (a camera turning). */
+function panorama(seed: number) {
+  const cells = Array.from({ length: 64 * 32 }, (_, i) => ((Math.sin(i * 12.9898 + seed * 78.233) * 43758.5453) % 1 + 1) % 1);
+  return (shiftPx: number): GreyFrame => {
+    const data = new Uint8Array(W * H);
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const sx = (((x - shiftPx) % W) + W) % W;
+        const cx = sx / 4, cy = y / 4;
+        const x0 = Math.floor(cx), y0 = Math.floor(cy), fx = cx - x0, fy = cy - y0;
+        const c = (i: number, j: number) => cells[(j % 32) * 64 + (i % 64)];
+        const v = c(x0, y0) * (1 - fx) * (1 - fy) + c(x0 + 1, y0) * fx * (1 - fy) + c(x0, y0 + 1) * (1 - fx) * fy + c(x0 + 1, y0 + 1) * fx * fy;
+        data[y * W + x] = Math.round(40 + 180 * v);
+      }
+    }
+    return { data, width: W, height: H };
+  };
+}
+
+describe('motion measure', () => {
+  it('reads a pure turn as rotation with no parallax', () => {
+    const pano = panorama(1);
+    const fit = fitMotion(blockShifts(signature(pano(0)), signature(pano(3.5)), 0, 8))!;
+    expect(fit.rotation).toBeCloseTo(3.5, 0);
+    expect(fit.parallax).toBeLessThan(0.5);
+  });
+
+  it('keeps no keyframe while standing still, and one per turn of 30° while turning', () => {
+    const pano = panorama(2);
+    const still = new KeyframeChooser();
+    for (let i = 0; i < 60; i++) still.push(i, i / 30, pano(0));
+    expect(still.finish().length).toBe(1);
+
+    const turning = new KeyframeChooser();
+    // 99° in 66 frames (1.5° a frame, 1.07 px).
+    for (let i = 0; i <= 66; i++) turning.push(i, i / 30, pano((i * 1.5 * W) / 360));
+    const kfs = turning.finish();
+    expect(kfs.map((k) => k.reason).slice(0, 4)).toEqual(['first', 'turn', 'turn', 'turn']);
+    expect(kfs[3].headingDeg).toBeGreaterThan(85);
+    expect(kfs[3].headingDeg).toBeLessThan(95);
+  });
+
+  it('refuses nothing but reports no contrast on a blank picture', () => {
+    const c = new KeyframeChooser();
+    for (let i = 0; i < 10; i++) c.push(i, i / 30, { data: new Uint8Array(W * H).fill(128), width: W, height: H });
+    expect(c.contrast).toBe(0);
+    expect(c.finish()).toEqual([]);
+  });
+});
+
+describe('view pairs', () => {
+  const frame = (index: number, headingDeg: number) => ({
+    index,
+    headingDeg,
+    views: [0, 120, 240].map((yawDeg, view) => ({ view, yawDeg, name: `v${view}/${String(index).padStart(4, '0')}.jpg` })),
+  });
+
+  it('matches each view with the overlapping view of the next keyframes only', () => {
+    const pairs = choosePairs([frame(0, 0), frame(1, 0), frame(2, 0)], { neighbours: 2, maxAngleDeg: 75, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 0, sameFrameStride: 1 });
+    expect(pairs).toEqual([
+      ['v0/0000.jpg', 'v0/0001.jpg'], ['v1/0000.jpg', 'v1/0001.jpg'], ['v2/0000.jpg', 'v2/0001.jpg'],
+      ['v0/0000.jpg', 'v0/0002.jpg'], ['v1/0000.jpg', 'v1/0002.jpg'], ['v2/0000.jpg', 'v2/0002.jpg'],
+      ['v0/0001.jpg', 'v0/0002.jpg'], ['v1/0001.jpg', 'v1/0002.jpg'], ['v2/0001.jpg', 'v2/0002.jpg'],
+    ]);
+  });
+
+  it('follows a turn: content seen by view 0 is seen by view 1 after turning 120°', () => {
+    const pairs = choosePairs([frame(0, 0), frame(1, 120)], { neighbours: 1, maxAngleDeg: 30, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 0, sameFrameStride: 1 });
+    expect(pairs).toContainEqual(['v0/0000.jpg', 'v1/0001.jpg']);
+    expect(pairs).toHaveLength(3);
+    expect(angleDiff(350, 10)).toBe(20);
+  });
+});
+
+describe('equirect views', () => {
+  it('cuts the view at yaw 90° from the column three quarters across', () => {
+    const w = 360, h = 180;
+    const src = new Uint8Array(w * h * 3);
+    // Mark the column at 90° right of the centre: u = 3W/4.
+    for (let y = 0; y < h; y++) for (const x of [269, 270]) src.set([255, 0, 0], (y * w + x) * 3);
+    const map = viewMap({ yawDeg: 90, width: 64, height: 48, focal: 32 }, w, h);
+    const out = renderView({ data: src, width: w, height: h }, map, 64, 48);
+    const centre = (24 * 64 + 32) * 3;
+    expect(out[centre]).toBeGreaterThan(100);
+    expect(out[(24 * 64 + 5) * 3]).toBe(0);
+  });
+
+  it('converts YUV 4:2:0 grey and colour', () => {
+    const yuv = new Uint8Array([235, 235, 235, 235, 128, 128]);
+    for (const v of yuv420ToRgb(yuv, 2, 2)) expect(v).toBeGreaterThanOrEqual(254);
+    const red = yuv420ToRgb(new Uint8Array([81, 81, 81, 81, 90, 240]), 2, 2);
+    expect(red[0]).toBeGreaterThan(250);
+    expect(red[1]).toBeLessThan(5);
+  });
+});
+
+describe('PLY', () => {
+  it('writes and reads back a binary little-endian cloud', () => {
+    const cloud = { xyz: new Float32Array([1.5, -2, 3, 0.25, 0, -7]), rgb: new Uint8Array([255, 0, 10, 1, 2, 3]) };
+    const buf = encodePly(cloud);
+    expect(buf.toString('latin1', 0, 36)).toBe('ply\nformat binary_little_endian 1.0\n');
+    expect(buf.toString('latin1')).toContain('element vertex 2\n');
+    expect(buf.readFloatLE(buf.indexOf('end_header\n') + 11)).toBe(1.5);
+    const back = decodePly(buf);
+    expect([...back.xyz]).toEqual([...cloud.xyz]);
+    expect([...back.rgb]).toEqual([...cloud.rgb]);
+  });
+});
+
+describe('frames of a reconstruction', () => {
+  it('puts a keyframe at the mean of its views’ centres and derives view 0’s rotation from any view', () => {
+    const base: Mat3 = mul(rotY(30), [1, 0, 0, 0, 0, -1, 0, 1, 0]);
+    const centre = [1, 2, 3];
+    const view = (id: number, k: number, name: string) => {
+      const r = mul(rotY(-120 * k), base); // view k looks 120·k° right of view 0
+      const t = [0, 1, 2].map((i) => -(r[i * 3] * centre[0] + r[i * 3 + 1] * centre[1] + r[i * 3 + 2] * centre[2]));
+      return { id, name, q: matToQuat(r), t: t as [number, number, number], cameraId: k + 1 };
+    };
+    const manifest = {
+      keyframes: [{ index: 0, frame: 12, time: 0.4, views: [0, 1, 2].map((v) => ({ view: v, yawDeg: v * 120, name: `v${v}/0000.jpg` })) }],
+    } as unknown as ProcessManifest;
+    const [only] = framesOfComponents(manifest, [[view(1, 1, 'v1/0000.jpg'), view(2, 2, 'v2/0000.jpg')]]);
+    expect(only.component).toBe(0);
+    only.pose.centre.forEach((c, i) => expect(c).toBeCloseTo(centre[i], 9));
+    const r = quatToMat(only.pose.rotation);
+    r.forEach((x, i) => expect(x).toBeCloseTo(base[i], 9));
+    expect(centreOf(view(3, 0, 'x')).map((x) => Math.round(x * 1e9) / 1e9)).toEqual(centre);
+  });
+});
+
+describe('preview', () => {
+  it('draws the path and points over a white sheet as a PNG of the sheet size', async () => {
+    const projection = { points: new Float32Array([10, 10, 50, 50]), rooms: [{ keyframe: 0, frame: 0, time: 0, x: 20, y: 30 }, { keyframe: 1, frame: 9, time: 0.3, x: 80, y: 30 }] };
+    const overlay = drawOverlay(100, 60, projection);
+    expect(overlay[(30 * 100 + 50) * 4]).toBe(220); // red path between the two rooms
+    const png = await renderPreview({ width: 100, height: 60 }, projection);
+    const meta = await sharp(png).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 100, 60]);
+  });
+});
+
+describe('view pairs of one keyframe', () => {
+  it('ties overlapping views of the same keyframe on every second keyframe', () => {
+    const frame = (index: number) => ({ index, headingDeg: 0, views: [0, 90, 180, 270].map((yawDeg, view) => ({ view, yawDeg, name: `v${view}/${index}.jpg` })) });
+    const pairs = choosePairs([frame(0), frame(1)], { neighbours: 1, maxAngleDeg: 60, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 100, sameFrameStride: 2 });
+    const same = pairs.filter(([a, b]) => a.split('/')[1] === b.split('/')[1]);
+    expect(same).toEqual([['v0/0.jpg', 'v1/0.jpg'], ['v0/0.jpg', 'v3/0.jpg'], ['v1/0.jpg', 'v2/0.jpg'], ['v2/0.jpg', 'v3/0.jpg']]);
+    expect(pairs).toHaveLength(8);
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * The video pipeline end to end on a short generated walk (test/fixtures/
+ * walk-video: a rendered storey walked along a known path): process →
+ * generate-ply → project, and the refusals of bad uploads.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateWalk } from '../../test/fixtures/walk-video/generate.js';
+import { probeVideo } from '../src/adapters/ffprobe.js';
+import { ReconstructionFailed, ToolMissing, VideoRejected } from '../src/video/errors.js';
+import { processVideo, type ProcessManifest } from '../src/video/process.js';
+import { reconstruct, type Reconstruction } from '../src/video/reconstruct.js';
+import { decodePly } from '../src/video/ply.js';
+import { projectCluster } from '../src/video/projection.js';
+
+const ROOT = path.resolve(process.env.DATA_DIR ?? '.data/test', 'video-pipeline-test');
+const FIXTURES = path.join(ROOT, 'fixtures');
+/** The generated walk is the same for the same options: kept between runs to save its rendering. */
+const WALK = { kind: '360' as const, seconds: 8, width: 768, height: 384, seed: 1, name: 'walk8' };
+
+async function walkFixture() {
+  const dir = path.join(FIXTURES, `walk-${WALK.seconds}s-${WALK.width}-s${WALK.seed}`);
+  const video = path.join(dir, `${WALK.name}.mp4`);
+  const pathJson = path.join(dir, `${WALK.name}.path.json`);
+  const planJson = path.join(dir, `${WALK.name}.plan.json`);
+  const have = await fsp.stat(planJson).then(() => true, () => false);
+  if (!have) await generateWalk({ ...WALK, outDir: dir });
+  return { video, path: JSON.parse(await fsp.readFile(pathJson, 'utf8')), plan: JSON.parse(await fsp.readFile(planJson, 'utf8')) };
+}
+
+const ffmpeg = (args: string[]) => {
+  const r = spawnSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+  if (r.status !== 0) throw new Error(r.stderr.toString());
+};
+
+/** What is left in a work folder (a failed step must leave nothing behind). */
+const contents = async (dir: string) => (await fsp.readdir(dir, { recursive: true }).catch(() => [] as string[])).sort();
+
+let walk: Awaited<ReturnType<typeof walkFixture>>;
+beforeAll(async () => {
+  await fsp.mkdir(FIXTURES, { recursive: true });
+  walk = await walkFixture();
+}, 180_000);
+
+describe('a generated walk, process → generate-ply → project', () => {
+  const work = path.join(ROOT, 'work-walk');
+  let manifest: ProcessManifest;
+  let recon: Reconstruction;
+  const progress: [number, string][] = [];
+
+  it('checks the video and chooses keyframes by motion', async () => {
+    const probe = await probeVideo(walk.video);
+    expect(probe).toMatchObject({ hasVideo: true, codec: 'h264', width: WALK.width, height: WALK.height, is360: true, rotation: 0 });
+    expect(probe.duration).toBeCloseTo(WALK.seconds, 1);
+
+    await fsp.rm(work, { recursive: true, force: true });
+    manifest = await processVideo(walk.video, work, (p, m) => progress.push([p, m]));
+    const kfs = manifest.keyframes;
+    // Neither every frame nor a fixed clock: a few per metre walked, none while standing still.
+    expect(kfs.length).toBeGreaterThanOrEqual(8);
+    expect(kfs.length).toBeLessThan(WALK.seconds * 30 / 4);
+    const pause = walk.path.pause as { start: number; seconds: number };
+    const inPause = kfs.filter((k) => k.time > pause.start + 0.3 && k.time < pause.start + pause.seconds - 0.3);
+    // While standing the camera only turns: keyframes there are turns, never "moved".
+    expect(inPause.every((k) => k.reason === 'turn')).toBe(true);
+    for (const k of kfs) {
+      expect(k.time).toBeCloseTo(k.frame / 30, 6);
+      await fsp.access(path.join(work, k.room));
+      for (const v of k.views) await fsp.access(path.join(work, 'views', v.name));
+    }
+    expect(manifest.views.focal).toBeCloseTo(manifest.views.width / 2 / Math.tan((manifest.views.hFovDeg * Math.PI) / 360), 9);
+    // Progress runs from 0 to 100 with words.
+    expect(progress[0][0]).toBe(0);
+    expect(progress.at(-1)![0]).toBe(100);
+    expect(progress.every(([p, m], i) => m.length > 3 && (i === 0 || p >= progress[i - 1][0]))).toBe(true);
+    expect((await contents(work)).filter((f) => f.startsWith('.'))).toEqual([]);
+  }, 180_000);
+
+  it('reconstructs the walk: a valid PLY per cluster and almost every keyframe placed', async () => {
+    const steps: number[] = [];
+    recon = await reconstruct(work, (p) => steps.push(p));
+    expect(steps.at(-1)).toBe(100);
+    expect(recon.clusters.length).toBeGreaterThanOrEqual(1);
+    const placed = recon.clusters.reduce((s, c) => s + c.path.length, 0);
+    expect(placed / manifest.keyframes.length).toBeGreaterThanOrEqual(0.95);
+    expect(recon.unplaced.length).toBe(manifest.keyframes.length - placed);
+    const c0 = recon.clusters[0];
+    expect(c0.id).toBe(0);
+    const buf = await fsp.readFile(c0.plyPath);
+    expect(buf.subarray(0, 40).toString('latin1')).toMatch(/^ply\nformat binary_little_endian 1\.0\n/);
+    const cloud = decodePly(buf);
+    expect(cloud.xyz.length / 3).toBe(c0.points);
+    expect(c0.points).toBeGreaterThan(1000);
+    expect(cloud.xyz.every(Number.isFinite)).toBe(true);
+    const savedPath = JSON.parse(await fsp.readFile(c0.pathPath, 'utf8'));
+    expect(savedPath).toEqual(c0.path);
+    for (const p of c0.path) {
+      expect(p.centre.every(Number.isFinite)).toBe(true);
+      expect(Math.hypot(...p.rotation)).toBeCloseTo(1, 6);
+    }
+    expect((await contents(work)).filter((f) => f.startsWith('.'))).toEqual([]);
+  }, 300_000);
+
+  it('places the rooms on the plan within 0.15 m of the true path once the start and end are pinned', async () => {
+    const c0 = recon.clusters[0];
+    const cloud = decodePly(await fsp.readFile(c0.plyPath));
+    const { plan } = walk;
+    const gt = walk.path.frames as { x: number; y: number }[];
+    const toPlan = (f: number): [number, number] => [plan.origin.px + gt[f].x * plan.pxPerMetre, plan.origin.py - gt[f].y * plan.pxPerMetre];
+    const first = c0.path[0];
+    const last = c0.path.at(-1)!;
+    const result = projectCluster({
+      points: cloud.xyz,
+      path: c0.path,
+      sheet: { width: plan.imageWidth, height: plan.imageHeight },
+      controls: [{ keyframe: first.keyframe, sheet: toPlan(first.frame) }, { keyframe: last.keyframe, sheet: toPlan(last.frame) }],
+    });
+    const errors = result.rooms.map((r) => Math.hypot(r.x - toPlan(r.frame)[0], r.y - toPlan(r.frame)[1]) / plan.pxPerMetre);
+    const mean = errors.reduce((a, b) => a + b, 0) / errors.length;
+    expect(mean).toBeLessThan(0.15);
+    expect(Math.max(...errors)).toBeLessThan(0.4);
+  }, 60_000);
+});
+
+describe('uploads that are not a usable walk', () => {
+  it('refuses a text file renamed .mp4, leaving nothing in the work folder', async () => {
+    const file = path.join(ROOT, 'notes.mp4');
+    await fsp.writeFile(file, 'These are my site notes, not a video.\n'.repeat(100));
+    const work = path.join(ROOT, 'work-text');
+    await fsp.rm(work, { recursive: true, force: true });
+    await expect(probeVideo(file)).rejects.toThrow(VideoRejected);
+    const err = await processVideo(file, work).catch((e) => e);
+    expect(err).toBeInstanceOf(VideoRejected);
+    expect(err.title).toBe('Failed to process video');
+    expect(err.message).toMatch(/not a video/);
+    expect(await contents(work)).toEqual([]);
+  });
+
+  it('refuses a video cut off in transfer', async () => {
+    const buf = await fsp.readFile(walk.video);
+    const file = path.join(ROOT, 'cut.mp4');
+    await fsp.writeFile(file, buf.subarray(0, Math.floor(buf.length * 0.45)));
+    const work = path.join(ROOT, 'work-cut');
+    await fsp.rm(work, { recursive: true, force: true });
+    const err = await processVideo(file, work).catch((e) => e);
+    expect(err).toBeInstanceOf(VideoRejected);
+    expect(err.message).toMatch(/cut off|damaged/);
+    expect(await contents(work)).toEqual([]);
+  }, 60_000);
+
+  it('refuses two seconds of a blank wall', async () => {
+    const file = path.join(ROOT, 'wall.mp4');
+    ffmpeg(['-f', 'lavfi', '-i', 'color=c=0xb8b4ac:s=640x320:r=30:d=2', '-vf', 'noise=alls=2:allf=t', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', file]);
+    const work = path.join(ROOT, 'work-wall');
+    await fsp.rm(work, { recursive: true, force: true });
+    const err = await processVideo(file, work).catch((e) => e);
+    expect(err).toBeInstanceOf(VideoRejected);
+    expect(err.message).toMatch(/almost nothing/);
+    expect(await contents(work)).toEqual([]);
+  }, 60_000);
+
+  it('refuses a video that is not 360°', async () => {
+    const file = path.join(ROOT, 'flat.mp4');
+    ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=s=640x360:r=30:d=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', file]);
+    const err = await processVideo(file, path.join(ROOT, 'work-flat')).catch((e) => e);
+    expect(err).toBeInstanceOf(VideoRejected);
+    expect(err.message).toMatch(/360/);
+  }, 60_000);
+
+  it('says "Failed to generate PLY file" with every keyframe unplaced when the camera only turns on the spot', async () => {
+    // A flat pattern turning around the camera: keyframes (turns) but no parallax, so nothing to triangulate.
+    const file = path.join(ROOT, 'spin.mp4');
+    ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=s=640x320:r=30:d=3', '-vf', 'scroll=h=0.004', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', file]);
+    const work = path.join(ROOT, 'work-spin');
+    await fsp.rm(work, { recursive: true, force: true });
+    const manifest = await processVideo(file, work);
+    const err = await reconstruct(work).catch((e) => e);
+    expect(err).toBeInstanceOf(ReconstructionFailed);
+    expect(err.title).toBe('Failed to generate PLY file');
+    expect(err.unplacedFrames.length).toBeGreaterThan(0);
+    expect(err.unplacedFrames.every((i: number) => i >= 0 && i < manifest.keyframes.length)).toBe(true);
+    expect((await contents(work)).filter((f) => f.startsWith('.') || f.startsWith('reconstruction'))).toEqual([]);
+  }, 120_000);
+
+  it('reports a missing COLMAP as a missing tool, not a crash', async () => {
+    const before = process.env.COLMAP_PATH;
+    process.env.COLMAP_PATH = '/nonexistent/colmap';
+    try {
+      const err = await reconstruct(path.join(ROOT, 'work-walk')).catch((e) => e);
+      expect(err).toBeInstanceOf(ToolMissing);
+      expect(err.message).toMatch(/colmap is not installed.*COLMAP_PATH/);
+    } finally {
+      if (before === undefined) delete process.env.COLMAP_PATH;
+      else process.env.COLMAP_PATH = before;
+    }
+  });
+});
