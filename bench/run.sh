@@ -16,7 +16,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/services.sh"
 cd "$ROOT"
 
-STEPS=(api client pdf video)
+STEPS=(api client pdf video rooms viewer)
 
 # API throughput: authenticated GET /api/notifications against a bare Koa handler (autocannon).
 step_api() {
@@ -41,6 +41,18 @@ step_pdf() {
 step_video() {
   # shellcheck disable=SC2086
   DATA_DIR=.data/video-bench npx tsx bench/video-pipeline-bench.ts ${VIDEO_BENCH_FLAGS:-}
+}
+
+# 360 photos to viewer tiles: the room.tiles worker on an 8192 × 4096 panorama against vips dzsave alone.
+step_rooms() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_rooms_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-rooms-bench DATA_DIR=.data/rooms-bench npx tsx bench/room-tiles-bench.ts
+}
+
+# 360 viewer: time to the low-resolution sphere and to the first sharp view of an 8192 × 4096 panorama in Chromium.
+step_viewer() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_viewer_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-viewer-bench DATA_DIR=.data/viewer-bench npx tsx bench/viewer-perf.ts
 }
 
 requested=("$@")

@@ -180,6 +180,28 @@ describe('visits', () => {
   });
 });
 
+describe('news of a new visit', () => {
+  it('tells the project owner when a member adds a visit, and super admins when notify_vt_create is on', async () => {
+    const owner = await createUser();
+    const editor = await createUser();
+    const p = await newProject(owner);
+    await addMember(p.id, editor, 'editor');
+    const settings = await lockSettings();
+    try {
+      await settings.set({ notify_vt_create: true });
+      const admin = await createUser({ super_admin: true });
+      const v = await newVisit(editor, p.id, { name: 'Level 3 walk' });
+      const job = await queue('notifications').getJob(`notify-visit-created-${v.id}-u${owner.user.id}`);
+      expect(job?.data).toMatchObject({ user_id: owner.user.id, kind: 'visit_created', title: 'New visit', link: `/visits/${v.id}` });
+      expect(job?.data.message).toBe(`${editor.user.username} added the visit "Level 3 walk" (2026-03-02) to "${p.name}".`);
+      expect(await queue('notifications').getJob(`notify-visit-created-${v.id}-u${editor.user.id}`)).toBeUndefined();
+      expect(await queue('notifications').getJob(`notify-visit-created-admin-${v.id}-u${admin.user.id}`)).toBeDefined();
+    } finally {
+      await settings.release();
+    }
+  });
+});
+
 describe('rooms', () => {
   it('stores an uploaded 360 photo under a server-chosen name, adds the room at the end of the visit and queues its tiling', async () => {
     const owner = await createUser();
@@ -199,6 +221,22 @@ describe('rooms', () => {
     expect(job?.data).toEqual({ id_room: first.id, id_user: owner.user.id });
     expect((await api().get(`/api/rooms/${first.id}`).set(owner.auth)).body.data.name).toBe('Lobby 01');
     expect(leftUploadFiles()).toEqual([]);
+  });
+
+  it('marks a room failed when its tiling job was lost, instead of showing progress for ever', async () => {
+    const owner = await createUser();
+    const p = await newProject(owner);
+    const v = await newVisit(owner, p.id);
+    const lost = await upload(owner, v.id, 'Lost.jpg');
+    const waiting = await upload(owner, v.id, 'Waiting.jpg');
+    await (await queue('rooms').getJob(`room-tiles-${lost.id}`))!.remove();
+    const longAgo = new Date(Date.now() - 5 * 60_000);
+    await db()('rooms').update({ updated_at: longAgo }).whereIn('id', [lost.id, waiting.id]);
+    const rooms = (await api().get(`/api/visits/${v.id}`).set(owner.auth)).body.data.rooms as RoomDto[];
+    expect(rooms.map((r) => [r.name, r.status, r.error])).toEqual([
+      ['Lost', 'failed', 'Preparing this photo stopped unexpectedly. Delete the room and upload the photo again.'],
+      ['Waiting', 'queued', null],
+    ]);
   });
 
   it('refuses what is not a 360 photo: 415 not an image, 422 not 2:1 or too small, 413 above 16384 × 8192, 400 damaged or missing; stores nothing', async () => {
@@ -475,6 +513,11 @@ describe('public viewer', () => {
     await markReady(foreign.id);
     expect((await api().get(`/api/viewer-room-pois?code=${v.code}&id_room=${foreign.id}`)).status).toBe(404);
     expect((await api().get(`/api/viewer-room-pois?code=${v.code}&id_room=${pending.id}`)).status).toBe(404);
+
+    // A deactivated project's visits leave the public viewer; the team still sees them.
+    await db()('projects').where({ id: p.id }).update({ active: false });
+    expect((await api().get(`/api/viewer-visit?code=${v.code}`)).body.message).toBe('No visit has this code. Check the link you were given.');
+    expect((await api().get(`/api/visits/${v.id}`).set(owner.auth)).status).toBe(200);
   });
 
   it('honours edit_room only for a signed-in user who may edit the visit', async () => {
@@ -488,7 +531,7 @@ describe('public viewer', () => {
     await markReady(room.id);
     const path = `/api/viewer-room-pois?code=${v.code}&id_room=${room.id}&edit_room=true`;
     const anon = await api().get(path);
-    expect(anon.status).toBe(401);
+    expect(anon.status).toBe(403);
     expect(anon.body.message).toBe('Sign in to edit the points of interest of this room.');
     expect((await api().get(path).set(stranger.auth)).status).toBe(403);
     expect((await api().get(path).set(viewer.auth)).status).toBe(403);

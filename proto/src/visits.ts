@@ -49,11 +49,12 @@ import type { MapDetail } from './sheets.js';
  *                                                               of the sheet's project on it (x, y in sheet pixels)
  *
  * Public (no sign-in; the visit code is the key):
- *   GET    /viewer-visit?code=…&poi=…    → ViewerVisit          unknown code → 404; poi (an id) opens the visit on that
+ *   GET    /viewer-visit?code=…&poi=…    → ViewerVisit          unknown code, or a deactivated project → 404; poi (an id) opens the visit on that
  *                                                               point of interest (404 when it is not in the visit)
  *   GET    /viewer-room-pois?code=…&id_room=…&edit_room=… → ViewerRoomPois
  *                                                               edit_room=true needs a signed-in user who may edit the
- *                                                               visit (401 without sign-in, 403 when they may only read)
+ *                                                               visit (403 otherwise: without sign-in, or for those who may
+ *                                                               only read — never 401, so a visitor stays on the viewer)
  *   While the setting maintenance_viewer is on, both answer 503 with a message,
  *   except to the address in maintenance_ip.
  *
@@ -85,7 +86,13 @@ import type { MapDetail } from './sheets.js';
  *   state: queued | active | completed | failed, percent 0..100, message
  *   ('Cutting tiles', 'Ready', or the reason of a failure), detail: RoomTilesProgressDetail.
  * Events carry the absolute state; on 'completed' read GET /rooms/{id} (or the
- * visit) for the panorama URLs. A failed room keeps status 'failed' and `error`.
+ * visit) for the panorama URLs. A failed room keeps status 'failed' and `error`;
+ * a room whose job was lost (no news for a minute and no job left) is marked
+ * failed the next time the visit or the room is read.
+ *
+ * A new visit notifies the project's owner and members (preference
+ * 'visit_created', not the one who made it), and super admins when the
+ * setting notify_vt_create is on.
  */
 
 /** Limits of a room's 360 photo. */

@@ -133,18 +133,11 @@ export async function writePanorama(sourcePath: string, outDir: string): Promise
   }
   const dzFiles = path.join(work, 'pyramid_files');
 
-  // The base image: the tiles of its level, put side by side.
+  // The base image: the tiles of its level, joined side by side (libvips arrayjoin), instead of decoding the photo again.
   const baseCols = 2 ** baseLevel;
-  const tilesOfBase: sharp.OverlayOptions[] = [];
-  for (let row = 0; row < baseCols / 2; row++) {
-    for (let col = 0; col < baseCols; col++) {
-      tilesOfBase.push({ input: path.join(dzFiles, String(baseLevel), `${col}_${row}.jpeg`), left: col * grid.tileSize, top: row * grid.tileSize });
-    }
-  }
-  const base = await sharp({ create: { width: baseWidth, height: baseWidth / 2, channels: 3, background: '#000' } })
-    .composite(tilesOfBase)
-    .jpeg({ quality: 82 })
-    .toBuffer();
+  const tilesOfBase: string[] = [];
+  for (let row = 0; row < baseCols / 2; row++) for (let col = 0; col < baseCols; col++) tilesOfBase.push(path.join(dzFiles, String(baseLevel), `${col}_${row}.jpeg`));
+  const base = await sharp(tilesOfBase, { join: { across: baseCols } }).jpeg({ quality: 82 }).toBuffer();
   await fsp.writeFile(path.join(outDir, 'base.jpg'), base);
   await sharp(base).resize(ROOM_IMAGE.thumbnailWidth, ROOM_IMAGE.thumbnailWidth / 2).jpeg({ quality: 78 }).toFile(path.join(outDir, 'thumb.jpg'));
 

@@ -84,7 +84,9 @@ export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.
     if (!room.folder) await remove(folders);
     await Room.query().patch({ status: 'processing', error: null }).where({ id: room.id });
     report(room, to, 'active', 5, 'Cutting tiles', 'processing');
+    const started = performance.now();
     const images = await writePanorama(localPath(room.file_key), stagingDir);
+    const cutMs = performance.now() - started;
     await job.updateProgress({ percent: 80 });
     report(room, to, 'active', 80, 'Storing tiles', 'processing');
     await storeFolder(stagingDir, generation);
@@ -98,7 +100,7 @@ export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.
     }
     if (room.folder && room.folder !== generation) await remove(room.folder);
     report(room, to, 'completed', 100, 'Ready', 'ready');
-    log.info({ tiles: images.tiles, width: images.width }, 'room tiles made');
+    log.info({ tiles: images.tiles, width: images.width, cut_ms: Math.round(cutMs), total_ms: Math.round(performance.now() - started) }, 'room tiles made');
     return { status: 'done', tiles: images.tiles };
   } catch (err) {
     const refused = err instanceof PanoramaRejected;

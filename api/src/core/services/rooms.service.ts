@@ -9,13 +9,11 @@ import { enqueue } from '../queue/index.js';
 import { newKey, putFile, remove } from '../storage/index.js';
 import { logger } from '../logger.js';
 import { roomDtos, roomFolder, toPoiDto, visitFolder } from './rooms-dto.js';
-import { removeQuietly, requireRoom, requireVisit } from './visits.service.js';
+import { removeQuietly, requireRoom, requireVisit, roomJobId, settleLostRooms } from './visits.service.js';
 
 type Actor = { id: number; super_admin: boolean };
 
 export const ROOM_MIMES = ['image/jpeg', 'image/png', 'image/webp'] as const;
-/** The BullMQ job id of a room's tiling: enqueueing it twice keeps one job. */
-export const roomJobId = (roomId: number) => `room-tiles-${roomId}`;
 
 const UNREADABLE = 'The photo could not be read. It may be damaged; try another file.';
 
@@ -104,8 +102,9 @@ export async function acceptRoomUpload(user: Actor, fields: { id_visit: number; 
 }
 
 export async function getRoom(user: Actor, roomId: number): Promise<RoomDto> {
-  const { room } = await requireRoom(user, roomId, 'read');
-  return (await roomDtos([room]))[0];
+  await requireRoom(user, roomId, 'read');
+  await settleLostRooms({ id: roomId });
+  return (await roomDtos([(await Room.query().findById(roomId))!]))[0];
 }
 
 /** PUT /rooms/{id}: name, and the sheet placement (a sheet of the visit's project, inside its image). */

@@ -1,6 +1,6 @@
 import type { ViewerRoom, ViewerRoomPois, ViewerSheet, ViewerVisit } from '@sitewalk/proto';
 import { Poi, Project, Room, SheetMap, Visit, db } from '../db/index.js';
-import { forbidden, notFound, unauthorized } from '../errors.js';
+import { forbidden, notFound } from '../errors.js';
 import { signedFolderUrl, signedUrl } from '../storage/index.js';
 import { projectAccess, canEditSheets } from './access.service.js';
 import { getSettings } from './settings.service.js';
@@ -25,8 +25,11 @@ export async function viewerInMaintenance(ip: string): Promise<boolean> {
 
 const UNKNOWN_CODE = 'No visit has this code. Check the link you were given.';
 
+/** The visit of a code; a visit of a deactivated project is not shown to the public. */
 async function visitByCode(code: string): Promise<Visit> {
-  const visit = await Visit.query().findOne({ code: code.trim().toLowerCase() });
+  const visit = await Visit.query()
+    .findOne({ code: code.trim().toLowerCase() })
+    .whereExists(db()('projects').select(db().raw('1')).whereRaw('projects.id = visits.id_project').andWhere('projects.active', true));
   if (!visit) throw notFound(UNKNOWN_CODE);
   return visit;
 }
@@ -106,7 +109,8 @@ export async function viewerRoomPois(code: string, roomId: number, editRoom: boo
   if (!room || (room.status !== 'ready' && !editRoom)) throw notFound('This room is not in the visit.');
   let canEdit = false;
   if (editRoom) {
-    if (!user) throw unauthorized('Sign in to edit the points of interest of this room.');
+    // 403, not 401: the public viewer must not send a visitor to the sign-in page.
+    if (!user) throw forbidden('Sign in to edit the points of interest of this room.');
     const access = await projectAccess(user, visit.id_project, db());
     if (!access || !canEditSheets(access.role)) throw forbidden('You may not edit the points of interest of this room.');
     canEdit = true;

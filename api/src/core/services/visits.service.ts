@@ -17,9 +17,12 @@ import { Poi, Room, RoomHotspot, SheetMap, Visit, db } from '../db/index.js';
 import { localDate } from '../db/models/project.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { logger } from '../logger.js';
+import { queue } from '../queue/index.js';
 import { remove, signedUrl } from '../storage/index.js';
 import { canEditSheets, requireProject, roleFor, whereVisible, type ProjectAccess, type ProjectNeed } from './access.service.js';
 import { randomCode } from './project-code.service.js';
+import { notify, notifySuperAdmins } from './notifications.service.js';
+import { getSettings } from './settings.service.js';
 import { ROOM_FILES, hotspotsOf, roomDtos, visitFolder, visitRooms } from './rooms-dto.js';
 import { toMapDetail } from './sheets.service.js';
 
@@ -192,7 +195,38 @@ export async function visitDetail(user: Actor, visitId: number, k: Db = db()): P
 
 export async function getVisit(user: Actor, visitId: number): Promise<VisitDetail> {
   await requireVisit(user, visitId, 'read');
+  await settleLostRooms({ id_visit: visitId });
   return visitDetail(user, visitId);
+}
+
+/** The BullMQ job id of a room's tiling: enqueueing it twice keeps one job. */
+export const roomJobId = (roomId: number) => `room-tiles-${roomId}`;
+/** How long a room may go without news before its job is looked up (covers the gap between the row and the enqueue). */
+const QUIET_MS = 60_000;
+export const LOST_ROOM_MESSAGE = 'Preparing this photo stopped unexpectedly. Delete the room and upload the photo again.';
+
+/**
+ * A room still queued or processing whose job is gone or failed (its worker
+ * was killed more often than BullMQ retries, or Redis lost the queue) would
+ * show a progress bar for ever: it is marked failed, as the worker does when
+ * it gives up. Best effort: with Redis away the rooms show as last recorded.
+ */
+export async function settleLostRooms(where: { id_visit?: number; id?: number }): Promise<void> {
+  try {
+    const stale = await Room.query()
+      .where(where)
+      .whereIn('status', ['queued', 'processing'])
+      .where('updated_at', '<', new Date(Date.now() - QUIET_MS));
+    for (const room of stale) {
+      const job = await queue('rooms').getJob(roomJobId(room.id));
+      const state = job ? await job.getState() : 'missing';
+      if (state !== 'failed' && state !== 'missing' && state !== 'unknown') continue;
+      await Room.query().patch({ status: 'failed', error: LOST_ROOM_MESSAGE }).where({ id: room.id }).whereIn('status', ['queued', 'processing']);
+      logger.warn({ room_id: room.id, job_state: state }, 'room settled as failed: its job ended without the worker recording it');
+    }
+  } catch (err) {
+    logger.warn({ err, ...where }, 'could not check room jobs');
+  }
 }
 
 /** A fresh visit code: random, URL-safe, not used by another visit. */
@@ -208,7 +242,7 @@ const today = () => localDate(new Date())!;
 
 /** POST /visits: a new, empty visit of the project. */
 export async function createVisit(user: Actor, input: VisitCreate): Promise<VisitDetail> {
-  return db().transaction(async (trx) => {
+  const detail = await db().transaction(async (trx) => {
     await projectFor(user, input.id_project, 'edit-sheets', 'Project', trx);
     if (input.id_map != null) await sheetOfProject(input.id_map, input.id_project, trx);
     const visit = await Visit.query(trx).insertAndFetch({
@@ -223,6 +257,33 @@ export async function createVisit(user: Actor, input: VisitCreate): Promise<Visi
     await trx('projects').where({ id: input.id_project }).update({ updated_at: trx.fn.now() });
     return visitDetail(user, visit.id, trx);
   });
+  await tellAboutNewVisit(user, detail);
+  return detail;
+}
+
+/**
+ * A new visit is news for the project's team (their "New visits" preference)
+ * and, when notify_vt_create is on, for super admins. Best effort: the visit
+ * exists either way.
+ */
+async function tellAboutNewVisit(user: Actor, visit: VisitDetail): Promise<void> {
+  try {
+    const k = db();
+    const project = await k('projects').where({ id: visit.id_project }).first('id_owner');
+    const members: { id_user: number }[] = await k('project_members').where({ id_project: visit.id_project }).select('id_user');
+    const who = (await k('users').where({ id: user.id }).first('username'))?.username ?? 'Someone';
+    const input = {
+      kind: 'visit_created',
+      title: 'New visit',
+      message: `${who} added the visit "${visit.name}" (${visit.date}) to "${visit.project_name}".`,
+      link: `/visits/${visit.id}`,
+    } as const;
+    const team = new Set([project?.id_owner, ...members.map((m) => m.id_user)].filter((id): id is number => !!id && id !== user.id));
+    for (const id of team) await notify(id, input, { key: `visit-created-${visit.id}-u${id}` });
+    if ((await getSettings()).notify_vt_create) await notifySuperAdmins(input, { key: `visit-created-admin-${visit.id}` });
+  } catch (err) {
+    logger.error({ err, visit_id: visit.id }, 'could not tell about a new visit');
+  }
 }
 
 /** PUT /visits/{id}: the changed fields. */

@@ -183,10 +183,6 @@ export default function PanoramaViewer(props: Props) {
     const tour = viewer.getPlugin<VirtualTourPlugin>(VirtualTourPlugin);
     const markersPlugin = viewer.getPlugin<MarkersPlugin>(MarkersPlugin);
 
-    viewer.addEventListener('panorama-loaded', () => {
-      if (el.current) el.current.dataset.panoState = 'ready';
-      performance.mark('sw-pano-base');
-    });
     const reportView = () => {
       const pos = viewer.getPosition();
       // Read by the browser tests and the benchmark: where the view looks now.
@@ -197,11 +193,17 @@ export default function PanoramaViewer(props: Props) {
       }
       propsRef.current.onViewChange?.({ yaw: pos.yaw, pitch: pos.pitch, zoom: viewer.getZoomLevel() });
     };
+    viewer.addEventListener('panorama-loaded', () => {
+      if (el.current) el.current.dataset.panoState = 'ready';
+      performance.mark('sw-pano-base');
+      reportView();
+    });
     viewer.addEventListener('position-updated', reportView);
     viewer.addEventListener('zoom-updated', reportView);
     viewer.addEventListener('click', ({ data }) => {
       if (data.rightclick || data.marker) return;
-      if ((data.objects ?? []).length) return;
+      // A click on a hotspot button follows it; it places nothing.
+      if (data.target?.closest?.('.psv-virtual-tour-link, .psv-marker')) return;
       propsRef.current.onPick?.({ yaw: data.yaw, pitch: data.pitch });
     });
     markersPlugin.addEventListener('select-marker', ({ marker }) => propsRef.current.onMarkerSelect?.(marker.id));

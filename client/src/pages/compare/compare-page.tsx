@@ -136,13 +136,13 @@ export default function ComparePage() {
 
   const pane = (side: Side, visitId: number | null, room: Room | null, tour: TourRoom[]) => {
     const v = visits.find((x) => x.id === visitId) ?? null;
-    const label = side === 'left' ? t('Earlier') : t('Later');
+    const label = side === 'left' ? t('First date') : t('Second date');
     return (
       <section aria-label={label} data-testid={`compare-${side}`}>
         <div className="d-flex flex-wrap align-items-end gap-2 mb-1">
           <div className="flex-grow-1">
             <label htmlFor={`compare-${side}-visit`} className="form-label small mb-0">
-              <span className={`sw-room-dot d-inline-flex me-1 tone-${side === 'left' ? 'a' : 'b'}`} style={{ width: 12, height: 12, verticalAlign: 'middle' }} aria-hidden="true" />
+              <span className={`sw-tone-dot me-1 tone-${side === 'left' ? 'a' : 'b'}`} aria-hidden="true" />
               {label}
             </label>
             <select id={`compare-${side}-visit`} className="form-select form-select-sm" value={visitId ?? ''} onChange={(e) => choose(side, Number(e.target.value))}>

@@ -91,7 +91,6 @@ export default function EditVisitPage() {
       valuesOf: visitValues,
     },
     onCreated: (v) => navigate(`/editvisit/${v.id}`, { replace: true }),
-    afterDelete: projectId ? `/visits/${projectId}` : '/visits',
   });
 
   if (form.id === null && projectId === null) return <NotFoundPage />;

@@ -105,7 +105,7 @@ export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSele
       const current = r.id === currentRoomId;
       const icon = L.divIcon({
         className: `sw-room-dot${current ? ' is-current' : ''}${r.tone ? ` tone-${r.tone}` : ''}`,
-        html: `<span>${escapeHtml(r.mark ?? '')}</span>`,
+        html: `<span data-testid="sheet-room" data-room="${r.id}"${current ? ' data-current="true"' : ''}>${escapeHtml(r.mark ?? '')}</span>`,
         iconSize: current ? [30, 30] : [24, 24],
       });
       const marker = L.marker(sm.toLatLng(r.x, r.y), { icon, title: r.name, alt: r.name, keyboard: true, draggable: !!handlers.current.onMove, zIndexOffset: current ? 1000 : 0 });
@@ -114,15 +114,15 @@ export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSele
         const p = sm.toPixels(marker.getLatLng());
         handlers.current.onMove?.(r.id, Math.round(p.x), Math.round(p.y));
       });
-      marker.addTo(group);
-      const dom = marker.getElement();
-      if (dom) {
+      // The icon exists once the map has a view; name it for screen readers then.
+      marker.on('add', () => {
+        const dom = marker.getElement();
+        if (!dom) return;
         dom.setAttribute('role', 'button');
         dom.setAttribute('aria-label', r.name);
-        dom.dataset.testid = 'sheet-room';
-        dom.dataset.room = String(r.id);
         if (current) dom.setAttribute('aria-current', 'true');
-      }
+      });
+      marker.addTo(group);
     }
   }, [rooms, currentRoomId, g?.template]);
 

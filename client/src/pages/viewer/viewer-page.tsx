@@ -10,12 +10,16 @@ import { showToast } from '../../lib/toast';
 import { useSettings } from '../../stores/settings.store';
 import { Spinner } from '../../components/spinner';
 import { tk } from '../../lib/i18n-keys';
-import PanoramaViewer, { type TourMarker } from '../../components/panorama/panorama-viewer';
+import type { PanoramaHandle, TourMarker } from '../../components/panorama/panorama-viewer';
 import { PoiPanel } from './poi-panel';
 import './viewer.css';
 
 // Leaflet loads only when the visit has a sheet to show.
 const SheetRoomsMap = lazy(() => import('../sheet/sheet-rooms-map'));
+// Photo Sphere Viewer and three.js (the biggest chunk) start loading with the page and
+// arrive while the visit is being read, instead of before the read can start.
+const loadPanorama = () => import('../../components/panorama/panorama-viewer');
+const PanoramaViewer = lazy(loadPanorama);
 
 type Load = { status: 'loading' } | { status: 'missing' } | { status: 'error'; message: string } | { status: 'ready'; visit: ViewerVisit };
 
@@ -41,7 +45,10 @@ export default function ViewerPage() {
   const [yaw, setYaw] = useState<number | null>(null);
   const [sheetOpen, setSheetOpen] = useState(() => typeof window === 'undefined' || window.innerWidth >= 768);
   const askedPoi = useRef(positiveInt(poiParam));
+  const pano = useRef<PanoramaHandle>(null);
   const yawFrame = useRef(0);
+
+  useEffect(() => void loadPanorama(), []);
 
   const fetchVisit = useCallback(() => {
     let live = true;
@@ -197,6 +204,7 @@ export default function ViewerPage() {
       </header>
       <main className="sw-viewer-main">
         {room ? (
+          <Suspense fallback={<Spinner size="lg" fullPage />}>
           <PanoramaViewer
             rooms={v.rooms}
             roomId={room.id}
@@ -211,7 +219,9 @@ export default function ViewerPage() {
             label={t('360° view of {name}. Use the arrow keys to look around.', { name: room.name })}
             linkLabel={(name) => t('Go to {name}', { name })}
             keyboardAlways
+            handleRef={pano}
           />
+          </Suspense>
         ) : (
           <div className="sw-fullpage-center text-white-50" data-testid="viewer-empty">
             <p>{t('This visit has no rooms to show yet.')}</p>
@@ -220,7 +230,17 @@ export default function ViewerPage() {
         {room && pois.length > 0 && (
           <nav className="sw-viewer-pois" aria-label={t('Points of interest')}>
             {pois.map((p) => (
-              <button key={p.id} type="button" className="btn btn-sm btn-light" onClick={() => setOpenPoi(p)} data-testid="viewer-poi-button">
+              <button
+                key={p.id}
+                type="button"
+                className="btn btn-sm btn-light"
+                onClick={() => {
+                  setOpenPoi(p);
+                  // Turn towards it, keeping the zoom.
+                  pano.current?.setView({ yaw: p.yaw, pitch: p.pitch, zoom: pano.current.view()?.zoom ?? 0 });
+                }}
+                data-testid="viewer-poi-button"
+              >
                 <i className="bi bi-info-circle me-1" aria-hidden="true" />
                 {p.title}
               </button>

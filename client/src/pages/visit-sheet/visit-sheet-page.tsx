@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { formMessages, type MapDetail, type MapRoom, type MapSummary, type ProjectDetail, type Room, type VisitDetail } from '@sitewalk/proto';
+import { MESSAGES, formMessages, type MapDetail, type MapRoom, type MapSummary, type ProjectDetail, type Room, type VisitDetail } from '@sitewalk/proto';
 import { ApiError, api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
@@ -115,7 +115,14 @@ export default function VisitSheetPage() {
     }
   };
 
-  if (visitId === null || load.status === 'missing') return <NotFoundPage />;
+  if (visitId === null) {
+    return (
+      <div className="alert alert-danger" role="alert">
+        {t(MESSAGES.visitIdRequired)}
+      </div>
+    );
+  }
+  if (load.status === 'missing') return <NotFoundPage />;
   if (load.status === 'error') {
     return (
       <div className="alert alert-danger d-flex align-items-center gap-2" role="alert">

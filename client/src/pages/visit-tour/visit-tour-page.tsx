@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { formMessages, type Hotspot, type Poi, type Room, type VisitDetail } from '@sitewalk/proto';
+import { MESSAGES, formMessages, type Hotspot, type Poi, type Room, type VisitDetail } from '@sitewalk/proto';
 import { ApiError, api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
@@ -139,7 +139,14 @@ export default function VisitTourPage() {
     }
   };
 
-  if (visitId === null || load.status === 'missing') return <NotFoundPage />;
+  if (visitId === null) {
+    return (
+      <div className="alert alert-danger" role="alert">
+        {t(MESSAGES.visitIdRequired)}
+      </div>
+    );
+  }
+  if (load.status === 'missing') return <NotFoundPage />;
   if (load.status === 'loading' || !visit) {
     if (load.status === 'error') {
       return (
@@ -219,9 +226,11 @@ export default function VisitTourPage() {
                       setEditing(null);
                     }}
                     disabled={m === 'hotspot' && others.length === 0}
+                    aria-label={t(label)}
+                    title={t(label)}
                   >
-                    <i className={`bi ${icon} me-1`} aria-hidden="true" />
-                    {t(label)}
+                    <i className={`bi ${icon}`} aria-hidden="true" />
+                    <span className="d-none d-sm-inline ms-1">{t(label)}</span>
                   </button>
                 ))}
               </div>
