@@ -85,7 +85,7 @@ import { MESSAGES } from './messages.js';
  *   clusters[i].ply_url         binary little-endian PLY (x, y, z float; red, green, blue uchar): three.js PLYLoader
  *   clusters[i].path_url        JSON VideoCameraPath: the camera position of each placed keyframe, same frame as the PLY
  *   projections[i].preview_url  PNG, transparent, the sheet's aspect ratio (at most 2048 px wide): the projected
- *                               points (grey) and walk (blue, with dots at keyframes); lay it over the sheet's bounds
+ *                               points (in their colours), the walk (red line) and the rooms (yellow rings); lay it over the sheet's bounds
  *                               (Leaflet L.imageOverlay on [[0,0] … [width,height]] in sheet pixels)
  *   video.url                   the uploaded file, for a <video> preview
  */

@@ -3,11 +3,11 @@ import fsp from 'node:fs/promises';
 import sharp from 'sharp';
 import { normaliseYaw, type VideoPosition } from '@sitewalk/proto';
 import { SheetMap, Visit, db } from '@sitewalk/api/core/db';
-import { enqueue } from '@sitewalk/api/core/queue';
+import { enqueue, queue } from '@sitewalk/api/core/queue';
 import { localPath, putBuffer, remove } from '@sitewalk/api/core/storage';
 import { logger } from '@sitewalk/api/core/logger';
 import { roomFolder, visitFolder } from '@sitewalk/api/core/services/rooms-dto.js';
-import { roomJobId } from '@sitewalk/api/core/services/rooms.service.js';
+import { roomJobId } from '@sitewalk/api/core/services/visits.service.js';
 import type { StoredProjection } from '@sitewalk/api/core/services/video-run.service.js';
 import type { Handler } from '../registry.js';
 import { ProjectionFailed } from '../video/errors.js';
@@ -88,7 +88,7 @@ export const videoConfirmProjection: Handler<'video.confirm-projection'> = (data
         const last = await trx('rooms').where({ id_visit: video.id_visit }).max<{ max: number | null }>('position as max').first();
         let position = last?.max == null ? 0 : last.max + 1;
         const ids: number[] = [];
-        const toTile: { id: number; hash: string }[] = [];
+        const toTile: { id: number }[] = [];
         for (const p of planned) {
           const place = { id_map: map.id, x: p.pos.x, y: p.pos.y, heading: p.pos.heading, osfm_cluster: data.osfm_cluster, updated_at: trx.fn.now() };
           const have = byKeyframe.get(p.pos.keyframe);
@@ -96,7 +96,7 @@ export const videoConfirmProjection: Handler<'video.confirm-projection'> = (data
             const same = have.file_key === p.key && (await fsp.readFile(localPath(p.key)).then(sha, () => '')) === p.hash && have.status !== 'failed';
             await trx('rooms').where({ id: have.id }).update(same ? place : { ...place, status: 'queued', error: null, file_key: p.key, size_bytes: p.data.length, width: p.width, height: p.height });
             ids.push(have.id);
-            if (!same) toTile.push({ id: have.id, hash: p.hash });
+            if (!same) toTile.push({ id: have.id });
           } else {
             const [row] = await trx('rooms')
               .insert({
@@ -116,7 +116,7 @@ export const videoConfirmProjection: Handler<'video.confirm-projection'> = (data
               })
               .returning('id');
             ids.push(row.id);
-            toTile.push({ id: row.id, hash: p.hash });
+            toTile.push({ id: row.id });
           }
         }
         // Rooms this cluster made before for keyframes it no longer has.
@@ -147,8 +147,11 @@ export const videoConfirmProjection: Handler<'video.confirm-projection'> = (data
 
       progress(80, 'Queuing the rooms for the viewer');
       for (const t of toTile) {
-        // The hash in the id: the same photo is never tiled twice, a changed one is.
-        await enqueue('room.tiles', { id_room: t.id, id_user: data.id_user }, { jobId: `${roomJobId(t.id)}-${t.hash.slice(0, 16)}` });
+        // The rooms' own job id (the visits service looks a room's job up by it); a finished job of an earlier photo
+        // would make the new one a no-op, so it goes first. A photo that did not change is not in toTile.
+        const old = await queue('rooms').getJob(roomJobId(t.id));
+        if (old && ['completed', 'failed'].includes(await old.getState())) await old.remove();
+        await enqueue('room.tiles', { id_room: t.id, id_user: data.id_user }, { jobId: roomJobId(t.id) });
       }
       logger.info({ video_id: video.id, rooms: ids.length, tiled: toTile.length, removed: gone.length }, 'video projection confirmed');
       placed = { count: ids.length, sheet: map.name };

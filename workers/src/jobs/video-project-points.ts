@@ -9,6 +9,7 @@ import type { Handler } from '../registry.js';
 import { ProjectionFailed } from '../video/errors.js';
 import { decodePly } from '../video/ply.js';
 import { applySimilarity, projectCluster, quatToRows, toTopDown, type Projection, type Vec2 } from '../video/projection.js';
+import { drawOverlay } from '../video/preview.js';
 import type { PathPose } from '../video/reconstruct.js';
 import { runVideoStep } from './video-step.js';
 
@@ -30,31 +31,18 @@ export function headingsOf(proj: Projection, poses: PathPose[]): number[] {
 }
 
 /**
- * The preview: a transparent PNG with the sheet's aspect ratio showing the
- * projected points (grey) and the walk (blue line, dots at keyframes), to be
- * laid over the sheet.
+ * The preview: a transparent PNG with the sheet's aspect ratio, at most
+ * PREVIEW_MAX_WIDTH wide, of the core's overlay (points in their colours,
+ * the walk as a red line, rooms as rings), to be laid over the sheet.
  */
-export async function renderPreview(sheet: { width: number; height: number }, points: Float32Array, rooms: Vec2[]): Promise<Buffer> {
+export async function renderPreview(sheet: { width: number; height: number }, proj: Pick<Projection, 'points' | 'rooms'>, rgb?: Uint8Array): Promise<Buffer> {
   const w = Math.max(1, Math.min(PREVIEW_MAX_WIDTH, Math.round(sheet.width)));
   const k = w / sheet.width;
   const h = Math.max(1, Math.round(sheet.height * k));
-  const img = Buffer.alloc(w * h * 4);
-  const put = (x: number, y: number, c: [number, number, number, number]) => {
-    const xi = Math.round(x);
-    const yi = Math.round(y);
-    if (xi < 0 || yi < 0 || xi >= w || yi >= h) return;
-    img.set(c, (yi * w + xi) * 4);
-  };
-  for (let i = 0; i + 1 < points.length; i += 2) put(points[i] * k, points[i + 1] * k, [90, 90, 90, 170]);
-  const blue: [number, number, number, number] = [25, 118, 210, 255];
-  for (let i = 1; i < rooms.length; i++) {
-    const [x0, y0] = [rooms[i - 1][0] * k, rooms[i - 1][1] * k];
-    const [x1, y1] = [rooms[i][0] * k, rooms[i][1] * k];
-    const n = Math.ceil(Math.hypot(x1 - x0, y1 - y0)) + 1;
-    for (let t = 0; t <= n; t++) for (const [ox, oy] of [[0, 0], [1, 0], [0, 1]]) put(x0 + ((x1 - x0) * t) / n + ox, y0 + ((y1 - y0) * t) / n + oy, blue);
-  }
-  for (const [x, y] of rooms) for (let dy = -3; dy <= 3; dy++) for (let dx = -3; dx <= 3; dx++) if (dx * dx + dy * dy <= 9) put(x * k + dx, y * k + dy, blue);
-  return sharp(img, { raw: { width: w, height: h, channels: 4 } }).png({ compressionLevel: 6 }).toBuffer();
+  const points = proj.points.map((v) => v * k);
+  const rooms = proj.rooms.map((r) => ({ ...r, x: r.x * k, y: r.y * k }));
+  const img = drawOverlay(w, h, { points, rooms }, rgb);
+  return sharp(Buffer.from(img.buffer, img.byteOffset, img.byteLength), { raw: { width: w, height: h, channels: 4 } }).png({ compressionLevel: 6 }).toBuffer();
 }
 
 /**
@@ -85,7 +73,7 @@ export const videoProjectPoints: Handler<'video.project-points'> = (data, job) =
     const previewKey = `${workFolder}/projections/cluster-${cluster.osfm_cluster}-map-${map.id}.png`;
     await fsp.mkdir(path.dirname(localPath(previewKey)), { recursive: true });
     const tmp = `${localPath(previewKey)}.${process.pid}.tmp`;
-    await fsp.writeFile(tmp, await renderPreview(sheet, proj.points, positions.map((p) => [p.x, p.y])));
+    await fsp.writeFile(tmp, await renderPreview(sheet, { points: proj.points, rooms: proj.rooms.map((r, i) => ({ ...r, x: positions[i].x, y: positions[i].y })) }, cloud.rgb));
     await fsp.rename(tmp, localPath(previewKey));
     const residuals = proj.controlResiduals;
     const previous = (run.artifacts.projections ?? []).find((p) => p.osfm_cluster === cluster.osfm_cluster && p.id_map === map.id);
