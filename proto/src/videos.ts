@@ -327,7 +327,11 @@ export interface VideoDetail {
   fps: number;
   /** Degrees the picture is turned by the player. */
   rotation: number;
-  /** '360' when equirectangular (2:1): keyframes become 360 rooms; 'flat' otherwise. */
+  /**
+   * '360' when equirectangular (2:1): keyframes become 360 rooms; 'flat' otherwise. A flat video is kept,
+   * but today the process step fails it with the reason (the pipeline and the viewer need 360 frames):
+   * show the kind at upload so the user knows before starting.
+   */
   kind: '360' | 'flat';
   /** Signed URL of the uploaded file. */
   url: string | null;
