@@ -118,7 +118,9 @@ describe('a walk-through video through the four steps', () => {
     expect(run.steps['generate-ply']).toMatchObject({ status: 'done', percent: 100, attempts: 1 });
     expect(run.timings.process).toBeGreaterThan(0);
     expect(run.timings['generate-ply']).toBeGreaterThan(0);
-    expect(Object.keys(run.timings)).toEqual(expect.arrayContaining(['process.motion', 'generate-ply.mapping']));
+    // The core's own stages, e.g. 'process.probe', 'generate-ply.mapping'.
+    expect(Object.keys(run.timings).some((k) => k.startsWith('process.'))).toBe(true);
+    expect(Object.keys(run.timings)).toContain('generate-ply.mapping');
     const keyframes = run.artifacts.keyframes!;
     expect(keyframes.length).toBeGreaterThanOrEqual(4);
     for (const k of keyframes) expect(await exists(k.image_key)).toBe(true);
