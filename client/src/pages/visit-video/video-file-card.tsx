@@ -194,7 +194,7 @@ export function VideoFileCard({ visitId, canEdit, video, onVideo }: Props) {
               {video.kind === '360' ? t('360° video') : t('Flat video')} · {t('{width} × {height} pixels', { width: n(video.width), height: n(video.height) })} · {t('{fps} frames a second', { fps: n(Math.round(video.fps)) })}
             </dd>
             <dt className="col-sm-3">{t('Size')}</dt>
-            <dd className="col-sm-9">{t('{mb} MB', { mb: mb(video.size_bytes) })}</dd>
+            <dd className="col-sm-9">{video.size_bytes < 1024 * 1024 ? t('{kb} KB', { kb: n(Math.max(1, Math.round(video.size_bytes / 1024))) }) : t('{mb} MB', { mb: mb(video.size_bytes) })}</dd>
           </dl>
         )}
       </div>
