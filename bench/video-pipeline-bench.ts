@@ -411,6 +411,7 @@ function tunedRecipe(): ColmapRecipe {
 }
 
 async function runColmap(recipe: ColmapRecipe, video: string, truth: PathJson, work: string, limitMs = Infinity): Promise<Outcome> {
+  if (limitMs < 60_000) return { label: recipe.label, skipped: 'not run: less than a minute left before the time limit' };
   fs.rmSync(work, { recursive: true, force: true });
   const images = path.join(work, 'images');
   fs.mkdirSync(images, { recursive: true });

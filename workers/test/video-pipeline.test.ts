@@ -101,7 +101,7 @@ describe('a generated walk, process → generate-ply → project', () => {
       expect(Math.hypot(...p.rotation)).toBeCloseTo(1, 6);
     }
     expect((await contents(work)).filter((f) => f.startsWith('.'))).toEqual([]);
-  }, 300_000);
+  }, 480_000);
 
   it('places the rooms on the plan within 0.15 m of the true path once the start and end are pinned', async () => {
     const c0 = recon.clusters[0];
