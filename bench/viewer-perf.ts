@@ -66,6 +66,10 @@ async function panoramaPhoto(): Promise<{ buffer: Buffer; source: string }> {
 }
 
 interface Sample {
+  /** The visit's answer (GET /api/viewer-visit) in. */
+  api: number;
+  /** JavaScript the page fetched, compressed bytes. */
+  jsBytes: number;
   base: number;
   sharp: number;
   tiles: number;
@@ -92,7 +96,10 @@ async function measure(page: Page, url: string): Promise<Sample> {
     const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const tiles = resources.filter((e) => e.name.includes('/tiles/'));
     const base = resources.find((e) => e.name.includes('/base.'));
+    const visit = resources.find((e) => e.name.includes('/api/viewer-visit'));
     return {
+      api: visit?.responseEnd ?? NaN,
+      jsBytes: resources.filter((e) => /\.js(\?|$)/.test(e.name)).reduce((s, e) => s + (e.encodedBodySize || 0), 0),
       base: performance.getEntriesByName('sw-pano-base')[0]!.startTime,
       sharp: Math.max(...tiles.map((t) => t.responseEnd)),
       tiles: tiles.length,
@@ -102,14 +109,34 @@ async function measure(page: Page, url: string): Promise<Sample> {
   });
 }
 
+/**
+ * The database starts again from room 1: the queue must forget the previous run's
+ * jobs, or a job of the same key (room.tiles of room 1) counts as done already.
+ */
+async function clearRedisPrefix(): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const prefix = env.REDIS_PREFIX!;
+  const r = new Redis(env.REDIS_URL!);
+  for (const pattern of [`${prefix}:*`, `{${prefix}}:*`]) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await r.del(...keys);
+    } while (cursor !== '0');
+  }
+  await r.quit();
+}
+
 async function main() {
   const loadAtStart = loadAverage();
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
   console.log('Building the client (production)…');
   execFileSync('npm', ['run', 'build', '-w', 'client', '--', '--outDir', DIST, '--emptyOutDir', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit', env: { ...env, NODE_ENV: 'production' } });
-  const manifest = JSON.parse(fs.readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string; src?: string }>;
-  const viewerChunk = Object.values(manifest).find((c) => c.src?.includes('panorama-viewer'));
-  const viewerChunkGzip = viewerChunk ? zlib.gzipSync(fs.readFileSync(path.join(DIST, viewerChunk.file)), { level: 9 }).length : NaN;
+  // The chunk that holds Photo Sphere Viewer and three.js (the biggest JavaScript file of the build).
+  const jsFiles = fs.readdirSync(path.join(DIST, 'assets')).filter((f) => f.endsWith('.js'));
+  const biggest = jsFiles.map((f) => ({ f, size: fs.statSync(path.join(DIST, 'assets', f)).size })).sort((a, b) => b.size - a.size)[0]!;
+  const viewerChunkGzip = zlib.gzipSync(fs.readFileSync(path.join(DIST, 'assets', biggest.f)), { level: 9 }).length;
 
   const port = await freePort();
   env.PORT = String(port);
@@ -118,6 +145,7 @@ async function main() {
   await ensureDatabase(env.DATABASE_URL!, { recreate: true });
   const { db, migrateLatest, closeDb } = await import('../api/src/core/db/index.js');
   await migrateLatest(db());
+  await clearRedisPrefix();
   const { createUser, api } = await import('../api/test/helpers.js');
   const { startServer } = await import('../api/src/server.js');
   const { handlers } = await import('../workers/src/jobs/index.js');
@@ -134,7 +162,7 @@ async function main() {
   if (upload.status !== 202) throw new Error(`room not accepted: ${upload.status} ${JSON.stringify(upload.body)}`);
   console.log('Tiling the panorama with the room.tiles worker…');
   let levels = '';
-  for (const until = Date.now() + 600_000; ; await sleep(500)) {
+  for (const until = Date.now() + 240_000; ; await sleep(500)) {
     const v = (await api().get(`/api/visits/${visit.id}`).set(owner.auth)).body.data as { rooms: { status: string; error: string | null; panorama: { levels: { width: number; cols: number; rows: number }[]; tile_size: number } | null }[] };
     const room = v.rooms[0]!;
     if (room.status === 'failed') throw new Error(`tiling failed: ${room.error}`);
@@ -142,7 +170,7 @@ async function main() {
       levels = room.panorama.levels.map((l) => `${l.width} px (${l.cols} × ${l.rows})`).join(', ') + `, tiles of ${room.panorama.tile_size} px`;
       break;
     }
-    if (Date.now() > until) throw new Error('the room was not ready within 10 minutes');
+    if (Date.now() > until) throw new Error('the room was not ready within 4 minutes');
   }
 
   const { launchBrowser } = await import('../e2e/support/chromium.js');
@@ -182,6 +210,7 @@ async function main() {
     const m = median(xs);
     lines.push(`| ${name} | ${ms(m)} | ${ms(Math.min(...xs))} | ${ms(Math.max(...xs))} | ≤ ${ms(target)}: **${m <= target ? 'PASS' : 'MISS'}** |`);
   };
+  lines.push(`| the visit's answer in (JavaScript loaded, ${kb(median(samples.map((s) => s.jsBytes)))} compressed) | ${ms(median(samples.map((s) => s.api)))} | ${ms(Math.min(...samples.map((s) => s.api)))} | ${ms(Math.max(...samples.map((s) => s.api)))} | — |`);
   row('low-resolution sphere on screen', samples.map((s) => s.base), TARGET_BASE_MS);
   row('first sharp view (last tile of the first view in)', samples.map((s) => s.sharp), TARGET_SHARP_MS);
   lines.push('', `The first view fetched ${median(samples.map((s) => s.tiles))} tiles (${kb(median(samples.map((s) => s.tileBytes)))}) after a ${kb(median(samples.map((s) => s.baseBytes)))} low-resolution sphere, out of a ${kb(photo.buffer.length)} photo.`, '');
