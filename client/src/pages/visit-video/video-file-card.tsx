@@ -183,6 +183,11 @@ export function VideoFileCard({ visitId, canEdit, video, onVideo }: Props) {
             {canEdit ? uploadButton(t('Upload a video'), true) : <p className="small text-body-secondary mb-0">{t('Only people who may edit this visit can upload a video.')}</p>}
           </div>
         )}
+        {video && !sending && video.kind === 'flat' && (
+          <div className="alert alert-warning small" role="status" data-testid="video-flat-warning">
+            {t('This is a flat video, not a 360° one: only 360° videos (twice as wide as high) can become rooms. Film the walk with a 360° camera.')}
+          </div>
+        )}
         {video && !sending && (
           <dl className="row small mb-0" data-testid="video-facts">
             <dt className="col-sm-3">{t('File')}</dt>
