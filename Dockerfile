@@ -1,6 +1,7 @@
 # One image for the api and the workers; the client is built into it.
+# ffmpeg: the api checks uploaded videos with ffprobe, workers cut keyframes; colmap: the generate-ply step (CPU build).
 FROM node:20-bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends poppler-utils qpdf fonts-dejavu-core ca-certificates \
+RUN apt-get update && apt-get install -y --no-install-recommends poppler-utils qpdf fonts-dejavu-core ca-certificates ffmpeg colmap \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./

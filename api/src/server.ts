@@ -13,6 +13,9 @@ import { canAccessProject } from './core/services/access.service.js';
 export async function startServer(port = config.port) {
   const app = createApp();
   const server = http.createServer(app.callback());
+  // Node ends any request after 5 minutes by default; a video of several GB takes longer. The 30 s limit of
+  // ordinary requests is Koa's (requestTimeout, which exempts uploads); headersTimeout still guards slow headers.
+  server.requestTimeout = 0;
   const realtime = attachRealtime(server, { canJoinProject: canAccessProject });
   await new Promise<void>((resolve) => server.listen(port, config.host, resolve));
   const address = server.address();

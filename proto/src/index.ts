@@ -11,3 +11,4 @@ export * from './projects.js';
 export * from './categories.js';
 export * from './sheets.js';
 export * from './visits.js';
+export * from './videos.js';

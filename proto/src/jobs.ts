@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { controlPointSchema } from './videos.js';
 
 /**
  * The typed job registry: every job's name, payload schema, queue and retry
@@ -6,8 +7,20 @@ import { z } from 'zod';
  * workers process refuses to start when a job here has no handler.
  */
 
-export const QUEUES = ['mail', 'notifications', 'sheets', 'rooms'] as const;
+/**
+ * 'video' carries the ffmpeg and projection steps of walk-through videos,
+ * 'reconstruction' the COLMAP step alone, so it can run on machines of its
+ * own (WORKER_QUEUES=reconstruction there, the other queues elsewhere).
+ */
+export const QUEUES = ['mail', 'notifications', 'sheets', 'rooms', 'video', 'reconstruction'] as const;
 export type QueueName = (typeof QUEUES)[number];
+
+const videoStep = z.object({
+  id_video: z.number().int().positive(),
+  generation: z.number().int().min(1),
+  /** Who started the step; they get the progress events too. */
+  id_user: z.number().int().positive().optional(),
+});
 
 const notificationTypeSchema = z.string().min(1).max(20);
 
@@ -52,6 +65,25 @@ export const jobPayloads = {
     /** Who uploaded the photo; they get the progress events too. */
     id_user: z.number().int().positive().optional(),
   }),
+  /**
+   * The steps of a walk-through video's run (videos.ts). Each carries the
+   * run's generation: a job of an older generation (the run was restarted)
+   * does nothing. Re-running a step replaces its outputs.
+   */
+  'video.process': videoStep,
+  'video.generate-ply': videoStep,
+  'video.project-points': videoStep.extend({
+    osfm_cluster: z.number().int().min(0),
+    id_map: z.number().int().positive(),
+    image_width: z.number().int().positive(),
+    image_height: z.number().int().positive(),
+    control_points: z.array(controlPointSchema).default([]),
+  }),
+  'video.confirm-projection': videoStep.extend({
+    osfm_cluster: z.number().int().min(0),
+    id_map: z.number().int().positive(),
+    positions: z.array(z.object({ keyframe: z.number().int().min(0), x: z.number(), y: z.number(), heading: z.number().optional() })).default([]),
+  }),
 } as const;
 
 export type JobName = keyof typeof jobPayloads;
@@ -77,6 +109,12 @@ export const JOB_POLICIES: Record<JobName, JobPolicy> = {
   'sheet.from-pdf': { queue: 'sheets', attempts: 3, backoffMs: 5_000, concurrency: 1, timeoutMs: 30 * 60_000 },
   // One 8K panorama at a time per process: libvips already uses every core for it.
   'room.tiles': { queue: 'rooms', attempts: 3, backoffMs: 5_000, concurrency: 1, timeoutMs: 10 * 60_000 },
+  // ffmpeg already uses several cores for one video; bad input fails at once (UnrecoverableError), so attempts are for crashes.
+  'video.process': { queue: 'video', attempts: 3, backoffMs: 10_000, concurrency: 1, timeoutMs: 2 * 3600_000 },
+  // COLMAP uses every core of its machine; a long walk takes hours on CPU.
+  'video.generate-ply': { queue: 'reconstruction', attempts: 2, backoffMs: 30_000, concurrency: 1, timeoutMs: 8 * 3600_000 },
+  'video.project-points': { queue: 'video', attempts: 3, backoffMs: 5_000, concurrency: 2, timeoutMs: 15 * 60_000 },
+  'video.confirm-projection': { queue: 'video', attempts: 3, backoffMs: 5_000, concurrency: 2, timeoutMs: 15 * 60_000 },
 };
 
 export const JOB_NAMES = Object.keys(jobPayloads) as JobName[];

@@ -212,6 +212,17 @@ export const ROUTES: AppRoute[] = [
     load: () => import('../pages/visit-sheet/visit-sheet-page'),
   },
   {
+    path: '/visitvideo/:id',
+    title: 'Walk-through video',
+    description: 'Turn a 360° video of a walk into rooms placed on the sheet: upload, watch the processing, lay the walk on the plan and confirm.',
+    requiresAuth: true,
+    menuIcon: 'bi-camera-reels',
+    parentPath: '/visits',
+    transition: 'fade',
+    // three.js and Leaflet load with this screen only.
+    load: () => import('../pages/visit-video/visit-video-page'),
+  },
+  {
     path: '/compare/:id',
     title: 'Compare two dates',
     description: 'Two visits of one sheet side by side, turning together, to see what changed.',

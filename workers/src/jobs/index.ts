@@ -4,6 +4,10 @@ import { mailVerify } from './mail-verify.js';
 import { notifyDispatch } from './notify-dispatch.js';
 import { sheetFromPdf } from './sheet-from-pdf.js';
 import { roomTiles } from './room-tiles.js';
+import { videoProcess } from './video-process.js';
+import { videoGeneratePly } from './video-generate-ply.js';
+import { videoProjectPoints } from './video-project-points.js';
+import { videoConfirmProjection } from './video-confirm-projection.js';
 
 /**
  * One handler per job of the registry in proto/src/jobs.ts. Each is
@@ -17,4 +21,8 @@ export const handlers: HandlerTable = {
   'notify.dispatch': notifyDispatch,
   'sheet.from-pdf': sheetFromPdf,
   'room.tiles': roomTiles,
+  'video.process': videoProcess,
+  'video.generate-ply': videoGeneratePly,
+  'video.project-points': videoProjectPoints,
+  'video.confirm-projection': videoConfirmProjection,
 };

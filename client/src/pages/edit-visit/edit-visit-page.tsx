@@ -12,6 +12,7 @@ import { useEditForm } from '../../components/edit-form/use-edit-form';
 import NotFoundPage from '../not-found/not-found-page';
 import { tk } from '../../lib/i18n-keys';
 import { RoomManager } from './room-manager';
+import { VisitVideoCard } from '../visit-video/visit-video-card';
 import '../projects/projects.css';
 import '../visits/visits.css';
 
@@ -172,6 +173,7 @@ export default function EditVisitPage() {
           error={form.errors.description ? t(form.errors.description) : null}
         />
       </EditFormShell>
+      {form.id !== null && visit && <VisitVideoCard visit={visit} />}
       {form.id !== null && visit && <RoomManager visit={visit} />}
     </div>
   );

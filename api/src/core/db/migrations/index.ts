@@ -3,6 +3,7 @@ import * as platform from './20261122_0001_platform.js';
 import * as projects from './20261122_0100_projects.js';
 import * as encryptSettings from './20261124_0150_encrypt_settings.js';
 import * as visits from './20261126_0200_visits.js';
+import * as videos from './20261126_0300_videos.js';
 
 /**
  * Every migration, in order. Listed here (not discovered on disk) so they run
@@ -13,4 +14,5 @@ export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: 
   '20261122_0100_projects': projects,
   '20261124_0150_encrypt_settings': encryptSettings,
   '20261126_0200_visits': visits,
+  '20261126_0300_videos': videos,
 };

@@ -6,3 +6,4 @@ export { Project, ProjectMember, ProjectStar, ProjectType } from './project.js';
 export { Category, ProjectCategory } from './category.js';
 export { SheetMap, PdfUpload, Room } from './sheet.js';
 export { Visit, RoomHotspot, Poi } from './visit.js';
+export { Video } from './video.js';

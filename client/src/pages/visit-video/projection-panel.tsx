@@ -1,0 +1,294 @@
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { MESSAGES, formMessages, type MapDetail, type MapSummary, type VideoDetail, type VisitDetail } from '@sitewalk/proto';
+import { api } from '../../lib/api-client';
+import { formatNumber } from '../../lib/format';
+import { showToast } from '../../lib/toast';
+import { tk } from '../../lib/i18n-keys';
+import { viewerPath } from '../../lib/share-links';
+import { IDENTITY, fitTwoPoints, mirrorAbout, overlayCentre, toDegrees, type Point, type Similarity } from '../../lib/projection-transform';
+import { adjustPositions, isRunBusy } from '../../lib/video-run';
+import { Spinner } from '../../components/spinner';
+import type { EditorTool } from './projection-editor';
+import { videoApi } from './video-api';
+
+const PointCloudView = lazy(() => import('./point-cloud-view'));
+const ProjectionEditor = lazy(() => import('./projection-editor'));
+
+const TOOLS: { tool: EditorTool; icon: string; label: string }[] = [
+  { tool: 'pan', icon: 'bi-hand-index', label: tk('Pan the sheet') },
+  { tool: 'move', icon: 'bi-arrows-move', label: tk('Move') },
+  { tool: 'rotate', icon: 'bi-arrow-repeat', label: tk('Rotate') },
+  { tool: 'scale', icon: 'bi-arrows-angle-expand', label: tk('Scale') },
+  { tool: 'points', icon: 'bi-geo-alt', label: tk('Start and end') },
+];
+
+const TOOL_HINT: Record<EditorTool, string> = {
+  pan: tk('Drag the sheet to look around; the walk stays where it is.'),
+  move: tk('Drag to move the walk over the sheet.'),
+  rotate: tk('Drag around the walk to turn it.'),
+  scale: tk('Drag away from the walk’s centre to make it bigger, towards it to make it smaller.'),
+  points: tk('Click where the walk started (green), then where it ended (red).'),
+};
+
+interface Props {
+  visit: VisitDetail;
+  video: VideoDetail;
+  sheets: MapSummary[];
+  onVideo(v: VideoDetail): void;
+}
+
+/**
+ * After the point cloud: pick the part of the walk (cluster) and the sheet,
+ * see the cloud in 3D, lay the walk on the sheet (the server's proposal),
+ * adjust it by hand or by two clicks, and confirm — the rooms are made and
+ * placed. Each cluster is projected and confirmed on its own.
+ */
+export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
+  const { t, i18n } = useTranslation();
+  const n = (v: number) => formatNumber(v, i18n.language);
+  const { clusters, projections, keyframes } = video.run.artifacts;
+  const [clusterNo, setClusterNo] = useState<number>(clusters[0]?.osfm_cluster ?? 0);
+  const [sheetId, setSheetId] = useState<number | null>(visit.id_map ?? sheets[0]?.id ?? null);
+  const [sheet, setSheet] = useState<MapDetail | null>(null);
+  const [adjust, setAdjust] = useState<Similarity>(IDENTITY);
+  const [tool, setTool] = useState<EditorTool>('move');
+  const [picks, setPicks] = useState<Point[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [show3d, setShow3d] = useState(true);
+
+  useEffect(() => {
+    if (!clusters.some((c) => c.osfm_cluster === clusterNo) && clusters[0]) setClusterNo(clusters[0].osfm_cluster);
+  }, [clusters, clusterNo]);
+  useEffect(() => {
+    if (sheetId === null && sheets[0]) setSheetId(visit.id_map ?? sheets[0].id);
+  }, [sheets, sheetId, visit.id_map]);
+
+  useEffect(() => {
+    if (sheetId === null) return setSheet(null);
+    const known = visit.maps.find((m) => m.id === sheetId);
+    if (known) return setSheet(known);
+    let live = true;
+    api.get<MapDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed).then(
+      (m) => live && setSheet(m),
+      (err: unknown) => showToast('error', t((err as Error).message)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [sheetId, visit.maps, t]);
+
+  const cluster = clusters.find((c) => c.osfm_cluster === clusterNo) ?? null;
+  const projection = projections.find((p) => p.osfm_cluster === clusterNo && p.id_map === sheetId) ?? null;
+  const projectionKey = projection ? `${projection.osfm_cluster}:${projection.id_map}:${projection.preview_url ?? ''}:${projection.positions.length}` : '';
+  useEffect(() => {
+    setAdjust(IDENTITY);
+    setPicks([]);
+  }, [projectionKey]);
+
+  const busyRun = isRunBusy(video.run);
+  const runningHere = busyRun && (video.run.step === 'project-points' || video.run.step === 'confirm-projection');
+  const adjusted = adjust !== IDENTITY;
+  const positions = projection?.positions ?? [];
+  const pivot = useMemo(() => overlayCentre(adjust, positions), [adjust, positions]);
+  const sheetName = sheets.find((s) => s.id === sheetId)?.name ?? sheet?.name ?? '';
+
+  const project = async () => {
+    if (!sheet || sheetId === null || !sheet.width || !sheet.height) return;
+    setBusy(true);
+    try {
+      onVideo(await videoApi.projectPoints({ id_map: sheetId, id_visit: visit.id, osfmCluster: clusterNo, imageWidth: sheet.width, imageHeight: sheet.height }));
+    } catch (err) {
+      showToast('error', t((err as Error).message || MESSAGES.projectPointsFailed));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirmProjection = async () => {
+    if (!projection) return;
+    setBusy(true);
+    try {
+      const body = { id_map: projection.id_map, id_visit: visit.id, osfmCluster: projection.osfm_cluster, ...(adjusted ? { positions: adjustPositions(projection.positions, adjust) } : {}) };
+      onVideo(await videoApi.confirm(body));
+      showToast('info', t('Placing the rooms…'));
+    } catch (err) {
+      showToast('error', t((err as Error).message || MESSAGES.projectPointsFailed));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onPick = (p: Point) => {
+    if (positions.length < 2) return;
+    const next = picks.length >= 2 ? [p] : [...picks, p];
+    setPicks(next);
+    if (next.length === 2) {
+      const first = positions[0];
+      const last = positions[positions.length - 1];
+      const fit = fitTwoPoints(first, last, next[0], next[1], adjust.mirror);
+      if (fit) setAdjust(fit);
+      else showToast('warning', t('The walk starts and ends at the same place: move it by hand instead.'));
+    }
+  };
+
+  if (clusters.length === 0) return null;
+
+  return (
+    <>
+      <section className="card border-0 shadow-sm" aria-labelledby="cloud-heading" data-testid="point-cloud-card">
+        <div className="card-header bg-transparent d-flex flex-wrap align-items-center gap-2">
+          <h2 id="cloud-heading" className="h6 mb-0 me-auto">
+            {t('Point cloud')}
+          </h2>
+          {clusters.length > 1 && (
+            <div className="d-flex align-items-center gap-2">
+              <label htmlFor="video-cluster" className="small mb-0">
+                {t('Part of the walk')}
+              </label>
+              <select id="video-cluster" className="form-select form-select-sm w-auto mw-100" value={clusterNo} onChange={(e) => setClusterNo(Number(e.target.value))} data-testid="cluster-select">
+                {clusters.map((c, i) => (
+                  <option key={c.osfm_cluster} value={c.osfm_cluster}>
+                    {t('Part {n}: {rooms} rooms', { n: n(i + 1), rooms: n(c.keyframes.length) })}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <button type="button" className="btn btn-sm btn-outline-secondary" aria-expanded={show3d} aria-controls="point-cloud-body" onClick={() => setShow3d((s) => !s)}>
+            {show3d ? t('Hide the 3D view') : t('Show the 3D view')}
+          </button>
+        </div>
+        <div className="card-body" id="point-cloud-body">
+          {clusters.length > 1 && <p className="small text-body-secondary">{t('The reconstruction came out in {n} parts. Lay each part on the sheet and confirm it on its own.', { n: n(clusters.length) })}</p>}
+          {cluster && (
+            <p className="small text-body-secondary mb-2">
+              {t('{rooms} rooms along the walk, {points} points.', { rooms: n(cluster.keyframes.length), points: n(cluster.points) })}
+              {keyframes.length > cluster.keyframes.length && ` ${t('{n} frames could not be placed in this part.', { n: n(keyframes.length - cluster.keyframes.length) })}`}
+            </p>
+          )}
+          {show3d && cluster?.ply_url && (
+            <Suspense fallback={<Spinner />}>
+              <PointCloudView plyUrl={cluster.ply_url} pathUrl={cluster.path_url} label={t('Point cloud of part {n} of the walk', { n: n(clusters.indexOf(cluster) + 1) })} />
+            </Suspense>
+          )}
+        </div>
+      </section>
+
+      <section className="card border-0 shadow-sm" aria-labelledby="projection-heading" data-testid="projection-card">
+        <div className="card-header bg-transparent">
+          <h2 id="projection-heading" className="h6 mb-0">
+            {t('Lay the walk on the sheet')}
+          </h2>
+        </div>
+        <div className="card-body d-flex flex-column gap-3">
+          {sheets.length === 0 ? (
+            <div className="sw-empty-state py-3" data-testid="projection-no-sheet">
+              <i className="bi bi-map d-block mb-2" aria-hidden="true" />
+              <p className="mb-3">{t('This project has no sheet yet. Upload its PDF plans first.')}</p>
+              <Link to={`/project/${visit.id_project}`} className="btn btn-primary btn-sm">
+                {t('Open project')}
+              </Link>
+            </div>
+          ) : (
+            <div className="d-flex flex-wrap align-items-end gap-2">
+              <div>
+                <label htmlFor="projection-sheet" className="form-label small mb-1">
+                  {t('Sheet')}
+                </label>
+                <select id="projection-sheet" className="form-select form-select-sm mw-100" value={sheetId ?? ''} onChange={(e) => setSheetId(Number(e.target.value))}>
+                  {sheets.map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              {video.can_edit && (
+                <button type="button" className="btn btn-sm btn-primary" onClick={() => void project()} disabled={busy || busyRun || !sheet}>
+                  <i className="bi bi-layers me-1" aria-hidden="true" />
+                  {projection ? t('Lay it out again') : t('Lay the walk on this sheet')}
+                </button>
+              )}
+              {runningHere && (
+                <span className="small text-body-secondary align-self-center">
+                  <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />
+                  {t('Working…')}
+                </span>
+              )}
+            </div>
+          )}
+
+          {projection && sheet && (
+            <>
+              {video.can_edit && (
+                <div className="d-flex flex-wrap gap-2 align-items-center">
+                  <div className="btn-group btn-group-sm flex-wrap sw-tool-group" role="group" aria-label={t('Tools')}>
+                    {TOOLS.map((x) => (
+                      <button key={x.tool} type="button" className={`btn ${tool === x.tool ? 'btn-primary' : 'btn-outline-primary'}`} aria-pressed={tool === x.tool} onClick={() => { setTool(x.tool); if (x.tool === 'points') setPicks([]); }}>
+                        <i className={`bi ${x.icon} me-1`} aria-hidden="true" />
+                        {t(x.label)}
+                      </button>
+                    ))}
+                  </div>
+                  <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setAdjust((a) => mirrorAbout(a, pivot))} aria-pressed={adjust.mirror}>
+                    <i className="bi bi-symmetry-horizontal me-1" aria-hidden="true" />
+                    {t('Mirror')}
+                  </button>
+                  <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => { setAdjust(IDENTITY); setPicks([]); }} disabled={!adjusted && picks.length === 0}>
+                    <i className="bi bi-arrow-counterclockwise me-1" aria-hidden="true" />
+                    {t('Back to the proposal')}
+                  </button>
+                </div>
+              )}
+              <p className="small text-body-secondary mb-0" aria-live="polite" data-testid="projection-hint">
+                {t(TOOL_HINT[tool])}{' '}
+                {adjusted && t('Turned {deg}°, scaled {percent}%.', { deg: n(toDegrees(adjust.rotation)), percent: n(Math.round(adjust.scale * 100)) })}
+              </p>
+              <Suspense fallback={<Spinner />}>
+                <ProjectionEditor
+                  sheet={sheet}
+                  positions={projection.positions}
+                  // Once confirmed, the positions are the adjusted ones and the proposal's picture no longer matches them.
+                  previewUrl={projection.confirmed_at ? null : projection.preview_url}
+                  value={adjust}
+                  onChange={setAdjust}
+                  tool={video.can_edit ? tool : 'pan'}
+                  picks={picks}
+                  onPick={onPick}
+                  label={t('The walk laid over sheet {name}', { name: sheetName })}
+                />
+              </Suspense>
+              <div className="d-flex flex-wrap align-items-center gap-2">
+                <span className="small text-body-secondary me-auto" data-testid="projection-summary">
+                  {t('{n} rooms will be placed on {sheet}.', { n: n(projection.positions.length), sheet: sheetName })}
+                  {projection.residual_px !== null && ` ${t('The fit is off by {px} pixels on average.', { px: n(Math.round(projection.residual_px)) })}`}
+                </span>
+                {video.can_edit && (
+                  <button type="button" className="btn btn-success" onClick={() => void confirmProjection()} disabled={busy || busyRun || projection.positions.length === 0}>
+                    <i className="bi bi-check2-circle me-1" aria-hidden="true" />
+                    {projection.confirmed_at ? t('Confirm again') : t('Confirm and place the rooms')}
+                  </button>
+                )}
+              </div>
+              {projection.confirmed_at && (
+                <div className="alert alert-success d-flex flex-wrap align-items-center gap-2 mb-0" role="status" data-testid="projection-confirmed">
+                  <span className="me-auto">{t('{n} rooms are placed on {sheet}.', { n: n(projection.room_ids.length), sheet: sheetName })}</span>
+                  <Link to={`/visitsheet/${visit.id}?map=${projection.id_map}`} className="btn btn-sm btn-outline-success">
+                    <i className="bi bi-pin-map me-1" aria-hidden="true" />
+                    {t('See the rooms on the sheet')}
+                  </Link>
+                  <a href={viewerPath(visit.code)} target="_blank" rel="noopener" className="btn btn-sm btn-outline-success">
+                    <i className="bi bi-play-circle me-1" aria-hidden="true" />
+                    {t('Open in the viewer')}
+                  </a>
+                </div>
+              )}
+            </>
+          )}
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,170 @@
+import crypto from 'node:crypto';
+import fsp from 'node:fs/promises';
+import sharp from 'sharp';
+import { normaliseYaw, type VideoPosition } from '@sitewalk/proto';
+import { SheetMap, Visit, db } from '@sitewalk/api/core/db';
+import { enqueue, queue } from '@sitewalk/api/core/queue';
+import { localPath, putBuffer, remove } from '@sitewalk/api/core/storage';
+import { logger } from '@sitewalk/api/core/logger';
+import { roomFolder, visitFolder } from '@sitewalk/api/core/services/rooms-dto.js';
+import { roomJobId } from '@sitewalk/api/core/services/visits.service.js';
+import type { StoredProjection } from '@sitewalk/api/core/services/video-run.service.js';
+import type { Handler } from '../registry.js';
+import { ProjectionFailed } from '../video/errors.js';
+import { runVideoStep, tellOwner } from './video-step.js';
+
+/** Hotspots sit a little below the horizon, where the floor towards the next room is. */
+const HOTSPOT_PITCH = -0.3;
+
+const pad = (i: number) => String(i).padStart(4, '0');
+const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+
+/** Bearing from a to b on the sheet (y down), radians clockwise from up. */
+const bearing = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.atan2(b.x - a.x, -(b.y - a.y));
+
+/** Where, inside room `from`, the link towards room `to` is shown: the direction the camera moved, relative to the panorama's centre. */
+export const hotspotYaw = (from: VideoPosition, to: VideoPosition) => normaliseYaw(bearing(from, to) - from.heading);
+
+interface PlannedRoom {
+  pos: VideoPosition;
+  time: number;
+  key: string;
+  data: Buffer;
+  hash: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * video.confirm-projection: one room per keyframe of the cluster (the 360
+ * frame as the room's photo, tiled by room.tiles like an uploaded photo),
+ * placed on the sheet with its heading, consecutive rooms linked both ways
+ * by hotspots in the direction the camera moved, then a notification.
+ * Rooms are keyed by (video, keyframe): confirming again moves them and
+ * replaces their links, never duplicates them, and a photo that did not
+ * change is not tiled again.
+ */
+export const videoConfirmProjection: Handler<'video.confirm-projection'> = (data, job) => {
+  let placed = { count: 0, sheet: '' };
+  return runVideoStep(
+    'confirm-projection',
+    data,
+    job,
+    async ({ video, run, progress }) => {
+      const projection = (run.artifacts.projections ?? []).find((p) => p.osfm_cluster === data.osfm_cluster && p.id_map === data.id_map);
+      if (!projection) throw new ProjectionFailed('This cluster has not been laid on that sheet; project the points first.');
+      const map = await SheetMap.query().findById(data.id_map);
+      if (!map || map.id_project !== video.id_project) throw new ProjectionFailed('The sheet is gone; choose another sheet.');
+      const edits = new Map(data.positions.map((p) => [p.keyframe, p]));
+      const positions = projection.positions.map((p) => {
+        const e = edits.get(p.keyframe);
+        return e ? { keyframe: p.keyframe, x: e.x, y: e.y, heading: normaliseYaw(e.heading ?? p.heading) } : p;
+      });
+      const frames = new Map((run.artifacts.keyframes ?? []).map((k) => [k.index, k]));
+      const folder = visitFolder(video.id_project, video.id_visit);
+
+      progress(5, 'Preparing the room photos');
+      const planned: PlannedRoom[] = [];
+      for (const [i, pos] of positions.entries()) {
+        const frame = frames.get(pos.keyframe);
+        if (!frame) throw new ProjectionFailed(`Keyframe ${pos.keyframe} has no image; process the video again.`);
+        const buf = await fsp.readFile(localPath(frame.image_key));
+        const meta = await sharp(buf).metadata();
+        planned.push({ pos, time: frame.time, key: `${folder}/originals/video-${video.id}-kf${pad(pos.keyframe)}.jpg`, data: buf, hash: sha(buf), width: meta.width ?? video.width, height: meta.height ?? video.height });
+        progress(5 + (45 * (i + 1)) / positions.length, `Preparing the room photos (${i + 1} of ${positions.length})`);
+      }
+
+      progress(50, 'Placing the rooms on the sheet');
+      const k = db();
+      const { ids, toTile, gone } = await k.transaction(async (trx) => {
+        // The visit's lock orders this with uploads and other confirmations (room positions in the visit).
+        const visit = await Visit.query(trx).findById(video.id_visit).forUpdate();
+        if (!visit) throw new ProjectionFailed('The visit was deleted.');
+        const existing: { id: number; video_keyframe: number; file_key: string | null; status: string }[] = await trx('rooms')
+          .where({ id_video: video.id })
+          .select('id', 'video_keyframe', 'file_key', 'status');
+        const byKeyframe = new Map(existing.map((r) => [r.video_keyframe, r]));
+        const last = await trx('rooms').where({ id_visit: video.id_visit }).max<{ max: number | null }>('position as max').first();
+        let position = last?.max == null ? 0 : last.max + 1;
+        const ids: number[] = [];
+        const toTile: { id: number }[] = [];
+        for (const p of planned) {
+          const place = { id_map: map.id, x: p.pos.x, y: p.pos.y, heading: p.pos.heading, osfm_cluster: data.osfm_cluster, updated_at: trx.fn.now() };
+          const have = byKeyframe.get(p.pos.keyframe);
+          if (have) {
+            const same = have.file_key === p.key && (await fsp.readFile(localPath(p.key)).then(sha, () => '')) === p.hash && have.status !== 'failed';
+            await trx('rooms').where({ id: have.id }).update(same ? place : { ...place, status: 'queued', error: null, file_key: p.key, size_bytes: p.data.length, width: p.width, height: p.height });
+            ids.push(have.id);
+            if (!same) toTile.push({ id: have.id });
+          } else {
+            const [row] = await trx('rooms')
+              .insert({
+                ...place,
+                id_visit: video.id_visit,
+                id_user: data.id_user ?? video.id_user,
+                id_video: video.id,
+                video_keyframe: p.pos.keyframe,
+                name: `Video ${clock(p.time)}`,
+                position: position++,
+                status: 'queued',
+                original_name: `${video.original_name} @ ${clock(p.time)}`.slice(0, 255),
+                size_bytes: p.data.length,
+                width: p.width,
+                height: p.height,
+                file_key: p.key,
+              })
+              .returning('id');
+            ids.push(row.id);
+            toTile.push({ id: row.id });
+          }
+        }
+        // Rooms this cluster made before for keyframes it no longer has.
+        const keep = new Set(planned.map((p) => p.pos.keyframe));
+        const stale = existing.filter((r) => !keep.has(r.video_keyframe) && !ids.includes(r.id));
+        const staleOfCluster: { id: number; file_key: string | null }[] = stale.length
+          ? await trx('rooms').whereIn('id', stale.map((r) => r.id)).where({ osfm_cluster: data.osfm_cluster }).select('id', 'file_key')
+          : [];
+        if (staleOfCluster.length) await trx('rooms').whereIn('id', staleOfCluster.map((r) => r.id)).delete();
+        // The links between these rooms are made again: consecutive rooms, both ways.
+        await trx('room_hotspots').whereIn('id_room', ids).whereIn('id_room_target', ids).delete();
+        for (let i = 1; i < planned.length; i++) {
+          const a = planned[i - 1].pos;
+          const b = planned[i].pos;
+          for (const [from, to, fromPos, toPos] of [[ids[i - 1], ids[i], a, b], [ids[i], ids[i - 1], b, a]] as const) {
+            await trx('room_hotspots')
+              .insert({ id_room: from, id_room_target: to, yaw: hotspotYaw(fromPos, toPos), pitch: HOTSPOT_PITCH })
+              .onConflict(['id_room', 'id_room_target'])
+              .merge({ yaw: hotspotYaw(fromPos, toPos), pitch: HOTSPOT_PITCH, updated_at: trx.fn.now() });
+          }
+        }
+        // Photos are written inside the transaction's span: a failure before commit leaves new files only (named by keyframe, overwritten next time).
+        for (const p of planned) await putBuffer(p.key, p.data);
+        await trx('visits').where({ id: video.id_visit }).update({ updated_at: trx.fn.now() });
+        return { ids, toTile, gone: staleOfCluster };
+      });
+      for (const r of gone) await remove(roomFolder(video.id_project, video.id_visit, r.id)).catch(() => undefined);
+
+      progress(80, 'Queuing the rooms for the viewer');
+      for (const t of toTile) {
+        // The rooms' own job id (the visits service looks a room's job up by it); a finished job of an earlier photo
+        // would make the new one a no-op, so it goes first. A photo that did not change is not in toTile.
+        const old = await queue('rooms').getJob(roomJobId(t.id));
+        if (old && ['completed', 'failed'].includes(await old.getState())) await old.remove();
+        await enqueue('room.tiles', { id_room: t.id, id_user: data.id_user }, { jobId: roomJobId(t.id) });
+      }
+      logger.info({ video_id: video.id, rooms: ids.length, tiled: toTile.length, removed: gone.length }, 'video projection confirmed');
+      placed = { count: ids.length, sheet: map.name };
+      const confirmed: StoredProjection = { ...projection, positions, confirmed_at: new Date().toISOString(), room_ids: ids };
+      return {
+        type: 'done',
+        step: 'confirm-projection',
+        message: `${ids.length} rooms placed on "${map.name}"`,
+        artifacts: { projections: (run.artifacts.projections ?? []).map((p) => (p === projection ? confirmed : p)) },
+        detail: { osfm_cluster: data.osfm_cluster, id_map: map.id },
+      };
+    },
+    (video, run) =>
+      tellOwner(video, run, `${placed.count} rooms from the walk-through video were placed on "${placed.sheet}" and linked in walking order.`, 'success', 'Rooms placed from the video', `confirm-${data.osfm_cluster}-${data.id_map}-${Date.now()}`),
+  );
+};

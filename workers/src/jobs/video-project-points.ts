@@ -1,0 +1,102 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { normaliseYaw, type VideoPosition } from '@sitewalk/proto';
+import { SheetMap } from '@sitewalk/api/core/db';
+import { localPath } from '@sitewalk/api/core/storage';
+import type { StoredProjection } from '@sitewalk/api/core/services/video-run.service.js';
+import type { Handler } from '../registry.js';
+import { ProjectionFailed } from '../video/errors.js';
+import { decodePly } from '../video/ply.js';
+import { applySimilarity, projectCluster, quatToRows, toTopDown, type Projection, type Vec2 } from '../video/projection.js';
+import { drawOverlay } from '../video/preview.js';
+import type { PathPose } from '../video/reconstruct.js';
+import { runVideoStep } from './video-step.js';
+
+/** Widest preview image, pixels. */
+const PREVIEW_MAX_WIDTH = 2048;
+
+/** Where the centre of each keyframe's panorama looks on the sheet: radians clockwise from the sheet's up. */
+export function headingsOf(proj: Projection, poses: PathPose[]): number[] {
+  const origin = applySimilarity(proj.transform, [0, 0]);
+  return poses.map((p) => {
+    const r = quatToRows(p.rotation);
+    // View 0 (yaw 0 of the 360 image) looks along its camera's z axis: the third row of world → camera.
+    const f = toTopDown(proj.topDown, [r[6], r[7], r[8]]);
+    const [x, y] = applySimilarity(proj.transform, f);
+    const dx = x - origin[0];
+    const dy = y - origin[1];
+    return normaliseYaw(Math.atan2(dx, -dy));
+  });
+}
+
+/**
+ * The preview: a transparent PNG with the sheet's aspect ratio, at most
+ * PREVIEW_MAX_WIDTH wide, of the core's overlay (points in their colours,
+ * the walk as a red line, rooms as rings), to be laid over the sheet.
+ */
+export async function renderPreview(sheet: { width: number; height: number }, proj: Pick<Projection, 'points' | 'rooms'>, rgb?: Uint8Array): Promise<Buffer> {
+  const w = Math.max(1, Math.min(PREVIEW_MAX_WIDTH, Math.round(sheet.width)));
+  const k = w / sheet.width;
+  const h = Math.max(1, Math.round(sheet.height * k));
+  const points = proj.points.map((v) => v * k);
+  const rooms = proj.rooms.map((r) => ({ ...r, x: r.x * k, y: r.y * k }));
+  const img = drawOverlay(w, h, { points, rooms }, rgb);
+  return sharp(Buffer.from(img.buffer, img.byteOffset, img.byteLength), { raw: { width: w, height: h, channels: 4 } }).png({ compressionLevel: 6 }).toBuffer();
+}
+
+/**
+ * video.project-points: lays one cluster on a sheet (the pipeline core's
+ * floor, top-down and fit; to the control points when given), stores the
+ * proposed room positions with their headings and a preview image. Asking
+ * again replaces the proposal of that (cluster, sheet).
+ */
+export const videoProjectPoints: Handler<'video.project-points'> = (data, job) =>
+  runVideoStep('project-points', data, job, async ({ run, workDir, workFolder, progress }) => {
+    const cluster = (run.artifacts.clusters ?? []).find((c) => c.osfm_cluster === data.osfm_cluster);
+    if (!cluster?.ply_key) throw new ProjectionFailed(`This video has no cluster ${data.osfm_cluster}; generate the point cloud again.`);
+    const map = await SheetMap.query().findById(data.id_map);
+    if (!map || !map.width || !map.height) throw new ProjectionFailed('The sheet is gone or not ready; choose another sheet.');
+    const sheet = { width: map.width, height: map.height };
+    progress(10, 'Reading the point cloud');
+    const cloud = decodePly(await fsp.readFile(localPath(cluster.ply_key)));
+    const poses = JSON.parse(await fsp.readFile(path.join(workDir, 'reconstruction', `cluster-${cluster.osfm_cluster}.path.json`), 'utf8')) as PathPose[];
+    // Control points come in the client's image pixels; the sheet may be shown at another size.
+    const sx = sheet.width / data.image_width;
+    const sy = sheet.height / data.image_height;
+    const controls = data.control_points.map((c) => ({ keyframe: c.keyframe, sheet: [c.x * sx, c.y * sy] as Vec2 }));
+    progress(30, 'Finding the floor and laying the walk on the sheet');
+    const proj = projectCluster({ points: cloud.xyz, path: poses, sheet, controls });
+    const headings = headingsOf(proj, poses);
+    const positions: VideoPosition[] = proj.rooms.map((r, i) => ({ keyframe: r.keyframe, x: r.x, y: r.y, heading: headings[i] }));
+    progress(70, 'Drawing the preview');
+    const previewKey = `${workFolder}/projections/cluster-${cluster.osfm_cluster}-map-${map.id}.png`;
+    await fsp.mkdir(path.dirname(localPath(previewKey)), { recursive: true });
+    const tmp = `${localPath(previewKey)}.${process.pid}.tmp`;
+    await fsp.writeFile(tmp, await renderPreview(sheet, { points: proj.points, rooms: proj.rooms.map((r, i) => ({ ...r, x: positions[i].x, y: positions[i].y })) }, cloud.rgb));
+    await fsp.rename(tmp, localPath(previewKey));
+    const residuals = proj.controlResiduals;
+    const previous = (run.artifacts.projections ?? []).find((p) => p.osfm_cluster === cluster.osfm_cluster && p.id_map === map.id);
+    const projection: StoredProjection = {
+      osfm_cluster: cluster.osfm_cluster,
+      id_map: map.id,
+      image_width: data.image_width,
+      image_height: data.image_height,
+      control_points: data.control_points,
+      positions,
+      scale: proj.transform.scale,
+      residual_px: residuals.length >= 2 ? residuals.reduce((a, b) => a + b, 0) / residuals.length : null,
+      preview_key: previewKey,
+      // A new proposal needs confirming again; the rooms confirmed earlier stay until then.
+      confirmed_at: null,
+      room_ids: previous?.room_ids ?? [],
+    };
+    const others = (run.artifacts.projections ?? []).filter((p) => !(p.osfm_cluster === cluster.osfm_cluster && p.id_map === map.id));
+    return {
+      type: 'done',
+      step: 'project-points',
+      message: `${positions.length} rooms proposed on "${map.name}"${proj.fittedBy === 'controls' ? ' (fitted to your control points)' : ''}`,
+      artifacts: { projections: [...others, projection] },
+      detail: { osfm_cluster: cluster.osfm_cluster, id_map: map.id },
+    };
+  });
