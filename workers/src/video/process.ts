@@ -106,6 +106,8 @@ export async function processVideo(
   const lap = (name: string) => clock.lap(name);
   await fsp.mkdir(workDir, { recursive: true });
   const stage = await fsp.mkdtemp(path.join(workDir, '.process-'));
+  /** Keyframe images being written while decoding goes on. */
+  const writing = new Set<Promise<void>>();
   try {
     onProgress(0, 'Checking the video');
     const video = await probeVideo(input);
@@ -143,7 +145,6 @@ export async function processVideo(
     const times: number[] = [];
     const mw = opts.motionWidth;
     let last: { index: number; full: Uint8Array } | null = null;
-    const writing = new Set<Promise<void>>();
     const decoded = await decodeTwoStreams(
       input,
       { greyWidth: mw, fullWidth: roomWidth, fullHeight: roomHeight },
@@ -153,6 +154,9 @@ export async function processVideo(
         if (!chooser.push(index, index / video.fps, { data: grey, width: mw, height: mw / 2 })) return;
         // Two keyframes are written while decoding goes on; a third waits for one of them (bounded memory).
         const write = writeKeyframe(chooser.keyframes.length - 1, full).finally(() => writing.delete(write));
+        // Awaited below; when decoding fails first (the video was deleted, the run cancelled) the
+        // write is abandoned, and its failure must not surface as an unhandled rejection.
+        write.catch(() => undefined);
         writing.add(write);
         if (writing.size >= 2) return Promise.race(writing);
       },
@@ -198,6 +202,8 @@ export async function processVideo(
     onProgress(100, `${kfs.length} keyframes chosen`);
     return manifest;
   } finally {
+    // Writes still under way when a step fails are let finish before their folder goes.
+    await Promise.allSettled(writing);
     await fsp.rm(stage, { recursive: true, force: true });
   }
 }
