@@ -135,12 +135,8 @@ describe('on a phone', () => {
     async ({ browser, baseUrl }) => {
       const seeded = await seed();
       const { context, page } = await phoneContext(browser, baseUrl);
-      try {
-        await signIn(page, { username: seeded.owner.user.username, password: seeded.owner.password });
-        await expectSignedInLayout(page);
-        const paths = ROUTES.map((r) => concretePath(r.path, seeded));
-        expect(paths.length).toBeGreaterThan(20);
-        const failures: string[] = [];
+      const failures: string[] = [];
+      const visitAll = async (paths: string[]) => {
         for (const lang of ['en', 'ar'] as const) {
           await useLanguage(page, lang);
           for (const path of paths) {
@@ -154,6 +150,19 @@ describe('on a phone', () => {
             }
           }
         }
+      };
+      try {
+        // Signed out: the public screens as a visitor sees them.
+        await page.goto('/login');
+        await visitAll(ROUTES.filter((r) => !r.requiresAuth).map((r) => concretePath(r.path, seeded)));
+        await useLanguage(page, 'en');
+        await page.goto('/login');
+        // Signed in as a super administrator: every screen.
+        await signIn(page, { username: seeded.owner.user.username, password: seeded.owner.password });
+        await expectSignedInLayout(page);
+        const paths = ROUTES.map((r) => concretePath(r.path, seeded));
+        expect(paths.length).toBeGreaterThan(20);
+        await visitAll(paths);
         expect(failures, `wider than the 360 px viewport:\n${failures.join('\n')}`).toEqual([]);
       } finally {
         await context.close();
