@@ -37,9 +37,13 @@ export async function signIn(page: Page, who: Credentials, opts: { remember?: bo
 /** The menu in the sidebar of the signed-in layout (found by structure, so it works in every language). */
 export const sidebar = (page: Page): Locator => page.getByRole('complementary').getByRole('navigation');
 
-/** Waits for the signed-in layout (its sidebar) to be on screen. */
+/**
+ * Waits for the signed-in layout to be on screen: its top bar's sidebar toggle
+ * (on a phone the sidebar itself stays off-canvas until the toggle opens it).
+ */
 export async function expectSignedInLayout(page: Page): Promise<void> {
-  await sidebar(page).waitFor();
+  await page.getByTestId('sidebar-toggle').waitFor();
+  await page.getByTestId('sidebar').waitFor({ state: 'attached' });
 }
 
 /** Options for `expect.poll`: screens settle within seconds on a loaded two-core machine. */

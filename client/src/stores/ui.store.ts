@@ -32,6 +32,9 @@ function applyDarkMode(dark: boolean) {
 
 interface UiState {
   sidebarCollapsed: boolean;
+  /** Under 768 px: the sidebar is off-canvas, shown over the page only while open. */
+  narrowScreen: boolean;
+  sidebarDrawerOpen: boolean;
   darkMode: boolean;
   language: LanguageCode;
   languageLoading: boolean;
@@ -41,6 +44,9 @@ interface UiState {
   languagePickedSignedOut: boolean;
   dismissedAnnouncement: string | null;
   setSidebarCollapsed(collapsed: boolean, remember?: boolean): void;
+  setNarrowScreen(narrow: boolean): void;
+  setSidebarDrawerOpen(open: boolean): void;
+  /** Wide screens: collapse or expand the sidebar (remembered); narrow ones: open or close the drawer. */
   toggleSidebar(): void;
   setDarkMode(dark: boolean): void;
   /** Switches language; `saveOnServer` stores it for the signed-in user too (POST /language). */
@@ -52,6 +58,8 @@ interface UiState {
 
 export const useUiStore = create<UiState>((set, get) => ({
   sidebarCollapsed: typeof window === 'undefined' ? false : initialSidebar(),
+  narrowScreen: narrowScreen(),
+  sidebarDrawerOpen: false,
   darkMode: local.getItem(DARK_KEY) === 'true',
   language: typeof window === 'undefined' ? 'en' : storedLanguage(),
   languageLoading: false,
@@ -64,8 +72,15 @@ export const useUiStore = create<UiState>((set, get) => ({
     if (remember) session.setItem(SIDEBAR_KEY, String(collapsed));
     set({ sidebarCollapsed: collapsed });
   },
+  setNarrowScreen(narrow) {
+    set({ narrowScreen: narrow, sidebarDrawerOpen: false });
+  },
+  setSidebarDrawerOpen(open) {
+    set({ sidebarDrawerOpen: open });
+  },
   toggleSidebar() {
-    get().setSidebarCollapsed(!get().sidebarCollapsed);
+    if (get().narrowScreen) get().setSidebarDrawerOpen(!get().sidebarDrawerOpen);
+    else get().setSidebarCollapsed(!get().sidebarCollapsed);
   },
   setDarkMode(dark) {
     local.setItem(DARK_KEY, String(dark));

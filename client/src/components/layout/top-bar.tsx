@@ -19,6 +19,8 @@ export function TopBar() {
   const { pathname } = useLocation();
   const settings = useSettings();
   const collapsed = useUiStore((s) => s.sidebarCollapsed);
+  const narrow = useUiStore((s) => s.narrowScreen);
+  const drawerOpen = useUiStore((s) => s.sidebarDrawerOpen);
   const toggleSidebar = useUiStore((s) => s.toggleSidebar);
   const dark = useUiStore((s) => s.darkMode);
   const setDark = useUiStore((s) => s.setDarkMode);
@@ -27,13 +29,14 @@ export function TopBar() {
   const route = findRoute(ROUTES, pathname)?.route ?? DASHBOARD_ROUTE;
 
   return (
-    <header className="sw-topbar d-flex align-items-center gap-2 px-2 px-md-3 border-bottom shadow-sm">
+    <header className="sw-topbar d-flex flex-nowrap align-items-center gap-2 px-2 px-md-3 border-bottom shadow-sm">
       <button
         type="button"
         className="btn sw-topbar-btn"
         onClick={toggleSidebar}
         aria-label={t('Toggle sidebar')}
-        aria-expanded={!collapsed}
+        aria-expanded={narrow ? drawerOpen : !collapsed}
+        aria-controls="sw-sidebar"
         data-testid="sidebar-toggle"
       >
         <i className="bi bi-list fs-4" aria-hidden="true" />
@@ -42,12 +45,13 @@ export function TopBar() {
         <i className={`bi ${route.menuIcon ?? DASHBOARD_ROUTE.menuIcon} me-2`} aria-hidden="true" />
         {t(route.title)}
       </h1>
-      <div className="ms-auto d-flex align-items-center gap-1">
-        {settings.languages_enabled && <LanguageSwitcher />}
+      {/* Under 768 px the language, tour and dark-mode controls move into the user menu. */}
+      <div className="ms-auto d-flex align-items-center gap-1 flex-shrink-0">
+        {settings.languages_enabled && <LanguageSwitcher className="d-none d-md-block" />}
         {settings.enable_wizard && (
           <button
             type="button"
-            className={`btn sw-topbar-btn${tourActive ? ' sw-pulse' : ''}`}
+            className={`btn sw-topbar-btn d-none d-md-inline-block${tourActive ? ' sw-pulse' : ''}`}
             onClick={() => void startTour()}
             disabled={tourActive}
             aria-label={t('Start the tour')}
@@ -60,7 +64,7 @@ export function TopBar() {
         {settings.dark_mode && (
           <button
             type="button"
-            className="btn sw-topbar-btn"
+            className="btn sw-topbar-btn d-none d-md-inline-block"
             onClick={() => setDark(!dark)}
             aria-pressed={dark}
             aria-label={t('Dark mode')}
