@@ -56,6 +56,7 @@ function concretePath(pattern: string, s: Seeded): string {
     editvisit: { id: s.visit.id },
     visittour: { id: s.visit.id },
     visitsheet: { id: s.visit.id },
+    visitvideo: { id: s.visit.id },
     compare: { id: s.sheet.id },
     edituser: { id: s.owner.user.id },
     viewer: { code: s.visit.code },
