@@ -319,8 +319,10 @@ describe('visits and the 360 viewer', () => {
             await expect.poll(() => p.locator('.spinner-border').count(), SLOW).toBe(0);
             await p.locator('[data-testid$="-page"]').first().waitFor();
             // The screen itself (the shared top bar is not part of these screens): nothing sticks out or scrolls sideways.
-            const wide = await p.evaluate(() => {
-              const root = document.querySelector<HTMLElement>('[data-testid$="-page"]')!;
+            // null while the screen is being swapped in (a fade or a room change replaces the page node).
+            const measure = () => p.evaluate(() => {
+              const root = document.querySelector<HTMLElement>('[data-testid$="-page"]');
+              if (!root) return null;
               let over = 0;
               for (const el of [root, ...root.querySelectorAll<HTMLElement>('*')]) {
                 // Leaflet and the 360 view clip their own panes and canvas.
@@ -331,8 +333,13 @@ describe('visits and the 360 viewer', () => {
               }
               return over;
             });
-            if (wide > 0) await saveScreenshot(p, `visits--too-wide-${lang}-${path}`);
-            expect(wide, `${path} in ${lang}`).toBeLessThanOrEqual(0);
+            await expect
+              .poll(measure, { ...SLOW, message: `${path} in ${lang}: px beyond the screen` })
+              .toBe(0)
+              .catch(async (err: unknown) => {
+                await saveScreenshot(p, `visits--too-wide-${lang}-${path}`);
+                throw err;
+              });
           }
         }
         await saveScreenshot(p, 'visits--phone-arabic-viewer');
