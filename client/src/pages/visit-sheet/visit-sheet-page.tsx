@@ -1,13 +1,13 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, formMessages, type MapDetail, type MapRoom, type MapSummary, type ProjectDetail, type Room, type VisitDetail } from '@sitewalk/proto';
+import { formMessages, type MapDetail, type MapRoom, type MapSummary, type ProjectDetail, type Room, type VisitDetail } from '@sitewalk/proto';
 import { ApiError, api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { formatNumber } from '../../lib/format';
 import { Spinner } from '../../components/spinner';
-import NotFoundPage from '../not-found/not-found-page';
+import { visitLoadScreen, type VisitLoad } from '../../components/visit-load-guard';
 import type { SheetRoomsHandle } from '../sheet/sheet-rooms-map';
 import '../projects/projects.css';
 import '../visits/visits.css';
@@ -17,7 +17,7 @@ const SheetRoomsMap = lazy(() => import('../sheet/sheet-rooms-map'));
 const M = formMessages('Visit');
 const SAVE_FAILED = tk('Failed to save the place of the room.');
 
-type Load = { status: 'loading' } | { status: 'missing' } | { status: 'error' } | { status: 'ready' };
+type Load = VisitLoad;
 
 const positiveInt = (s: string | null | undefined) => (s && /^[1-9]\d{0,9}$/.test(s) ? Number(s) : null);
 const toDegrees = (rad: number | null) => (rad === null ? 0 : Math.round((((rad * 180) / Math.PI) % 360 + 360) % 360));
@@ -115,25 +115,8 @@ export default function VisitSheetPage() {
     }
   };
 
-  if (visitId === null) {
-    return (
-      <div className="alert alert-danger" role="alert">
-        {t(MESSAGES.visitIdRequired)}
-      </div>
-    );
-  }
-  if (load.status === 'missing') return <NotFoundPage />;
-  if (load.status === 'error') {
-    return (
-      <div className="alert alert-danger d-flex align-items-center gap-2" role="alert">
-        <span className="me-auto">{t('Error loading {entity} data', { entity: t('Visit') })}</span>
-        <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void fetchAll()}>
-          {t('Try again')}
-        </button>
-      </div>
-    );
-  }
-  if (load.status === 'loading' || !visit) return <Spinner size="lg" />;
+  const waiting = visitLoadScreen(visitId, load, () => void fetchAll());
+  if (waiting || !visit) return waiting ?? <Spinner size="lg" />;
 
   const placingRoom = rooms.find((r) => r.id === placing) ?? null;
   const selectedRoom = onSheet.find((r) => r.id === selected) ?? null;

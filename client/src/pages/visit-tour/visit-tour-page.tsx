@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, formMessages, type Hotspot, type Poi, type Room, type VisitDetail } from '@sitewalk/proto';
+import { formMessages, type Hotspot, type Poi, type Room, type VisitDetail } from '@sitewalk/proto';
 import { ApiError, api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
@@ -9,7 +9,7 @@ import { viewerPath } from '../../lib/share-links';
 import { Spinner } from '../../components/spinner';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import PanoramaViewer, { type PanoramaHandle, type TourMarker, type TourRoom } from '../../components/panorama/panorama-viewer';
-import NotFoundPage from '../not-found/not-found-page';
+import { visitLoadScreen, type VisitLoad } from '../../components/visit-load-guard';
 import { PoiForm } from './poi-form';
 import '../projects/projects.css';
 import '../visits/visits.css';
@@ -17,7 +17,7 @@ import '../visits/visits.css';
 const M = formMessages('Visit');
 
 type Mode = 'look' | 'hotspot' | 'poi';
-type Load = { status: 'loading' } | { status: 'missing' } | { status: 'error' } | { status: 'ready' };
+type Load = VisitLoad;
 
 const positiveInt = (s: string | undefined) => (s && /^[1-9]\d{0,9}$/.test(s) ? Number(s) : null);
 
@@ -139,27 +139,8 @@ export default function VisitTourPage() {
     }
   };
 
-  if (visitId === null) {
-    return (
-      <div className="alert alert-danger" role="alert">
-        {t(MESSAGES.visitIdRequired)}
-      </div>
-    );
-  }
-  if (load.status === 'missing') return <NotFoundPage />;
-  if (load.status === 'loading' || !visit) {
-    if (load.status === 'error') {
-      return (
-        <div className="alert alert-danger d-flex align-items-center gap-2" role="alert">
-          <span className="me-auto">{t('Error loading {entity} data', { entity: t('Visit') })}</span>
-          <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void fetchVisit()}>
-            {t('Try again')}
-          </button>
-        </div>
-      );
-    }
-    return <Spinner size="lg" />;
-  }
+  const waiting = visitLoadScreen(visitId, load, () => void fetchVisit());
+  if (waiting || !visit) return waiting ?? <Spinner size="lg" />;
 
   const others = rooms.filter((r) => r.id !== current?.id);
   const hint =

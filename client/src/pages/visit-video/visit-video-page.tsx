@@ -5,7 +5,7 @@ import { MESSAGES, formMessages, type MapSummary, type ProjectDetail, type Visit
 import { ApiError, api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { Spinner } from '../../components/spinner';
-import NotFoundPage from '../not-found/not-found-page';
+import { visitLoadScreen, type VisitLoad } from '../../components/visit-load-guard';
 import { useVideoRun } from './use-video-run';
 import { VideoStepper, RUN_STATUS_TEXT } from './video-stepper';
 import { VideoFileCard } from './video-file-card';
@@ -16,7 +16,7 @@ import '../visits/visits.css';
 import './visit-video.css';
 
 const M = formMessages('Visit');
-type Load = { status: 'loading' } | { status: 'missing' } | { status: 'error' } | { status: 'ready' };
+type Load = VisitLoad;
 const positiveInt = (s: string | null | undefined) => (s && /^[1-9]\d{0,9}$/.test(s) ? Number(s) : null);
 
 /**
@@ -65,18 +65,8 @@ export default function VisitVideoPage() {
     }
   };
 
-  if (visitId === null || load.status === 'missing') return <NotFoundPage />;
-  if (load.status === 'error') {
-    return (
-      <div className="alert alert-danger d-flex flex-wrap align-items-center gap-2" role="alert">
-        <span className="me-auto">{t('Error loading {entity} data', { entity: t('Visit') })}</span>
-        <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void fetchVisit()}>
-          {t('Try again')}
-        </button>
-      </div>
-    );
-  }
-  if (load.status === 'loading' || !visit) return <Spinner size="lg" />;
+  const waiting = visitLoadScreen(visitId, load, () => void fetchVisit());
+  if (waiting || !visit) return waiting ?? <Spinner size="lg" />;
 
   return (
     <div className="d-flex flex-column gap-3" data-testid="visit-video-page">
