@@ -1,3 +1,4 @@
+import type { AnnotationChangedEvent } from './annotations.js';
 import type { Notification } from './notifications.js';
 
 /** Socket.IO rooms: every authenticated socket joins `user:{id}`. */
@@ -11,6 +12,8 @@ export interface ServerToClientEvents {
   /** Progress of a long job the user started (PDF sheets, video, ...). */
   'job:progress': (p: JobProgressEvent) => void;
   'session:revoked': () => void;
+  /** A snag of the project was created, changed or deleted (to `project:{id}`). */
+  'annotation:changed': (p: AnnotationChangedEvent) => void;
 }
 
 export interface ClientToServerEvents {
