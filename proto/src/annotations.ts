@@ -11,6 +11,8 @@ import { pitchField, yawField } from './visits.js';
  *   GET    /annotations                   → AnnotationList      query AnnotationListQuery: the user's snags across
  *                                                               every project they belong to (filters, sort, pages),
  *                                                               with the counts by status of the same filters
+ *   GET    /annotations/people?id_project → AnnotationPerson[]  who a snag of the project may be assigned to (its owner
+ *                                                               and members), by name
  *   GET    /annotations/{id}              → AnnotationDetail    the snag with its history (newest first)
  *   POST   /annotations                   → 201 AnnotationDetail body AnnotationCreateRequest
  *   PUT    /annotations/{id}              → AnnotationDetail    body AnnotationUpdateRequest (changed fields only;
@@ -191,7 +193,11 @@ export type AnnotationUpdateRequest = z.input<typeof annotationUpdateSchema>;
 const listOf = <T extends readonly [string, ...string[]]>(values: T, field: string) =>
   z.preprocess(
     (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
-    z.array(z.enum(values, { message: `${field} must be one or more of ${values.join(', ')}.` })).min(1, `${field} is empty.`),
+    z
+      .array(z.string(), { message: `${field} must be one or more of ${values.join(', ')}.` })
+      .min(1, `${field} is empty.`)
+      .refine((l) => l.every((v) => values.includes(v)), { message: `${field} must be one or more of ${values.join(', ')}.` })
+      .transform((l) => l as T[number][]),
   );
 
 export const annotationListQuerySchema = pageQuerySchema
@@ -225,6 +231,9 @@ export type AnnotationFileFields = z.input<typeof annotationFileFieldsSchema>;
 
 export const annotationFileDeleteQuerySchema = z.object({ filename: annotationFilenameField, id_visit: idOf('id_visit') }).strict();
 export type AnnotationFileDeleteQuery = z.input<typeof annotationFileDeleteQuerySchema>;
+
+export const annotationPeopleQuerySchema = z.object({ id_project: idOf('id_project') }).strict();
+export type AnnotationPeopleQuery = z.input<typeof annotationPeopleQuerySchema>;
 
 /** A person as a snag names them. */
 export interface AnnotationPerson {
