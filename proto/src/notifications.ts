@@ -29,6 +29,12 @@ export const NOTIFICATION_KINDS = [
   'registration',
   /** Platform messages for administrators, such as the result of the mail server check. */
   'system',
+  /** A snag was given to me. */
+  'snag_assigned',
+  /** A snag I wrote or work on changed status, is ready for my review, or got a comment. */
+  'snag_updated',
+  /** The daily reminder of my overdue snags. */
+  'snag_overdue',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -1,6 +1,7 @@
 import { ANNOTATION_CHANGED_EVENT, projectRoom, type AnnotationChangedEvent } from '@sitewalk/proto';
 import { emitTo } from '../realtime/index.js';
 import { logger } from '../logger.js';
+import { notifyAnnotationChange } from './annotation-notifications.service.js';
 
 export type { AnnotationChangedEvent };
 
@@ -17,4 +18,6 @@ export async function annotationChanged(event: AnnotationChangedEvent): Promise<
   } catch (err) {
     logger.warn({ err, annotation: event.annotation.id }, 'annotation:changed could not be pushed');
   }
+  // Assignment, status change, review and comment notifications (never throws).
+  await notifyAnnotationChange(event);
 }

@@ -16,6 +16,9 @@ const KIND_LABELS: Record<string, string> = {
   team: tk('Team'),
   registration: tk('New registrations'),
   system: tk('System messages'),
+  snag_assigned: tk('Snags assigned to me'),
+  snag_updated: tk('Changes to my snags'),
+  snag_overdue: tk('Overdue snag reminders'),
 };
 
 const GLOBAL_LABELS: Record<keyof NotificationGlobalSettings, string> = {

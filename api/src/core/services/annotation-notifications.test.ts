@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { Annotation, AnnotationChangedEvent } from '@sitewalk/proto';
+import { noticesFor, reminderText } from './annotation-notifications.service.js';
+
+const AUTHOR = 1, ASSIGNEE = 2, OTHER = 3;
+const person = (id: number) => ({ id, username: `u${id}`, name: `User ${id}` });
+
+const snag = (over: Partial<Annotation> = {}): Annotation => ({
+  id: 9, id_project: 4, project_name: 'Tower B', id_visit: 5, visit_name: 'Walk', visit_code: 'ABC', id_room: 6, room_name: 'Lobby',
+  yaw: 0, pitch: 0, zoom: 50, id_map: null, map_name: null, x: null, y: null, title: 'Cracked tile', description: '',
+  status: 'open', priority: 'high', id_assignee: ASSIGNEE, assignee: person(ASSIGNEE), due_date: '2026-12-01', overdue: false,
+  files: [], id_author: AUTHOR, author: person(AUTHOR), snapshot_url: null, created_at: '2026-11-26T10:00:00Z', updated_at: '2026-11-26T10:00:00Z',
+  ...over,
+});
+
+const event = (over: Partial<AnnotationChangedEvent>): AnnotationChangedEvent => ({
+  action: 'updated', id_project: 4, annotation: snag(), actor: person(AUTHOR), changes: [], comment: null, at: '2026-11-26T10:00:00.000Z', ...over,
+});
+
+describe('who hears of a snag event', () => {
+  it('a new snag given to someone tells the assignee, with the due date and a link into the 360 view', () => {
+    const n = noticesFor(event({ action: 'created' }));
+    expect(n).toHaveLength(1);
+    expect(n[0]).toMatchObject({ userId: ASSIGNEE, input: { kind: 'snag_assigned', title: 'Snag assigned to you', link: '/viewer/ABC/6/9' } });
+    expect(n[0].input.message).toBe('User 1 assigned you the snag "Cracked tile" (Tower B), due 2026-12-01.');
+  });
+
+  it('nobody hears of what they did themselves', () => {
+    expect(noticesFor(event({ action: 'created', annotation: snag({ id_assignee: AUTHOR }) }))).toEqual([]);
+  });
+
+  it('reassignment tells the new assignee only', () => {
+    const n = noticesFor(event({ changes: [{ field: 'id_assignee', from: OTHER, to: ASSIGNEE }] }));
+    expect(n.map((x) => [x.userId, x.input.kind])).toEqual([[ASSIGNEE, 'snag_assigned']]);
+  });
+
+  it('ready for review tells the supervisor (the author) to review it', () => {
+    const n = noticesFor(event({ actor: person(ASSIGNEE), annotation: snag({ status: 'ready_for_review' }), changes: [{ field: 'status', from: 'in_progress', to: 'ready_for_review' }], comment: 'Replaced' }));
+    expect(n).toHaveLength(1);
+    expect(n[0]).toMatchObject({ userId: AUTHOR, input: { kind: 'snag_updated', title: 'Snag ready for review' } });
+    expect(n[0].input.message).toContain('"Replaced"');
+  });
+
+  it('another status change tells the author and the assignee, not the one who moved it', () => {
+    const n = noticesFor(event({ actor: person(OTHER), annotation: snag({ status: 'closed' }), changes: [{ field: 'status', from: 'ready_for_review', to: 'closed' }] }));
+    expect(n.map((x) => x.userId).sort()).toEqual([AUTHOR, ASSIGNEE]);
+    expect(n[0].input.message).toBe('User 3 moved the snag "Cracked tile" (Tower B) from ready for review to closed.');
+  });
+
+  it('a comment tells the author and the assignee; a deletion tells nobody', () => {
+    expect(noticesFor(event({ actor: person(ASSIGNEE), comment: 'Tiles ordered' })).map((x) => [x.userId, x.input.title])).toEqual([[AUTHOR, 'New comment on a snag']]);
+    expect(noticesFor(event({ action: 'deleted', actor: person(OTHER) }))).toEqual([]);
+  });
+
+  it('keys each notice by snag, event time and person, so a repeated event queues nothing new', () => {
+    const a = noticesFor(event({ action: 'created' }));
+    const b = noticesFor(event({ action: 'created' }));
+    expect(a[0].key).toBe(b[0].key);
+    expect(noticesFor(event({ action: 'created', at: '2026-11-27T10:00:00.000Z' }))[0].key).not.toBe(a[0].key);
+  });
+
+  it('a snag not pinned in a room links to the snag list of its project', () => {
+    expect(noticesFor(event({ action: 'created', annotation: snag({ id_room: null }) }))[0].input.link).toBe('/snaglist?id_project=4');
+  });
+});
+
+describe('the overdue reminder text', () => {
+  it('names up to ten snags and counts the rest', () => {
+    const snags = Array.from({ length: 12 }, (_, i) => ({ id: i, title: `Snag ${i}`, due_date: '2026-11-20', project_name: 'Tower B' }));
+    const t = reminderText(snags);
+    expect(t.title).toBe('You have 12 overdue snags');
+    expect(t.message.split('\n')).toHaveLength(11);
+    expect(t.message).toContain('… and 2 more');
+    expect(reminderText(snags.slice(0, 1)).title).toBe('You have an overdue snag');
+  });
+});
