@@ -13,3 +13,4 @@ export * from './sheets.js';
 export * from './visits.js';
 export * from './videos.js';
 export * from './annotations.js';
+export * from './annotation-exports.js';

@@ -11,8 +11,9 @@ import { controlPointSchema } from './videos.js';
  * 'video' carries the ffmpeg and projection steps of walk-through videos,
  * 'reconstruction' the COLMAP step alone, so it can run on machines of its
  * own (WORKER_QUEUES=reconstruction there, the other queues elsewhere).
+ * 'exports' makes snag-list reports, so a long report never holds up mail.
  */
-export const QUEUES = ['mail', 'notifications', 'sheets', 'rooms', 'video', 'reconstruction'] as const;
+export const QUEUES = ['mail', 'notifications', 'sheets', 'rooms', 'video', 'reconstruction', 'exports'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 const videoStep = z.object({
@@ -84,6 +85,21 @@ export const jobPayloads = {
     id_map: z.number().int().positive(),
     positions: z.array(z.object({ keyframe: z.number().int().min(0), x: z.number(), y: z.number(), heading: z.number().optional() })).default([]),
   }),
+  /**
+   * Makes one snag-list export (annotation-exports.ts): reads the snags the
+   * requester may see under the export's filters, draws their pictures,
+   * writes the file and marks the export row completed. Running it again
+   * for a completed export does nothing.
+   */
+  'annotations.export': z.object({ id_export: z.number().int().positive() }),
+  /**
+   * The daily reminder (a job scheduler, once per environment): each person
+   * with overdue snags gets one notification listing them. `day` (YYYY-MM-DD,
+   * default today in the site's timezone) makes it once per person per day.
+   */
+  'annotations.remind-overdue': z.object({ day: z.iso.date().optional() }),
+  /** Removes finished snag-list exports older than ANNOTATION_EXPORT.keepHours (hourly). */
+  'annotations.exports-sweep': z.object({}),
 } as const;
 
 export type JobName = keyof typeof jobPayloads;
@@ -115,6 +131,10 @@ export const JOB_POLICIES: Record<JobName, JobPolicy> = {
   'video.generate-ply': { queue: 'reconstruction', attempts: 2, backoffMs: 30_000, concurrency: 1, timeoutMs: 8 * 3600_000 },
   'video.project-points': { queue: 'video', attempts: 3, backoffMs: 5_000, concurrency: 2, timeoutMs: 15 * 60_000 },
   'video.confirm-projection': { queue: 'video', attempts: 3, backoffMs: 5_000, concurrency: 2, timeoutMs: 15 * 60_000 },
+  // A report draws a 360 view and a sheet crop per snag: minutes for a long list, and ffmpeg and libvips take the cores.
+  'annotations.export': { queue: 'exports', attempts: 2, backoffMs: 10_000, concurrency: 1, timeoutMs: 30 * 60_000 },
+  'annotations.remind-overdue': { queue: 'notifications', attempts: 3, backoffMs: 30_000, concurrency: 1, timeoutMs: 10 * 60_000 },
+  'annotations.exports-sweep': { queue: 'exports', attempts: 2, backoffMs: 30_000, concurrency: 1, timeoutMs: 10 * 60_000 },
 };
 
 export const JOB_NAMES = Object.keys(jobPayloads) as JobName[];

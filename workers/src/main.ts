@@ -6,6 +6,7 @@ import { closeRedis } from '@sitewalk/api/core/redis';
 import { logger } from '@sitewalk/api/core/logger';
 import { handlers } from './jobs/index.js';
 import { queuesFromEnv, startWorkers, type RunningWorkers } from './runner.js';
+import { ensureSchedules } from './schedules.js';
 
 let running: RunningWorkers;
 try {
@@ -17,6 +18,11 @@ try {
 }
 db();
 logger.info({ queues: running.workers.map((w) => w.name) }, 'workers started');
+// A process that cannot reach Redis now still serves its queues once it can; the next start upserts the schedules.
+ensureSchedules(queuesFromEnv()).then(
+  (ids) => logger.info({ schedules: ids }, 'schedules in place'),
+  (err) => logger.error({ err }, 'could not put the schedules in place'),
+);
 
 let stopping = false;
 /** Stops taking jobs, lets the running ones finish (up to 30 s), then closes every connection. */

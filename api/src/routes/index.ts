@@ -14,10 +14,11 @@ import visitsRoutes from './visits.routes.js';
 import videosRoutes from './videos.routes.js';
 import adminQueuesRoutes from './admin-queues.routes.js';
 import annotationsRoutes from './annotations.routes.js';
+import annotationExportsRoutes from './annotation-exports.routes.js';
 import type { RouteModule } from './types.js';
 
 /** Every feature's routes, mounted under /api. Add a feature by adding its module here. */
-const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes, notificationsRoutes, accountRoutes, usersRoutes, settingsRoutes, translationsRoutes, projectsRoutes, categoriesRoutes, mapsRoutes, visitsRoutes, videosRoutes, adminQueuesRoutes, annotationsRoutes];
+const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes, notificationsRoutes, accountRoutes, usersRoutes, settingsRoutes, translationsRoutes, projectsRoutes, categoriesRoutes, mapsRoutes, visitsRoutes, videosRoutes, adminQueuesRoutes, annotationsRoutes, annotationExportsRoutes];
 
 export function apiRouter(): Router {
   const router = new Router({ prefix: '/api' });

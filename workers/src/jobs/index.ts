@@ -8,6 +8,9 @@ import { videoProcess } from './video-process.js';
 import { videoGeneratePly } from './video-generate-ply.js';
 import { videoProjectPoints } from './video-project-points.js';
 import { videoConfirmProjection } from './video-confirm-projection.js';
+import { annotationsExport } from './annotations-export.js';
+import { annotationsRemindOverdue } from './annotations-remind-overdue.js';
+import { annotationsExportsSweep } from './annotations-exports-sweep.js';
 
 /**
  * One handler per job of the registry in proto/src/jobs.ts. Each is
@@ -25,4 +28,7 @@ export const handlers: HandlerTable = {
   'video.generate-ply': videoGeneratePly,
   'video.project-points': videoProjectPoints,
   'video.confirm-projection': videoConfirmProjection,
+  'annotations.export': annotationsExport,
+  'annotations.remind-overdue': annotationsRemindOverdue,
+  'annotations.exports-sweep': annotationsExportsSweep,
 };

@@ -5,6 +5,7 @@ import * as encryptSettings from './20261124_0150_encrypt_settings.js';
 import * as visits from './20261126_0200_visits.js';
 import * as videos from './20261126_0300_videos.js';
 import * as annotations from './20261126_0400_annotations.js';
+import * as annotationExports from './20261126_0410_annotation_exports.js';
 
 /**
  * Every migration, in order. Listed here (not discovered on disk) so they run
@@ -17,4 +18,5 @@ export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: 
   '20261126_0200_visits': visits,
   '20261126_0300_videos': videos,
   '20261126_0400_annotations': annotations,
+  '20261126_0410_annotation_exports': annotationExports,
 };

@@ -1,0 +1,166 @@
+import type { Annotation, AnnotationFieldChange, AnnotationHistoryAction } from '@sitewalk/proto';
+import { db } from '@sitewalk/api/core/db';
+import { config } from '@sitewalk/api/core/config';
+import { exists, localPath } from '@sitewalk/api/core/storage';
+import { ROOM_FILES } from '@sitewalk/api/core/services/rooms-dto.js';
+import { priorityLabel, statusLabel, type SnagHistoryLine, type SnagRecord } from './snag-record.js';
+import type { SheetTiles } from '../adapters/snag-images.js';
+
+/**
+ * Turns the snags of an export (as the snag-list service lists them, so the
+ * filters and who-sees-what are decided there) into the plain records the
+ * generators read, and finds the files their pictures are cut from. Reads
+ * the database in a few bulk queries, whatever the number of snags.
+ */
+
+export interface SnagSources {
+  records: SnagRecord[];
+  /** Per snag id: the room's 360 photo (local path) and the pin's view. */
+  panoramas: Map<number, { photo: string; yaw: number; pitch: number; zoom: number | null }>;
+  /** Per snag id: the sheet's tiles and the pin. */
+  sheets: Map<number, { tiles: SheetTiles; x: number; y: number }>;
+}
+
+const FIELD_LABEL: Record<string, string> = {
+  title: 'Title',
+  description: 'Description',
+  status: 'Status',
+  priority: 'Priority',
+  id_assignee: 'Assignee',
+  due_date: 'Due date',
+  files: 'Files',
+  id_room: 'Room',
+  id_map: 'Sheet',
+  yaw: 'Place in the room',
+  pitch: 'Place in the room',
+  zoom: 'Zoom',
+  x: 'Place on the sheet',
+  y: 'Place on the sheet',
+};
+
+const ACTION_TEXT: Record<AnnotationHistoryAction, string> = {
+  created: 'Created',
+  updated: 'Changed',
+  comment: 'Commented',
+  file_added: 'File added',
+  file_removed: 'File removed',
+};
+
+/** One change in words: 'Status: Open → In progress'. Long texts are not repeated, only named. */
+export function changeText(c: AnnotationFieldChange, people: ReadonlyMap<number, string>): string {
+  const label = FIELD_LABEL[c.field] ?? c.field;
+  const word = (v: unknown): string => {
+    if (v === null || v === undefined || v === '') return '—';
+    if (c.field === 'status') return statusLabel(String(v));
+    if (c.field === 'priority') return priorityLabel(String(v));
+    if (c.field === 'id_assignee') return people.get(Number(v)) ?? `#${v}`;
+    if (Array.isArray(v)) return `${v.length} file${v.length === 1 ? '' : 's'}`;
+    if (typeof v === 'number') return String(Math.round(v * 100) / 100);
+    return String(v);
+  };
+  if (c.field === 'description') return `${label} changed`;
+  if (['yaw', 'pitch', 'x', 'y', 'zoom'].includes(c.field)) return `${label} moved`;
+  return `${label}: ${word(c.from)} → ${word(c.to)}`;
+}
+
+interface HistoryRow {
+  id_annotation: number;
+  action: AnnotationHistoryAction;
+  changes: AnnotationFieldChange[];
+  comment: string | null;
+  created_at: Date;
+  who: string | null;
+}
+
+const personName = (u: { first_name?: string | null; last_name?: string | null; username: string }) =>
+  [u.first_name, u.last_name].filter(Boolean).join(' ').trim() || u.username;
+
+/** The snag's address in the app, absolute (a report is read outside it). */
+export const snagUrl = (a: Pick<Annotation, 'id' | 'id_room' | 'visit_code' | 'id_project'>) =>
+  `${config.appUrl}${a.id_room ? `/viewer/${a.visit_code}/${a.id_room}/${a.id}` : `/snaglist?id_project=${a.id_project}`}`;
+
+export async function snagSources(snags: readonly Annotation[]): Promise<SnagSources> {
+  const ids = snags.map((s) => s.id);
+  const k = db();
+  const [history, visits, rooms, maps] = await Promise.all([
+    ids.length
+      ? (k('annotation_history as h')
+          .leftJoin('users as u', 'u.id', 'h.id_user')
+          .whereIn('h.id_annotation', ids)
+          .orderBy([{ column: 'h.created_at', order: 'asc' }, { column: 'h.id', order: 'asc' }])
+          .select('h.id_annotation', 'h.action', 'h.changes', 'h.comment', 'h.created_at', 'u.username', 'u.first_name', 'u.last_name') as Promise<
+          (Omit<HistoryRow, 'who'> & { username: string | null; first_name: string | null; last_name: string | null })[]
+        >)
+      : Promise.resolve([]),
+    k('visits').whereIn('id', [...new Set(snags.map((s) => s.id_visit))]).select('id', k.raw(`to_char(date, 'YYYY-MM-DD') as date`)),
+    k('rooms')
+      .whereIn('id', [...new Set(snags.map((s) => s.id_room).filter((r): r is number => !!r))])
+      .select('id', 'id_map', 'x', 'y', 'heading', 'status', 'file_key', 'folder'),
+    k('maps')
+      .whereIn('id', [...new Set(snags.map((s) => s.id_map).filter((m): m is number => !!m))])
+      .select('id', 'status', 'folder', 'width', 'height', 'tile_size', 'max_zoom'),
+  ]);
+
+  // Names for assignee ids named in the history.
+  const assigneeIds = new Set<number>();
+  for (const h of history) for (const c of h.changes ?? []) if (c.field === 'id_assignee') for (const v of [c.from, c.to]) if (typeof v === 'number') assigneeIds.add(v);
+  const people = new Map<number, string>(
+    assigneeIds.size ? (await k('users').whereIn('id', [...assigneeIds]).select('id', 'username', 'first_name', 'last_name')).map((u) => [u.id, personName(u)]) : [],
+  );
+  const historyOf = new Map<number, SnagHistoryLine[]>();
+  for (const h of history) {
+    const changes = (h.changes ?? []).filter((c, i, all) => !(c.field === 'pitch' && all.some((o) => o.field === 'yaw')) && !(c.field === 'y' && all.some((o) => o.field === 'x')));
+    const text = h.action === 'updated' && changes.length ? changes.map((c) => changeText(c, people)).join('; ') : ACTION_TEXT[h.action] ?? h.action;
+    const line: SnagHistoryLine = { at: new Date(h.created_at).toISOString(), who: h.username ? personName({ ...h, username: h.username }) : null, text, comment: h.comment };
+    historyOf.set(h.id_annotation, [...(historyOf.get(h.id_annotation) ?? []), line]);
+  }
+  const visitDate = new Map<number, string>(visits.map((v: { id: number; date: string }) => [v.id, v.date]));
+  const roomById = new Map<number, (typeof rooms)[number]>(rooms.map((r: { id: number }) => [r.id, r]));
+  const mapById = new Map<number, (typeof maps)[number]>(maps.map((m: { id: number }) => [m.id, m]));
+
+  const panoramas: SnagSources['panoramas'] = new Map();
+  const sheets: SnagSources['sheets'] = new Map();
+  const records: SnagRecord[] = [];
+  for (const a of snags) {
+    const room = a.id_room ? roomById.get(a.id_room) : undefined;
+    const map = a.id_map ? mapById.get(a.id_map) : undefined;
+    // The room's place is in the sheet's frame only when the room sits on the snag's sheet.
+    const roomPlace = room && room.x != null && room.y != null && room.id_map != null && room.id_map === a.id_map ? { x: room.x, y: room.y, heading: room.heading } : null;
+    records.push({
+      id: a.id,
+      title: a.title,
+      description: a.description,
+      status: a.status,
+      priority: a.priority,
+      project_name: a.project_name,
+      visit_name: a.visit_name,
+      visit_date: visitDate.get(a.id_visit) ?? null,
+      room_name: a.room_name,
+      map_name: a.map_name,
+      yaw: a.yaw,
+      pitch: a.pitch,
+      zoom: a.zoom,
+      x: a.x,
+      y: a.y,
+      room_place: roomPlace,
+      assignee: a.assignee?.name ?? null,
+      author: a.author?.name ?? null,
+      due_date: a.due_date,
+      overdue: a.overdue,
+      created_at: a.created_at,
+      updated_at: a.updated_at,
+      files: a.files.map((f) => f.name),
+      history: historyOf.get(a.id) ?? [],
+      link: snagUrl(a),
+    });
+    if (room && room.status === 'ready' && a.yaw != null && a.pitch != null) {
+      // The photo as uploaded when it is still kept, else the base panorama the viewer shows first.
+      const key = room.file_key && (await exists(room.file_key)) ? room.file_key : room.folder ? `${room.folder}/${ROOM_FILES.base}` : null;
+      if (key && (await exists(key))) panoramas.set(a.id, { photo: localPath(key), yaw: a.yaw, pitch: a.pitch, zoom: a.zoom });
+    }
+    if (map && map.status === 'ready' && map.folder && map.width && map.height && map.tile_size && map.max_zoom != null && a.x != null && a.y != null) {
+      sheets.set(a.id, { tiles: { tilesDir: localPath(`${map.folder}/tiles`), width: map.width, height: map.height, tileSize: map.tile_size, maxZoom: map.max_zoom }, x: a.x, y: a.y });
+    }
+  }
+  return { records, panoramas, sheets };
+}

@@ -1,0 +1,119 @@
+import { UnrecoverableError } from 'bullmq';
+import { ANNOTATION_EXPORT, ANNOTATION_EXPORT_FILES, annotationExportFiltersSchema, type Annotation, type AnnotationExportFormat } from '@sitewalk/proto';
+import { User, db } from '@sitewalk/api/core/db';
+import { newKey, putBuffer, remove } from '@sitewalk/api/core/storage';
+import { logger } from '@sitewalk/api/core/logger';
+import { getSettings } from '@sitewalk/api/core/services/settings.service.js';
+import { listAnnotations } from '@sitewalk/api/core/services/annotations.service.js';
+import {
+  exportFileName,
+  exportFolder,
+  reportExport,
+  type AnnotationExportRow,
+} from '@sitewalk/api/core/services/annotation-exports.service.js';
+import { config } from '@sitewalk/api/core/config';
+import { panoramaSnapshot, sheetCrop } from '../adapters/snag-images.js';
+import { snagsToBcf } from '../exports/bcf.js';
+import { snagsToCsv } from '../exports/csv.js';
+import { snagsToPdf } from '../exports/pdf-report.js';
+import { snagSources } from '../exports/snag-source.js';
+import type { SnagPictures } from '../exports/snag-record.js';
+import type { Handler } from '../registry.js';
+
+const FAILED = 'The export could not be made because of an error on our side. Please try again later.';
+const table = () => db()<AnnotationExportRow>('annotation_exports');
+
+/** Every snag the requester sees under the export's filters, in the list's order, up to ANNOTATION_EXPORT.maxSnags. */
+async function snagsOf(user: User, filters: unknown): Promise<Annotation[]> {
+  const f = annotationExportFiltersSchema.parse(filters ?? {});
+  const out: Annotation[] = [];
+  for (let page = 1; out.length < ANNOTATION_EXPORT.maxSnags; page++) {
+    const list = await listAnnotations(user, { ...f, page, per_page: 100 });
+    out.push(...list.items);
+    if (list.items.length < 100 || out.length >= list.total) break;
+  }
+  return out.slice(0, ANNOTATION_EXPORT.maxSnags);
+}
+
+/** Progress in the row (what a reloaded screen reads) and live to the requester. */
+async function progress(row: AnnotationExportRow, percent: number, message: string) {
+  await table().where({ id: row.id }).update({ percent: Math.round(percent), message, updated_at: new Date() });
+  reportExport(row, 'active', percent, message);
+}
+
+/**
+ * annotations.export: reads the snags, draws their pictures (PDF and BCF),
+ * writes the file into storage and marks the export completed — or failed,
+ * with the reason, once the last attempt fails. A completed export is left
+ * as it is; a retried one starts over and replaces any file it had.
+ */
+export const annotationsExport: Handler<'annotations.export'> = async ({ id_export }, job) => {
+  const row = await table().where({ id: id_export }).first();
+  if (!row) return { status: 'skipped', reason: 'the export was removed' };
+  if (row.status === 'completed' || row.status === 'failed') return { status: 'skipped', reason: `the export is ${row.status}` };
+  const log = logger.child({ job: job.name, export_id: row.id, format: row.format });
+  try {
+    const user = await User.query().findById(row.id_user);
+    if (!user || !user.active) throw new UnrecoverableError('The account that asked for this export is gone.');
+    await table().where({ id: row.id }).update({ status: 'processing', percent: 0, message: 'Reading the snags', updated_at: new Date() });
+    reportExport(row, 'active', 0, 'Reading the snags');
+
+    const snags = await snagsOf(user, row.filters);
+    const sources = await snagSources(snags);
+    await table().where({ id: row.id }).update({ total: snags.length });
+    const format = row.format as AnnotationExportFormat;
+
+    // Pictures take most of the time: 5..85 %.
+    const pictures = new Map<number, SnagPictures>();
+    if (format !== 'csv') {
+      for (const [i, s] of sources.records.entries()) {
+        const pano = sources.panoramas.get(s.id);
+        const sheet = sources.sheets.get(s.id);
+        const pics: SnagPictures = {};
+        // A picture that cannot be drawn leaves a grey box saying so, not a failed report.
+        if (pano) pics.snapshot = await panoramaSnapshot(pano.photo, pano).catch((err) => void log.warn({ err, snag: s.id }, 'no 360 snapshot'));
+        if (sheet && format === 'pdf') pics.sheet = await sheetCrop(sheet.tiles, sheet).catch((err) => void log.warn({ err, snag: s.id }, 'no sheet crop'));
+        pictures.set(s.id, pics);
+        await progress(row, 5 + (80 * (i + 1)) / Math.max(1, sources.records.length), `Drawing ${i + 1} of ${sources.records.length}`);
+      }
+    }
+
+    await progress(row, 88, 'Writing the file');
+    const settings = await getSettings();
+    const now = new Date();
+    let data: Buffer;
+    if (format === 'csv') data = Buffer.from(snagsToCsv(sources.records), 'utf8');
+    else if (format === 'bcf') data = await snagsToBcf(sources.records, pictures, { origin: config.appUrl });
+    else {
+      data = await snagsToPdf(sources.records, pictures, {
+        title: 'Snag list report',
+        subtitle: [settings.name, `Asked for by ${[user.first_name, user.last_name].filter(Boolean).join(' ') || user.username}`].filter(Boolean),
+        generatedAt: now.toISOString(),
+      });
+    }
+    const key = newKey(exportFolder(user.id), ANNOTATION_EXPORT_FILES[format].ext);
+    await putBuffer(key, data);
+    const [done] = await table()
+      .where({ id: row.id })
+      .whereIn('status', ['queued', 'processing'])
+      .update({ status: 'completed', percent: 100, message: 'Ready', file_key: key, file_name: exportFileName(format, now), size_bytes: data.length, finished_at: now, updated_at: now })
+      .returning('*');
+    // Removed or settled meanwhile: nothing will ever point at the file.
+    if (!done) {
+      await remove(key);
+      return { status: 'skipped', reason: 'the export changed while it was being made' };
+    }
+    if (row.file_key) await remove(row.file_key);
+    reportExport(row, 'completed', 100, 'Ready');
+    log.info({ snags: snags.length, bytes: data.length }, 'export ready');
+    return { status: 'done', snags: snags.length, bytes: data.length };
+  } catch (err) {
+    const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    if (last) {
+      const message = err instanceof UnrecoverableError ? err.message : FAILED;
+      await table().where({ id: row.id }).update({ status: 'failed', message, finished_at: new Date(), updated_at: new Date() });
+      reportExport(row, 'failed', 0, message);
+    }
+    throw err;
+  }
+};
