@@ -27,6 +27,8 @@ const pinSvg = (w: number, h: number, x: number, y: number, r = 14) =>
       `<circle cx="${x}" cy="${y}" r="3" fill="#d9534f"/></svg>`,
   );
 
+const flat = (png: Buffer) => sharp(png).flatten({ background: '#ffffff' }).png().toBuffer();
+
 /** Degrees in −180..180, as v360 wants them. */
 export const toDegrees180 = (rad: number) => {
   const d = (((rad * 180) / Math.PI) % 360 + 360) % 360;
@@ -59,7 +61,8 @@ export async function panoramaSnapshot(photoPath: string, at: { yaw: number; pit
     const out = path.join(work, 'view.png');
     const run = await runTool('ffmpeg', ['-hide_banner', '-nostdin', '-v', 'error', '-y', '-i', small, '-vf', filter, '-frames:v', '1', out], { timeoutMs: 120_000 });
     if (run.code !== 0) throw new Error(`ffmpeg could not cut the view: ${run.stderr.trim().slice(-500)}`);
-    return await sharp(out).composite([{ input: pinSvg(width, height, width / 2, height / 2), left: 0, top: 0 }]).png().toBuffer();
+    // Flattened: an alpha channel would add a soft mask to every picture of the report.
+    return await flat(await sharp(out).composite([{ input: pinSvg(width, height, width / 2, height / 2), left: 0, top: 0 }]).png().toBuffer());
   } finally {
     await fsp.rm(work, { recursive: true, force: true });
   }
@@ -100,5 +103,5 @@ export async function sheetCrop(sheet: SheetTiles, pin: { x: number; y: number }
   const outW = Math.round(w * scale), outH = Math.round(h * scale);
   const resized = await sharp(joined).resize(outW, outH).png().toBuffer();
   const px = clamp((pin.x - x0) * scale, 0, outW), py = clamp((pin.y - y0) * scale, 0, outH);
-  return sharp(resized).composite([{ input: pinSvg(outW, outH, px, py), left: 0, top: 0 }]).png().toBuffer();
+  return flat(await sharp(resized).composite([{ input: pinSvg(outW, outH, px, py), left: 0, top: 0 }]).png().toBuffer());
 }
