@@ -192,6 +192,17 @@ export const ROUTES: AppRoute[] = [
     load: () => import('../pages/edit-visit/edit-visit-page'),
   },
   {
+    path: '/snaglist',
+    title: 'Snag list',
+    description: 'Every snag of your projects: filter, follow and move them through their statuses.',
+    requiresAuth: true,
+    showInMenu: true,
+    menuIcon: 'bi-exclamation-triangle',
+    menuLabel: 'Snag list',
+    transition: 'fade',
+    load: () => import('../pages/snaglist/snaglist-page'),
+  },
+  {
     path: '/visittour/:id/:room?',
     title: 'Hotspots and points of interest',
     description: 'Link rooms by clicking in the 360 view, and pin points of interest.',

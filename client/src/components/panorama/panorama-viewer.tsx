@@ -41,7 +41,9 @@ export interface TourMarker {
   pitch: number;
   /** Accessible name and tooltip. */
   title: string;
-  kind: 'poi' | 'draft';
+  kind: 'poi' | 'draft' | 'snag';
+  /** Extra classes of the marker (a snag's status colour). */
+  className?: string;
 }
 
 export interface PanoramaHandle {
@@ -269,7 +271,8 @@ export default function PanoramaViewer(props: Props) {
       }
     }
     for (const m of wanted.values()) {
-      const html = `<span class="sw-pano-marker sw-pano-marker-${m.kind}" role="img" aria-label="${escapeHtml(m.title)}"><i class="bi ${m.kind === 'poi' ? 'bi-info-circle-fill' : 'bi-plus-circle-dotted'}" aria-hidden="true"></i></span>`;
+      const icon = m.kind === 'poi' ? 'bi-info-circle-fill' : m.kind === 'snag' ? 'bi-exclamation-lg' : 'bi-plus-circle-dotted';
+      const html = `<span class="sw-pano-marker sw-pano-marker-${m.kind} ${m.className ?? ''}" role="img" aria-label="${escapeHtml(m.title)}" data-testid="pano-${m.kind}" data-marker="${m.id}"><i class="bi ${icon}" aria-hidden="true"></i></span>`;
       const config = { id: m.id, position: { yaw: m.yaw, pitch: m.pitch }, html, size: { width: 36, height: 36 }, anchor: 'center center', tooltip: m.title, data: { kind: m.kind } };
       try {
         if (markerIds.current.has(m.id)) plugin.updateMarker(config);

@@ -4,6 +4,7 @@ import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { sheetGeometry } from './sheet-geometry';
 import { createSheetMap, type SheetMap } from './sheet-map';
+import { drawSnagPins, type SnagPin } from '../../components/snags/sheet-snag-pins';
 import '../projects/projects.css';
 
 /**
@@ -55,18 +56,22 @@ interface Props {
   label: string;
   zoomControl?: boolean;
   handleRef?: Ref<SheetRoomsHandle>;
+  /** Snags pinned on the sheet, in their status colours. */
+  snagPins?: SnagPin[];
+  onSnagSelect?(id: number): void;
 }
 
 const CONE_HALF_ANGLE = Math.PI / 6;
 
-export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSelect, onMove, onSheetClick, className, label, zoomControl, handleRef }: Props) {
+export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSelect, onMove, onSheetClick, className, label, zoomControl, handleRef, snagPins, onSnagSelect }: Props) {
   const { t, i18n } = useTranslation();
   const el = useRef<HTMLDivElement>(null);
   const sheetMap = useRef<SheetMap | null>(null);
   const layer = useRef<L.LayerGroup | null>(null);
   const cone = useRef<L.Polygon | null>(null);
-  const handlers = useRef({ onSelect, onMove, onSheetClick });
-  handlers.current = { onSelect, onMove, onSheetClick };
+  const snagLayer = useRef<L.LayerGroup | null>(null);
+  const handlers = useRef({ onSelect, onMove, onSheetClick, onSnagSelect });
+  handlers.current = { onSelect, onMove, onSheetClick, onSnagSelect };
   const rtl = i18n.dir() === 'rtl';
   const g = sheetGeometry({ status: 'ready', ...sheet, min_zoom: sheet.min_zoom ?? 0 });
 
@@ -79,6 +84,7 @@ export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSele
     const sm = createSheetMap(el.current, g, { rtl, zoomInTitle: t('Zoom in'), zoomOutTitle: t('Zoom out'), zoomControl });
     sheetMap.current = sm;
     layer.current = L.layerGroup().addTo(sm.map);
+    snagLayer.current = L.layerGroup().addTo(sm.map);
     sm.map.on('click', (e: L.LeafletMouseEvent) => {
       if (!handlers.current.onSheetClick || !sm.bounds.contains(e.latlng)) return;
       const p = sm.toPixels(e.latlng);
@@ -88,6 +94,7 @@ export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSele
       sm.map.remove();
       sheetMap.current = null;
       layer.current = null;
+      snagLayer.current = null;
       cone.current = null;
     };
     // The geometry is fixed for one sheet.
@@ -125,6 +132,13 @@ export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSele
       marker.addTo(group);
     }
   }, [rooms, currentRoomId, g?.template]);
+
+  // The snag pins, above the rooms.
+  useEffect(() => {
+    const sm = sheetMap.current;
+    if (!sm || !snagLayer.current) return;
+    drawSnagPins(snagLayer.current, snagPins ?? [], sm.toLatLng, (id) => handlers.current.onSnagSelect?.(id));
+  }, [snagPins, g?.template]);
 
   // The view cone of the current room: heading + yaw, clockwise from the sheet's up.
   useEffect(() => {

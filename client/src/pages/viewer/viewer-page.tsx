@@ -12,6 +12,7 @@ import { Spinner } from '../../components/spinner';
 import { tk } from '../../lib/i18n-keys';
 import type { PanoramaHandle, TourMarker } from '../../components/panorama/panorama-viewer';
 import { PoiPanel } from './poi-panel';
+import { useVisitSnags } from '../../components/snags/use-visit-snags';
 import './viewer.css';
 
 // Leaflet loads only when the visit has a sheet to show.
@@ -102,7 +103,12 @@ export default function ViewerPage() {
     if (path !== window.location.pathname) navigate(path, { replace: true });
   }, [visit, roomId, openPoi, navigate]);
 
-  const markers = useMemo<TourMarker[]>(() => pois.map((p) => ({ id: `poi-${p.id}`, yaw: p.yaw, pitch: p.pitch, title: p.title, kind: 'poi' })), [pois]);
+  // Snags: only for signed-in people of the project.
+  const snags = useVisitSnags({ code, roomId, pano, goToRoom: setRoomId });
+  const markers = useMemo<TourMarker[]>(
+    () => [...pois.map<TourMarker>((p) => ({ id: `poi-${p.id}`, yaw: p.yaw, pitch: p.pitch, title: p.title, kind: 'poi' })), ...snags.markers],
+    [pois, snags.markers],
+  );
   const sheet = room?.id_map ? (visit?.maps.find((m) => m.id === room.id_map) ?? null) : null;
   const sheetRooms = useMemo(
     () => (visit && sheet ? visit.rooms.filter((r) => r.id_map === sheet.id).map((r) => ({ id: r.id, name: r.name, x: r.x, y: r.y, heading: r.heading, mark: String(r.position + 1) })) : []),
@@ -171,6 +177,7 @@ export default function ViewerPage() {
             ))}
           </select>
         )}
+        {snags.toolbar}
         {sheet && (
           <button
             type="button"
@@ -213,7 +220,8 @@ export default function ViewerPage() {
               setOpenPoi(null);
             }}
             markers={markers}
-            onMarkerSelect={(id) => setOpenPoi(pois.find((p) => `poi-${p.id}` === id) ?? null)}
+            onMarkerSelect={(id) => snags.selectMarker(id) || setOpenPoi(pois.find((p) => `poi-${p.id}` === id) ?? null)}
+            onPick={snags.pick}
             onViewChange={onView}
             initialView={initialView.current}
             label={t('360° view of {name}. Use the arrow keys to look around.', { name: room.name })}
@@ -256,6 +264,9 @@ export default function ViewerPage() {
                 currentRoomId={room.id}
                 yaw={yaw}
                 onSelect={(id) => setRoomId(id)}
+                snagPins={snags.pinsOn(sheet.id)}
+                onSnagSelect={snags.open}
+                onSheetClick={snags.pickOnSheet && ((x, y) => snags.pickOnSheet!(sheet.id, x, y))}
                 label={t('Floor sheet {name} with the rooms of the visit', { name: sheet.name })}
                 className="h-100"
                 zoomControl={false}
@@ -264,6 +275,7 @@ export default function ViewerPage() {
           </div>
         )}
         <PoiPanel poi={openPoi && openPoi.id_room === roomId ? openPoi : null} onClose={() => setOpenPoi(null)} />
+        {snags.overlay}
       </main>
     </div>
   );
