@@ -5,6 +5,7 @@ import { createUser, uniqueName, type TestUser } from './support/backend.js';
 import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
 import { projectWithSheet, visitWithRooms } from './support/visits-fixtures.js';
 import { ROUTES } from '../client/src/routes/route-table.js';
+import { api } from '../api/test/helpers.js';
 
 /**
  * Issue 11 item 5: SiteWalk on a phone. Every screen of the route table fits
@@ -35,6 +36,9 @@ async function seed() {
   const project = await projectWithSheet(owner, uniqueName('Phone site'));
   const sheet = project.maps[0];
   const visit = await visitWithRooms(owner, { id_project: project.id, name: 'Walk on a phone', id_map: sheet.id }, []);
+  // A snag, so /snaglist shows its table (not its empty state) on the phone.
+  const snag = await api().post('/api/annotations').set(owner.auth).send({ id_visit: visit.id, title: 'Cracked tile by the lift door, second row', priority: 'high', due_date: '2026-01-05' });
+  if (snag.status !== 201) throw new Error(`snag not created: ${snag.status} ${JSON.stringify(snag.body)}`);
   return { owner, project, sheet, visit };
 }
 

@@ -170,7 +170,9 @@ export function SnagPanel({ snagId, draft, version = 0, onClose, onSaved, onDele
       };
       let saved: AnnotationDetail;
       if (creating) {
-        saved = await api.post<AnnotationDetail>('/annotations', { ...draft, ...fields, files: files.map((f) => f.filename) }, SAVE_FAILED);
+        // The project comes from the visit on the server; the draft carries it only for the people list.
+        const { id_project: _project, ...place } = draft!;
+        saved = await api.post<AnnotationDetail>('/annotations', { ...place, ...fields, files: files.map((f) => f.filename) }, SAVE_FAILED);
         showToast('success', t('Snag created.'));
       } else {
         // Only what changed, so a status someone else just moved is not sent back.

@@ -187,7 +187,7 @@ export default function SnaglistPage() {
 
   return (
     <div className="sw-snaglist" data-testid="snaglist-page">
-      <div className="d-flex justify-content-end mb-2">{<SnagExportButton filters={filters} />}</div>
+      <div className="d-flex justify-content-end mb-2"><SnagExportButton filters={filters} /></div>
       <div className="d-flex flex-wrap gap-1 mb-3" role="group" aria-label={t('Counts by status')}>
         {ANNOTATION_STATUSES.map((s) => (
           <button
@@ -428,7 +428,7 @@ export default function SnaglistPage() {
       )}
       {load.status === 'ready' && (
         <>
-          <p className="small text-body-secondary text-center mb-0">{t('{n} snags', { n: n(total) })}</p>
+          <p className="small text-body-secondary text-center mb-0">{t('Snags: {n}', { n: n(total) })}</p>
           <Pagination page={page} pages={pages} onPage={setPage} />
         </>
       )}
