@@ -14,6 +14,7 @@ import { noStoreForApi } from './http/no-store.js';
 import { csrfProtection, requestContext, requestTimeout, serializeJsonOnce } from './http/middleware.js';
 import { securityHeaders } from './http/security-headers.js';
 import { isUploadRequest } from './http/upload.js';
+import { indexRoutesByFirstSegment } from './http/route-index.js';
 import { rejectUnreadableText } from './http/validate.js';
 import { apiRouter } from './routes/index.js';
 import { db } from './core/db/index.js';
@@ -34,7 +35,9 @@ export function createApp(opts: { serveClient?: boolean } = {}): Koa {
   app.use(errorMiddleware);
   app.use(noStoreForApi);
   // Text (JSON, scripts, stylesheets, fonts) shrinks several-fold; images and tiles are already compressed.
-  app.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }, deflate: false }));
+  const compression = compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }, deflate: false });
+  // A client that accepts no encoding gets none: skip koa-compress's per-answer checks (it would only add Vary).
+  app.use((ctx, next) => (ctx.get('accept-encoding') ? compression(ctx, next) : (ctx.vary('Accept-Encoding'), next())));
   app.use(serializeJsonOnce);
   app.use(
     securityHeaders({
@@ -58,20 +61,21 @@ export function createApp(opts: { serveClient?: boolean } = {}): Koa {
   app.use(requestTimeout(config.requestTimeoutMs, isUploadRequest));
   // The queue monitor (routes/admin-queues.routes.ts) is its own page with a SameSite=Strict cookie of its own path: no cross-site request carries it.
   app.use(async (ctx, next) => (ctx.path.startsWith('/api') && !ctx.path.startsWith('/api/admin/queues') ? csrfProtection(ctx, next) : next()));
-  app.use(
-    koaBody({
-      multipart: false,
-      jsonLimit: UPLOAD_LIMITS.jsonBytes,
-      formLimit: UPLOAD_LIMITS.jsonBytes,
-      textLimit: UPLOAD_LIMITS.jsonBytes,
-      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-      onError: (err: Error) => {
-        throw Object.assign(new Error(err.message), { status: /too large/i.test(err.message) ? 413 : 400 });
-      },
-    }),
-  );
+  const parsedMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+  const bodyParser = koaBody({
+    multipart: false,
+    jsonLimit: UPLOAD_LIMITS.jsonBytes,
+    formLimit: UPLOAD_LIMITS.jsonBytes,
+    textLimit: UPLOAD_LIMITS.jsonBytes,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    onError: (err: Error) => {
+      throw Object.assign(new Error(err.message), { status: /too large/i.test(err.message) ? 413 : 400 });
+    },
+  }) as unknown as Koa.Middleware;
+  // koa-body would work out the body's type on every GET only to parse nothing.
+  app.use((ctx, next) => (parsedMethods.has(ctx.method) ? bodyParser(ctx, next) : next()));
   app.use(rejectUnreadableText);
-  const router = apiRouter();
+  const router = indexRoutesByFirstSegment(apiRouter());
   app.use(router.routes());
   app.use(router.allowedMethods());
 

@@ -29,6 +29,8 @@ export const config = {
   /** Key material for secret settings at rest; APP_SECRET's when not given. */
   settingsKey: env.SETTINGS_KEY ?? '',
   requestTimeoutMs: int(env.REQUEST_TIMEOUT_MS, 30_000),
+  /** How long an API process may answer a bearer token from memory (core/services/session-invalidation.ts); 0 turns that off. */
+  sessionCacheTtlMs: int(env.SESSION_CACHE_TTL_MS, 5_000),
   loginLimitPerIp: int(env.LOGIN_LIMIT_PER_IP, 30),
   loginLimitPerAccount: int(env.LOGIN_LIMIT_PER_ACCOUNT, 5),
   loginLimitWindowSec: int(env.LOGIN_LIMIT_WINDOW_SEC, 15 * 60),

@@ -24,19 +24,31 @@ class RequestLog {
   }
 }
 
+/**
+ * What the request context middleware puts in ctx.state: the request id and
+ * its log, as an accessor of the class rather than one defined per request.
+ */
+class RequestState {
+  [key: string]: unknown;
+  constructor(
+    readonly requestId: string,
+    readonly requestLog: RequestLog,
+  ) {}
+  get log(): Logger {
+    return this.requestLog.logger;
+  }
+  set log(v: Logger) {
+    Object.defineProperty(this, 'log', { value: v, writable: true, configurable: true, enumerable: true });
+  }
+}
+
 /** A request id on every response and in every log line of the request (ctx.state.log). */
 export async function requestContext(ctx: Context, next: Next): Promise<void> {
   const incoming = ctx.get('x-request-id');
   const id = incoming && /^[A-Za-z0-9._-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID();
   const log = new RequestLog({ req_id: id });
-  ctx.state.requestId = id;
-  ctx.state.requestLog = log;
-  Object.defineProperty(ctx.state, 'log', {
-    configurable: true,
-    enumerable: true,
-    get: () => log.logger,
-    set: (v: Logger) => Object.defineProperty(ctx.state, 'log', { value: v, writable: true, configurable: true, enumerable: true }),
-  });
+  // The first middleware: ctx.state is still the empty object Koa made; anything set on it before is kept.
+  ctx.state = Object.assign(new RequestState(id, log), ctx.state);
   ctx.set('X-Request-Id', id);
   const start = performance.now();
   try {

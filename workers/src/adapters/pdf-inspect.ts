@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import { SHEET_RENDERING } from '@sitewalk/proto';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { loadPdfJs } from '@sitewalk/api/core/pdfjs';
 
 /** A PDF that cannot become sheets; the message is for the user and retrying cannot help. */
 export class PdfRejected extends Error {
@@ -57,6 +57,8 @@ async function checkEnvelope(filePath: string): Promise<void> {
 export async function inspectPdf(filePath: string): Promise<PdfInfo> {
   await checkEnvelope(filePath);
   const data = new Uint8Array(await fsp.readFile(filePath));
+  // Through the core's loader: pdf.js's polyfills would otherwise replace JSON and Array built-ins for the whole worker process.
+  const { getDocument } = await loadPdfJs();
   let doc;
   try {
     doc = await getDocument({ data, isEvalSupported: false, disableFontFace: true, stopAtErrors: true, verbosity: 0 }).promise;

@@ -2,6 +2,8 @@ import { SESSION_REMEMBER_TTL_MS, SESSION_TTL_MS } from '@sitewalk/proto';
 import type { Knex } from 'knex';
 import { Session, User, db, preparedQuery } from '../db/index.js';
 import { hashToken, randomToken } from '../secrets.js';
+import type { CachedRows } from '../session-cache.js';
+import { listenForAuthWrites, sessionCache } from './session-invalidation.js';
 
 export interface IssuedSession {
   token: string;
@@ -36,20 +38,45 @@ const RESOLVE_TOKEN_SQL =
 
 /**
  * The live session and active user a bearer token belongs to, or null.
- * It runs on every authenticated request: one prepared statement (session
+ * It runs on every authenticated request. A token seen in the last few
+ * seconds is answered from this process's session cache, which every
+ * logout, password change or account edit in any process empties at once
+ * (session-invalidation.ts); otherwise one prepared statement (session
  * joined with its user), whose columns come back typed by pg (timestamps as
  * Dates), straight into the two models.
  */
 export async function resolveToken(token: string): Promise<{ session: Session; user: User } | null> {
   if (!token || token.length > 200) return null;
-  const [row] = await preparedQuery<Record<string, unknown>>('session-resolve-token', RESOLVE_TOKEN_SQL, [hashToken(token), new Date()]);
+  listenForAuthWrites();
+  const hash = hashToken(token);
+  const now = Date.now();
+  const cached = sessionCache.get(hash, now);
+  if (cached) return toModels(cached);
+  const ticket = sessionCache.generation;
+  const [row] = await preparedQuery<Record<string, unknown>>('session-resolve-token', RESOLVE_TOKEN_SQL, [hash, new Date(now)]);
   if (!row) return null;
   const session: Record<string, unknown> = {};
   for (const c of SESSION_COLUMNS) {
     session[c] = row[`session.${c}`];
     delete row[`session.${c}`];
   }
-  return { session: Session.fromDatabaseJson(session), user: User.fromDatabaseJson(row) };
+  const rows = { session, user: row };
+  sessionCache.store(hash, rows, row.id as number, (session.expires_at as Date).getTime(), ticket, Date.now());
+  return toModels(rows);
+}
+
+/** Fresh models each time: a route may change what it is given without touching the cached rows. */
+function toModels(rows: CachedRows): { session: Session; user: User } {
+  return { session: Session.fromDatabaseJson(copyRow(rows.session)), user: User.fromDatabaseJson(copyRow(rows.user)) };
+}
+
+function copyRow(row: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const k in row) {
+    const v = row[k];
+    copy[k] = v instanceof Date ? new Date(v.getTime()) : v;
+  }
+  return copy;
 }
 
 /** Replaces a session by a fresh one (new token, new expiry) atomically. */

@@ -1,4 +1,7 @@
 import { BaseModel } from './base.js';
+import { authWriteHooks } from './auth-write-hooks.js';
+
+const sessionWrites = authWriteHooks('sessions', 'user_id');
 
 export class Session extends BaseModel {
   static override tableName = 'sessions';
@@ -11,6 +14,12 @@ export class Session extends BaseModel {
   user_agent!: string | null;
   last_used_at!: Date | null;
   created_at!: Date;
+
+  // A logout, a rotation or a revocation ends the cached session in every API process (core/services/session-invalidation.ts).
+  static override beforeUpdate = sessionWrites.before;
+  static override afterUpdate = sessionWrites.after;
+  static override beforeDelete = sessionWrites.before;
+  static override afterDelete = sessionWrites.after;
 }
 
 export class UserToken extends BaseModel {

@@ -1,5 +1,8 @@
 import type { User as UserDto } from '@sitewalk/proto';
 import { BaseModel } from './base.js';
+import { authWriteHooks } from './auth-write-hooks.js';
+
+const userWrites = authWriteHooks('users', 'id');
 
 export class User extends BaseModel {
   static override tableName = 'users';
@@ -32,6 +35,12 @@ export class User extends BaseModel {
   override $beforeUpdate() {
     this.updated_at = new Date();
   }
+
+  // A signed-in request reads its user from the session cache: every change ends the cached copies everywhere.
+  static override beforeUpdate = userWrites.before;
+  static override afterUpdate = userWrites.after;
+  static override beforeDelete = userWrites.before;
+  static override afterDelete = userWrites.after;
 }
 
 /**
