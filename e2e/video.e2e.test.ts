@@ -189,7 +189,23 @@ describe('walk-through video', () => {
       await page.getByRole('button', { name: 'Start and end' }).click();
       await clickSheet(page, first);
       await clickSheet(page, last);
-      await expect.poll(() => page.getByTestId('projection-hint').innerText(), EVENTUALLY).toMatch(/Turned .*°, scaled .*%/);
+      // The two clicks go to the server as control points: it fits the walk to them from the reconstruction
+      // itself, and its new proposal (with the fit's residual) replaces the first one on the screen.
+      const fittedProjection = async () =>
+        (await videoOf(owner, visit.id))!.run.artifacts.projections.find((p) => p.osfm_cluster === cluster.osfm_cluster && p.id_map === sheet.id);
+      await expect.poll(async () => (await fittedProjection())?.control_points.length ?? 0, PIPELINE).toBe(2);
+      await expect.poll(() => stepper.getAttribute('data-status'), PIPELINE).toBe('needs_confirmation');
+      const fitted = (await fittedProjection())!;
+      expect(fitted.control_points.map((c) => c.keyframe)).toEqual([cluster.keyframes[0], cluster.keyframes[cluster.keyframes.length - 1]]);
+      expect(fitted.image_width).toBe(sheet.width);
+      // Clicked where they were meant to be (within the few pixels a click on a zoomed-out sheet is worth).
+      const metreOnSheet = plan.pxPerMetre * k;
+      expect(Math.hypot(fitted.control_points[0].x - first.x, fitted.control_points[0].y - first.y)).toBeLessThan(0.3 * metreOnSheet);
+      expect(Math.hypot(fitted.control_points[1].x - last.x, fitted.control_points[1].y - last.y)).toBeLessThan(0.3 * metreOnSheet);
+      expect(fitted.residual_px).not.toBeNull();
+      await expect.poll(() => page.getByTestId('projection-summary').innerText(), EVENTUALLY).toMatch(/The fit is off by [\d.,]+ pixels on average/);
+      // The proposal on screen is the server's fit itself (no hand adjustment left on top of it).
+      expect(await page.getByTestId('projection-hint').innerText()).not.toMatch(/Turned/);
       await saveScreenshot(page, 'video--projection');
       await page.getByRole('button', { name: 'Confirm and place the rooms' }).click();
       await expect.poll(() => page.getByTestId('projection-confirmed').isVisible(), PIPELINE).toBe(true);

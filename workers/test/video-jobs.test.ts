@@ -184,7 +184,10 @@ describe('a walk-through video through the four steps', () => {
     // Projecting and confirming again: the same rooms, moved; no duplicates, photos not tiled again.
     const tilesBefore = tiles.length;
     await startProjectPoints(owner.user, { ...body, control_points: [pin(first), { ...pin(last), x: pin(last).x + 10 }] });
-    await waitStatus(v.id, ['needs_confirmation', 'failed'], 5 * 60_000);
+    const again = (await waitStatus(v.id, ['needs_confirmation', 'failed'], 5 * 60_000)).artifacts.projections!.find((p) => p.osfm_cluster === 0 && p.id_map === sheet.id)!;
+    // The new proposal's picture has a name (and so a URL) of its own: no browser shows the cached earlier one.
+    expect(again.preview_key).not.toBe(projection.preview_key);
+    expect(await exists(again.preview_key!)).toBe(true);
     await startConfirmProjection(owner.user, { id_map: sheet.id, id_visit: visit.id, osfmCluster: 0 });
     run = await waitStatus(v.id, ['completed', 'failed'], 5 * 60_000);
     expect(run.error).toBeNull();

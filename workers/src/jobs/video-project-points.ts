@@ -70,13 +70,20 @@ export const videoProjectPoints: Handler<'video.project-points'> = (data, job) =
     const headings = headingsOf(proj, poses);
     const positions: VideoPosition[] = proj.rooms.map((r, i) => ({ keyframe: r.keyframe, x: r.x, y: r.y, heading: headings[i] }));
     progress(70, 'Drawing the preview');
-    const previewKey = `${workFolder}/projections/cluster-${cluster.osfm_cluster}-map-${map.id}.png`;
-    await fsp.mkdir(path.dirname(localPath(previewKey)), { recursive: true });
+    // A name of its own per proposal: its signed URL changes with it, so no browser shows a cached earlier picture.
+    const base = `cluster-${cluster.osfm_cluster}-map-${map.id}`;
+    const previewKey = `${workFolder}/projections/${base}-${Date.now().toString(36)}.png`;
+    const previewDir = path.dirname(localPath(previewKey));
+    await fsp.mkdir(previewDir, { recursive: true });
     const tmp = `${localPath(previewKey)}.${process.pid}.tmp`;
     await fsp.writeFile(tmp, await renderPreview(sheet, { points: proj.points, rooms: proj.rooms.map((r, i) => ({ ...r, x: positions[i].x, y: positions[i].y })) }, cloud.rgb));
     await fsp.rename(tmp, localPath(previewKey));
-    const residuals = proj.controlResiduals;
     const previous = (run.artifacts.projections ?? []).find((p) => p.osfm_cluster === cluster.osfm_cluster && p.id_map === map.id);
+    const keep = new Set([path.basename(previewKey), previous?.preview_key ? path.basename(previous.preview_key) : '']);
+    for (const name of await fsp.readdir(previewDir)) {
+      if ((name === `${base}.png` || name.startsWith(`${base}-`)) && name.endsWith('.png') && !keep.has(name)) await fsp.rm(path.join(previewDir, name), { force: true });
+    }
+    const residuals = proj.controlResiduals;
     const projection: StoredProjection = {
       osfm_cluster: cluster.osfm_cluster,
       id_map: map.id,

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, formMessages, type MapDetail, type MapSummary, type VideoDetail, type VisitDetail } from '@sitewalk/proto';
+import { MESSAGES, formMessages, type ControlPoint, type MapDetail, type MapSummary, type VideoDetail, type VisitDetail } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { formatNumber } from '../../lib/format';
 import { showToast } from '../../lib/toast';
@@ -81,7 +81,10 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
 
   const cluster = clusters.find((c) => c.osfm_cluster === clusterNo) ?? null;
   const projection = projections.find((p) => p.osfm_cluster === clusterNo && p.id_map === sheetId) ?? null;
-  const projectionKey = projection ? `${projection.osfm_cluster}:${projection.id_map}:${projection.preview_url ?? ''}:${projection.positions.length}` : '';
+  // A new proposal from the server (another fit, other control points) replaces any adjustment made on the old one.
+  const projectionKey = projection
+    ? `${projection.osfm_cluster}:${projection.id_map}:${projection.preview_url ?? ''}:${projection.positions.length}:${projection.positions[0]?.x},${projection.positions[0]?.y}:${projection.control_points.map((c) => `${c.keyframe},${c.x},${c.y}`).join(';')}`
+    : '';
   useEffect(() => {
     setAdjust(IDENTITY);
     setPicks([]);
@@ -94,11 +97,13 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
   const pivot = useMemo(() => overlayCentre(adjust, positions), [adjust, positions]);
   const sheetName = sheets.find((s) => s.id === sheetId)?.name ?? sheet?.name ?? '';
 
-  const project = async () => {
+  /** Asks the server for a proposal; with control points (sheet pixels) it fits the walk to them, from the reconstruction itself. */
+  const project = async (controlPoints?: ControlPoint[]) => {
     if (!sheet || sheetId === null || !sheet.width || !sheet.height) return;
     setBusy(true);
     try {
-      onVideo(await videoApi.projectPoints({ id_map: sheetId, id_visit: visit.id, osfmCluster: clusterNo, imageWidth: sheet.width, imageHeight: sheet.height }));
+      const body = { id_map: sheetId, id_visit: visit.id, osfmCluster: clusterNo, imageWidth: sheet.width, imageHeight: sheet.height };
+      onVideo(await videoApi.projectPoints(controlPoints ? { ...body, control_points: controlPoints } : body));
     } catch (err) {
       showToast('error', t((err as Error).message || MESSAGES.projectPointsFailed));
     } finally {
@@ -128,8 +133,20 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
       const first = positions[0];
       const last = positions[positions.length - 1];
       const fit = fitTwoPoints(first, last, next[0], next[1], adjust.mirror);
-      if (fit) setAdjust(fit);
-      else showToast('warning', t('The walk starts and ends at the same place: move it by hand instead.'));
+      if (!fit) {
+        showToast('warning', t('The walk starts and ends at the same place: move it by hand instead.'));
+        return;
+      }
+      // Shown at once; the server then fits the walk itself to the two points (its floor and camera path, not
+      // the proposal's rounded dots) and its new proposal replaces this one. A mirrored walk stays a hand fit:
+      // the server's fit never mirrors.
+      setAdjust(fit);
+      if (!fit.mirror && video.can_edit && projection) {
+        void project([
+          { keyframe: first.keyframe, x: next[0].x, y: next[0].y },
+          { keyframe: last.keyframe, x: next[1].x, y: next[1].y },
+        ]);
+      }
     }
   };
 
