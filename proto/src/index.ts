@@ -12,3 +12,5 @@ export * from './categories.js';
 export * from './sheets.js';
 export * from './visits.js';
 export * from './videos.js';
+export * from './plans.js';
+export * from './tiers.js';
