@@ -1,4 +1,5 @@
 import type { Notification } from './notifications.js';
+import type { TeamChangedEvent } from './teams.js';
 
 /** Socket.IO rooms: every authenticated socket joins `user:{id}`. */
 export const userRoom = (userId: number) => `user:${userId}`;
@@ -11,6 +12,8 @@ export interface ServerToClientEvents {
   /** Progress of a long job the user started (PDF sheets, video, ...). */
   'job:progress': (p: JobProgressEvent) => void;
   'session:revoked': () => void;
+  /** A project's team changed (join request, invitation, membership): the Team card reloads. */
+  'team:changed': (p: TeamChangedEvent) => void;
 }
 
 export interface ClientToServerEvents {

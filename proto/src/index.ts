@@ -12,5 +12,6 @@ export * from './categories.js';
 export * from './sheets.js';
 export * from './visits.js';
 export * from './videos.js';
+export * from './teams.js';
 export * from './plans.js';
 export * from './tiers.js';

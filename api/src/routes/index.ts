@@ -5,6 +5,7 @@ import healthRoutes from './health.routes.js';
 import notificationsRoutes from './notifications.routes.js';
 import accountRoutes from './account.routes.js';
 import usersRoutes from './users.routes.js';
+import teamsRoutes from './teams.routes.js';
 import settingsRoutes from './settings.routes.js';
 import translationsRoutes from './translations.routes.js';
 import projectsRoutes from './projects.routes.js';
@@ -18,7 +19,7 @@ import tiersRoutes from './tiers.routes.js';
 import type { RouteModule } from './types.js';
 
 /** Every feature's routes, mounted under /api. Add a feature by adding its module here. */
-const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes, notificationsRoutes, accountRoutes, usersRoutes, settingsRoutes, translationsRoutes, projectsRoutes, categoriesRoutes, mapsRoutes, visitsRoutes, videosRoutes, adminQueuesRoutes, plansRoutes, tiersRoutes];
+const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes, notificationsRoutes, accountRoutes, teamsRoutes, usersRoutes, settingsRoutes, translationsRoutes, projectsRoutes, categoriesRoutes, mapsRoutes, visitsRoutes, videosRoutes, adminQueuesRoutes, plansRoutes, tiersRoutes];
 
 export function apiRouter(): Router {
   const router = new Router({ prefix: '/api' });

@@ -4,6 +4,7 @@ import * as projects from './20261122_0100_projects.js';
 import * as encryptSettings from './20261124_0150_encrypt_settings.js';
 import * as visits from './20261126_0200_visits.js';
 import * as videos from './20261126_0300_videos.js';
+import * as teams from './20261126_0500_teams.js';
 import * as plans from './20261126_0510_plans.js';
 
 /**
@@ -16,5 +17,6 @@ export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: 
   '20261124_0150_encrypt_settings': encryptSettings,
   '20261126_0200_visits': visits,
   '20261126_0300_videos': videos,
+  '20261126_0500_teams': teams,
   '20261126_0510_plans': plans,
 };
