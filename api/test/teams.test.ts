@@ -13,7 +13,7 @@ afterAll(async () => {
   await closeEmitter();
 });
 
-const team = async (auth: object, id: number) => (await api().get('/api/team-members').set(auth).query({ id_project: id })).body.data;
+const team = async (auth: Record<string, string>, id: number) => (await api().get('/api/team-members').set(auth).query({ id_project: id })).body.data;
 
 describe('team members and permissions', () => {
   it('the owner can be neither removed nor leave without handing over; after handing over they stay as project admin and may leave', async () => {
