@@ -79,6 +79,27 @@ export const ROUTES: AppRoute[] = [
     transition: 'fade',
     load: () => import('../pages/notifications/notifications-page'),
   },
+  {
+    path: '/invitations',
+    title: 'My invitations',
+    description: 'Projects you are invited to: accept or decline.',
+    requiresAuth: true,
+    showInMenu: true,
+    menuIcon: 'bi-envelope-open',
+    menuLabel: 'Invitations',
+    transition: 'fade',
+    load: () => import('../pages/invitations/invitations-page'),
+  },
+  {
+    path: '/join',
+    title: 'Join a project',
+    description: 'Ask to join a project with its code.',
+    requiresAuth: true,
+    menuIcon: 'bi-box-arrow-in-right',
+    parentPath: '/invitations',
+    transition: 'fade',
+    load: () => import('../pages/join/join-page'),
+  },
 
   // Projects and sheets
   {
