@@ -4,6 +4,7 @@ import { saveScreenshot, test } from './browser.js';
 import { createUser, uniqueName, type TestUser } from './support/backend.js';
 import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
 import { projectWithSheet, visitWithRooms } from './support/visits-fixtures.js';
+import { planWithMember } from './support/plans-fixtures.js';
 import { ROUTES } from '../client/src/routes/route-table.js';
 
 /**
@@ -35,7 +36,8 @@ async function seed() {
   const project = await projectWithSheet(owner, uniqueName('Phone site'));
   const sheet = project.maps[0];
   const visit = await visitWithRooms(owner, { id_project: project.id, name: 'Walk on a phone', id_map: sheet.id }, []);
-  return { owner, project, sheet, visit };
+  const plan = await planWithMember(owner, owner);
+  return { owner, project, sheet, visit, plan };
 }
 
 type Seeded = Awaited<ReturnType<typeof seed>>;
@@ -59,6 +61,8 @@ function concretePath(pattern: string, s: Seeded): string {
     visitvideo: { id: s.visit.id },
     compare: { id: s.sheet.id },
     edituser: { id: s.owner.user.id },
+    editplan: { id: s.plan.plan.id },
+    editmember: { id: s.plan.member.id },
     viewer: { code: s.visit.code },
   };
   return pattern
