@@ -4,6 +4,7 @@ import { saveScreenshot, test } from './browser.js';
 import { createUser, uniqueName, type TestUser } from './support/backend.js';
 import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
 import { projectWithSheet, visitWithRooms } from './support/visits-fixtures.js';
+import { planWithMember } from './support/plans-fixtures.js';
 import { ROUTES } from '../client/src/routes/route-table.js';
 import { api } from '../api/test/helpers.js';
 
@@ -39,7 +40,8 @@ async function seed() {
   // A snag, so /snaglist shows its table (not its empty state) on the phone.
   const snag = await api().post('/api/annotations').set(owner.auth).send({ id_visit: visit.id, title: 'Cracked tile by the lift door, second row', priority: 'high', due_date: '2026-01-05' });
   if (snag.status !== 201) throw new Error(`snag not created: ${snag.status} ${JSON.stringify(snag.body)}`);
-  return { owner, project, sheet, visit };
+  const plan = await planWithMember(owner, owner);
+  return { owner, project, sheet, visit, plan };
 }
 
 type Seeded = Awaited<ReturnType<typeof seed>>;
@@ -63,6 +65,8 @@ function concretePath(pattern: string, s: Seeded): string {
     visitvideo: { id: s.visit.id },
     compare: { id: s.sheet.id },
     edituser: { id: s.owner.user.id },
+    editplan: { id: s.plan.plan.id },
+    editmember: { id: s.plan.member.id },
     viewer: { code: s.visit.code },
   };
   return pattern

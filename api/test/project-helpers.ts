@@ -1,4 +1,4 @@
-import type { ProjectCreateRequest, ProjectDetail } from '@sitewalk/proto';
+import type { MemberRole, ProjectCreateRequest, ProjectDetail, ProjectPermissions } from '@sitewalk/proto';
 import { db } from '../src/core/db/index.js';
 import { api, uniqueName, type TestUser } from './helpers.js';
 
@@ -9,7 +9,11 @@ export async function newProject(owner: TestUser, fields: Partial<ProjectCreateR
   return res.body.data as ProjectDetail;
 }
 
-/** Makes `member` part of the project's team (the team feature does this through invitations). */
-export async function addMember(projectId: number, member: TestUser, role: 'editor' | 'viewer' = 'viewer') {
-  await db()('project_members').insert({ id_project: projectId, id_user: member.user.id, role });
+/**
+ * Makes `member` part of the project's team (the team feature does this
+ * through invitations and join requests), with the role's permissions or
+ * the ones given.
+ */
+export async function addMember(projectId: number, member: TestUser, role: MemberRole = 'viewer', permissions: Partial<ProjectPermissions> = {}) {
+  await db()('project_members').insert({ id_project: projectId, id_user: member.user.id, role, permissions: JSON.stringify(permissions) });
 }

@@ -174,7 +174,7 @@ describe('POST /api/projects/{id}/pdf-sheet', () => {
     expect((await api().post(`/api/projects/${p.id}/pdf-sheet`).set(stranger.auth).attach('file', pdf, 'a.pdf')).status).toBe(404);
     const ro = await api().post(`/api/projects/${p.id}/pdf-sheet`).set(viewer.auth).attach('file', pdf, 'a.pdf');
     expect(ro.status).toBe(403);
-    expect(ro.body.message).toBe('You can view this project but not change its sheets.');
+    expect(ro.body.message).toBe('You can view this project but not upload files to it.');
     const noFile = await api().post(`/api/projects/${p.id}/pdf-sheet`).set(owner.auth).field('x', 'y');
     expect(noFile.status).toBe(400);
     expect(noFile.body.message).toBe('Choose a file to upload (field "file").');

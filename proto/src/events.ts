@@ -1,5 +1,6 @@
 import type { AnnotationChangedEvent } from './annotations.js';
 import type { Notification } from './notifications.js';
+import type { TeamChangedEvent } from './teams.js';
 
 /** Socket.IO rooms: every authenticated socket joins `user:{id}`. */
 export const userRoom = (userId: number) => `user:${userId}`;
@@ -14,6 +15,8 @@ export interface ServerToClientEvents {
   'session:revoked': () => void;
   /** A snag of the project was created, changed or deleted (to `project:{id}`). */
   'annotation:changed': (p: AnnotationChangedEvent) => void;
+  /** A project's team changed (join request, invitation, membership): the Team card reloads. */
+  'team:changed': (p: TeamChangedEvent) => void;
 }
 
 export interface ClientToServerEvents {

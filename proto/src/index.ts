@@ -14,3 +14,6 @@ export * from './visits.js';
 export * from './videos.js';
 export * from './annotations.js';
 export * from './annotation-exports.js';
+export * from './teams.js';
+export * from './plans.js';
+export * from './tiers.js';

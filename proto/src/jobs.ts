@@ -53,6 +53,15 @@ export const jobPayloads = {
     /** Also send the same text by e-mail when the user's preference allows it. */
     email: z.boolean().default(true),
   }),
+  /**
+   * The daily scan of plan subscriptions (a job scheduler, one per
+   * environment): tells owners a plan expires in PLAN_EXPIRY_NOTICE_DAYS days
+   * and that it has expired, once per subscription and expiry date. `date`
+   * (YYYY-MM-DD) stands for today; the scheduler leaves it out.
+   */
+  'plan.expiry-scan': z.object({
+    date: z.iso.date().optional(),
+  }),
   'sheet.from-pdf': z.object({
     upload_id: z.number().int().positive(),
   }),
@@ -122,6 +131,8 @@ export const JOB_POLICIES: Record<JobName, JobPolicy> = {
   // A failed check is an answer (smtp_valid false), not an error to retry.
   'mail.verify': { queue: 'mail', attempts: 1, backoffMs: 1_000, concurrency: 1, timeoutMs: 60_000 },
   'notify.dispatch': { queue: 'notifications', attempts: 5, backoffMs: 1_000, concurrency: 8, timeoutMs: 30_000 },
+  // A scan is cheap and idempotent (the notices table), so a failed one simply runs again.
+  'plan.expiry-scan': { queue: 'notifications', attempts: 3, backoffMs: 60_000, concurrency: 1, timeoutMs: 10 * 60_000 },
   'sheet.from-pdf': { queue: 'sheets', attempts: 3, backoffMs: 5_000, concurrency: 1, timeoutMs: 30 * 60_000 },
   // One 8K panorama at a time per process: libvips already uses every core for it.
   'room.tiles': { queue: 'rooms', attempts: 3, backoffMs: 5_000, concurrency: 1, timeoutMs: 10 * 60_000 },

@@ -3,6 +3,7 @@ import { pageQuerySchema, type Page } from './envelope.js';
 import type { CategoryRef } from './categories.js';
 import type { MapSummary, PdfUpload } from './sheets.js';
 import { idField } from './ids.js';
+import type { ProjectPermissions } from './teams.js';
 
 /**
  * Projects (SPEC §7 "Projects"). Every answer is wrapped in the envelope
@@ -30,8 +31,11 @@ import { idField } from './ids.js';
  * role 'editor' may add and edit its sheets; other members may only read.
  */
 
-/** How the signed-in user relates to a project. */
-export const PROJECT_ROLES = ['owner', 'admin', 'editor', 'viewer'] as const;
+/**
+ * How the signed-in user relates to a project: its owner, a super admin
+ * ('admin'), or a member with one of the team roles (see teams.ts).
+ */
+export const PROJECT_ROLES = ['owner', 'admin', 'project_admin', 'editor', 'viewer', 'guest'] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
 
 export const PROJECT_SORTS = ['name', 'created_at', 'updated_at'] as const;
@@ -201,8 +205,10 @@ export interface ProjectDetail extends ProjectSummary {
   pdf_uploads: PdfUpload[];
   /** Whether the user may edit the project itself (owner or super admin). */
   can_manage: boolean;
-  /** Whether the user may add and edit sheets (owner, super admin, editor member). */
+  /** Whether the user may add and edit sheets (owner, super admin, members with the edit permission). */
   can_edit_sheets: boolean;
+  /** What the user may do in the project (every permission for the owner and super admins). */
+  permissions: ProjectPermissions;
 }
 
 export type ProjectList = Page<ProjectSummary>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PlanInfo, PlanMembersView, PlanSlot } from './plans.js';
 import { PROFILE_FIELDS } from './settings.js';
 import type { NotificationPreferences } from './notifications.js';
 import { pageQuerySchema, type Page } from './envelope.js';
@@ -122,11 +123,8 @@ export const USER_IMAGE_MIMES = ['image/jpeg', 'image/png', 'image/webp'] as con
 export const AVATAR_SIZE_PX = 256;
 export const COVER_WIDTH_PX = 1600;
 
-export interface PlanMembers {
-  members: unknown[];
-  invites: unknown[];
-  id_owner: number | null;
-}
+/** SPEC §3 plan_members (proto/src/plans.ts). */
+export type PlanMembers = PlanMembersView;
 
 export interface UserStats {
   projects: number;
@@ -138,9 +136,9 @@ export interface UserStats {
 /** SPEC §3 Profile load response (GET /users/{id}/profile). */
 export interface ProfileLoad {
   user: User;
-  plan_info: Record<string, unknown> | null;
+  plan_info: PlanInfo | null;
   user_stats: UserStats;
-  plan_slot: Record<string, unknown> | null;
+  plan_slot: PlanSlot | null;
   plan_members: PlanMembers;
   notification_preferences: NotificationPreferences;
 }

@@ -16,7 +16,7 @@ import {
   type ShowcaseProject,
   type StarResponse,
 } from '@sitewalk/proto';
-import { currentUser, requireAuth, requireSuperAdmin } from '../http/auth.js';
+import { currentUser, requireAuth } from '../http/auth.js';
 import { created, ok } from '../http/envelope.js';
 import { forbidden } from '../core/errors.js';
 import { multipart, uploadedFile } from '../http/upload.js';
@@ -75,10 +75,19 @@ const projectsRoutes: RouteModule = (r) => {
   const flag = (change: { active?: boolean; validated?: boolean }, message: string) => async (ctx: Context) => {
     ok<ProjectDetail>(ctx, await setProjectFlags(currentUser(ctx), idParam(ctx), change), message);
   };
-  r.post('/projects/activate/:id', requireAuth, requireSuperAdmin, flag({ active: true }, 'Project activated.'));
-  r.post('/projects/deactivate/:id', requireAuth, requireSuperAdmin, flag({ active: false }, 'Project deactivated.'));
-  r.post('/projects/validate/:id', requireAuth, requireSuperAdmin, flag({ validated: true }, 'Project validated.'));
-  r.post('/projects/invalidate/:id', requireAuth, requireSuperAdmin, flag({ validated: false }, 'Project invalidated.'));
+  // Administrators only: a member is told so (403); anyone else does not learn the project exists (404).
+  const superAdminOfProject = async (ctx: Context, next: Next) => {
+    const user = currentUser(ctx);
+    if (!user.super_admin) {
+      await requireProject(user, idParam(ctx), 'read');
+      throw forbidden('Only administrators can do this.');
+    }
+    await next();
+  };
+  r.post('/projects/activate/:id', requireAuth, superAdminOfProject, flag({ active: true }, 'Project activated.'));
+  r.post('/projects/deactivate/:id', requireAuth, superAdminOfProject, flag({ active: false }, 'Project deactivated.'));
+  r.post('/projects/validate/:id', requireAuth, superAdminOfProject, flag({ validated: true }, 'Project validated.'));
+  r.post('/projects/invalidate/:id', requireAuth, superAdminOfProject, flag({ validated: false }, 'Project invalidated.'));
 
   r.get('/projects/:id', requireAuth, async (ctx) => {
     ok<ProjectDetail>(ctx, await getProject(currentUser(ctx), idParam(ctx)));
@@ -111,7 +120,7 @@ const projectsRoutes: RouteModule = (r) => {
     ok<ProjectDetail>(ctx, await projectDetail(user, id), 'Cover removed.');
   });
 
-  r.post('/projects/:id/pdf-sheet', requireAuth, projectAllows('edit-sheets'), multipart(UPLOAD_LIMITS.pdfBytes), async (ctx) => {
+  r.post('/projects/:id/pdf-sheet', requireAuth, projectAllows('upload'), multipart(UPLOAD_LIMITS.pdfBytes), async (ctx) => {
     const upload = await acceptPdfUpload(currentUser(ctx), idParam(ctx), uploadedFile(ctx));
     ok<PdfUpload>(ctx, toPdfUploadDto(upload), 'The PDF is uploaded. Its pages are being turned into sheets.', 202);
   });

@@ -26,7 +26,7 @@ import type { RouteModule } from './types.js';
 
 /** Refuses before a single byte of a (possibly huge) upload is read: the visit must exist for the user and be theirs to change. */
 async function mayEditVisit(ctx: Context, next: Next) {
-  await requireVisit(currentUser(ctx), idParam(ctx), 'edit-sheets');
+  await requireVisit(currentUser(ctx), idParam(ctx), 'upload');
   await next();
 }
 

@@ -60,8 +60,8 @@ export function readUserCache(store: KeyValueStore, userId: number, now: number)
     user_stats: stats,
     plan_slot: (json(store.getItem(k.planSlot)) ?? null) as ProfileLoad['plan_slot'],
     plan_members: {
-      members: (json(store.getItem(k.members)) ?? []) as unknown[],
-      invites: (json(store.getItem(k.invites)) ?? []) as unknown[],
+      members: (json(store.getItem(k.members)) ?? []) as ProfileLoad['plan_members']['members'],
+      invites: (json(store.getItem(k.invites)) ?? []) as ProfileLoad['plan_members']['invites'],
       id_owner: (json(store.getItem(k.ownerId)) ?? null) as number | null,
     },
     notification_preferences: prefs,

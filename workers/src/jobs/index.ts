@@ -2,6 +2,7 @@ import type { HandlerTable } from '../registry.js';
 import { mailSend } from './mail-send.js';
 import { mailVerify } from './mail-verify.js';
 import { notifyDispatch } from './notify-dispatch.js';
+import { planExpiryScan } from './plan-expiry-scan.js';
 import { sheetFromPdf } from './sheet-from-pdf.js';
 import { roomTiles } from './room-tiles.js';
 import { videoProcess } from './video-process.js';
@@ -22,6 +23,7 @@ export const handlers: HandlerTable = {
   'mail.send': mailSend,
   'mail.verify': mailVerify,
   'notify.dispatch': notifyDispatch,
+  'plan.expiry-scan': planExpiryScan,
   'sheet.from-pdf': sheetFromPdf,
   'room.tiles': roomTiles,
   'video.process': videoProcess,

@@ -181,3 +181,44 @@ export function registrationNoticeMail(
     lang,
   );
 }
+
+/**
+ * A project invitation to someone without an account yet: the link opens the
+ * activation screen (username and password); the invitation then waits in
+ * "My invitations".
+ */
+export function projectInvitationMail(
+  lang: MailLanguage,
+  v: { siteName: string; invitedBy: string; projectName: string; role: string; link: string; ttlMs: number },
+): MailContent {
+  if (lang === 'ar') {
+    return render(
+      {
+        subject: `${v.siteName}: دعوة للانضمام إلى المشروع ${v.projectName}`,
+        greeting: 'مرحباً،',
+        lines: [
+          `دعاك ${v.invitedBy} للانضمام إلى فريق المشروع "${v.projectName}" في ${v.siteName}.`,
+          'افتح الرابط أدناه لإنشاء حسابك باختيار اسم المستخدم وكلمة المرور، ثم اقبل الدعوة من صفحة "دعواتي".',
+          `يعمل الرابط مرة واحدة فقط، ولمدة ${days(v.ttlMs)} يوم.`,
+        ],
+        action: { label: 'إنشاء الحساب', url: v.link },
+        footer: `فريق ${v.siteName}`,
+      },
+      lang,
+    );
+  }
+  return render(
+    {
+      subject: `${v.siteName}: join the project ${v.projectName}`,
+      greeting: 'Hello,',
+      lines: [
+        `${v.invitedBy} invited you to join the team of the project "${v.projectName}" on ${v.siteName} as ${v.role}.`,
+        'Open the link below to create your account (choose a username and a password), then accept the invitation from My invitations.',
+        `The link works once, for ${days(v.ttlMs)} day(s).`,
+      ],
+      action: { label: 'Create my account', url: v.link },
+      footer: `The ${v.siteName} team`,
+    },
+    lang,
+  );
+}

@@ -33,6 +33,11 @@ export function signalSessionRevoked(sessionId: number): void {
   e.in(sessionRoom(sessionId)).disconnectSockets(true);
 }
 
+/** Takes every socket of a user out of a room (a member removed from a project stops hearing it at once). */
+export function removeUserFromRoom(userRoomName: string, room: string): void {
+  get().in(userRoomName).socketsLeave(room);
+}
+
 export async function closeEmitter(): Promise<void> {
   if (conn) await conn.quit().catch(() => undefined);
   conn = null;

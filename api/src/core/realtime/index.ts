@@ -1,2 +1,2 @@
-export { emitTo, signalSessionRevoked, closeEmitter } from './emitter.js';
+export { emitTo, signalSessionRevoked, closeEmitter, removeUserFromRoom } from './emitter.js';
 export { socketChannel, sessionRoom } from './channel.js';

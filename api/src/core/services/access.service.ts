@@ -1,25 +1,44 @@
 import type { Knex } from 'knex';
-import { effectiveRole, type ProjectRole } from '@sitewalk/proto';
+import {
+  ALL_PERMISSIONS,
+  ROLE_DEFAULT_PERMISSIONS,
+  asMemberRole,
+  effectiveRole,
+  memberPermissions,
+  type ProjectPermission,
+  type ProjectPermissions,
+  type ProjectRole,
+} from '@sitewalk/proto';
 import { Project, db } from '../db/index.js';
 import { forbidden, notFound } from '../errors.js';
 
 /**
  * The one place that decides who may do what with a project. Every project,
- * sheet, category-assignment and upload call, and the Socket.IO project
+ * sheet, visit, video, snag, team and upload call, and the Socket.IO project
  * rooms, ask here.
  *
- *   owner  : everything
- *   admin  : a super admin who is not the owner: everything
- *   editor : a member with role 'editor': read, and add/edit/delete sheets
- *   viewer : any other member: read only
- *   anyone else: the project does not exist for them (404)
+ *   owner          : everything
+ *   admin          : a super admin who is not the owner: everything
+ *   project_admin  : a member with every permission (manage the team too),
+ *                    but not the project itself (edit, delete, hand over)
+ *   editor, viewer : members with the permissions the owner gave them
+ *                    (view, upload, edit sheets and visits, manage snags, manage the team)
+ *   guest          : a member who only reads
+ *   anyone else    : the project does not exist for them (404)
  */
 
-export type ProjectNeed = 'read' | 'edit-sheets' | 'manage';
+/**
+ * What a call needs: 'read' (view), 'upload' (add files), 'edit-sheets'
+ * (create, change, delete sheets and visits), 'manage-snags', 'manage-team',
+ * and 'manage' (the project itself: owner or super admin).
+ */
+export type ProjectNeed = 'read' | 'upload' | 'edit-sheets' | 'manage-snags' | 'manage-team' | 'manage';
 
 export interface ProjectAccess {
   project: Project;
   role: ProjectRole;
+  /** The caller's effective permissions in this project. */
+  permissions: ProjectPermissions;
   canEditSheets: boolean;
   canManage: boolean;
 }
@@ -30,22 +49,61 @@ type Actor = { id: number; super_admin: boolean };
 export const isSuperAdmin = (u: Parameters<typeof effectiveRole>[0]) => effectiveRole(u) === 'super_admin';
 type Db = Knex | Knex.Transaction;
 
-/** Members with this role may add and change sheets. */
+/** Members with this role may add and change sheets by default. */
 export const EDITOR_ROLE = 'editor';
 
-const allows = (role: ProjectRole, need: ProjectNeed) =>
-  need === 'read' ? true : need === 'edit-sheets' ? role !== 'viewer' : role === 'owner' || role === 'admin';
+const NEED_PERMISSION: Record<Exclude<ProjectNeed, 'manage'>, ProjectPermission> = {
+  read: 'view',
+  upload: 'upload',
+  'edit-sheets': 'edit',
+  'manage-snags': 'manage_snags',
+  'manage-team': 'manage_team',
+};
+
+/** Owner and super admins run the project itself. */
+const runsProject = (role: ProjectRole) => role === 'owner' || role === 'admin';
+
+/** Whether someone with this role and these permissions may do `need`. */
+export function allows(role: ProjectRole, permissions: ProjectPermissions, need: ProjectNeed): boolean {
+  if (need === 'manage') return runsProject(role);
+  return permissions[NEED_PERMISSION[need]];
+}
 
 /** How a user relates to a project, from its owner and the user's membership role (null: not a member). */
 export function roleFor(user: Actor, ownerId: number, memberRole: string | null | undefined): ProjectRole | null {
   if (ownerId === user.id) return 'owner';
   if (user.super_admin) return 'admin';
   if (memberRole == null) return null;
-  return memberRole === EDITOR_ROLE ? 'editor' : 'viewer';
+  return asMemberRole(memberRole);
 }
 
-export const canEditSheets = (role: ProjectRole) => allows(role, 'edit-sheets');
-export const canManage = (role: ProjectRole) => allows(role, 'manage');
+/** The role and effective permissions of a user in a project, from its owner and their membership row (null: no access). */
+export function accessFor(
+  user: Actor,
+  ownerId: number,
+  member: { role: string | null; permissions?: unknown } | null | undefined,
+): { role: ProjectRole; permissions: ProjectPermissions } | null {
+  const role = roleFor(user, ownerId, member?.role);
+  if (!role) return null;
+  if (runsProject(role)) return { role, permissions: { ...ALL_PERMISSIONS } };
+  return { role, permissions: memberPermissions(role, member?.permissions) };
+}
+
+type PermissionHolder = ProjectRole | { permissions: ProjectPermissions };
+/** A bare role is judged by its default permissions (for callers that hold no membership row). */
+const permissionsOf = (x: PermissionHolder): ProjectPermissions =>
+  typeof x === 'string' ? (runsProject(x) ? ALL_PERMISSIONS : ROLE_DEFAULT_PERMISSIONS[asMemberRole(x)]) : x.permissions;
+
+/** May add, change and delete sheets and visits. Pass the access (its permissions); a bare role reads its defaults. */
+export const canEditSheets = (x: PermissionHolder) => permissionsOf(x).edit;
+/** May add files (PDF plans, 360 photos, videos). */
+export const canUpload = (x: PermissionHolder) => permissionsOf(x).upload;
+/** May create, change and close snags. */
+export const canManageSnagsOf = (x: PermissionHolder) => permissionsOf(x).manage_snags;
+/** May invite and remove members, set their permissions and answer join requests. */
+export const canManageTeam = (x: PermissionHolder) => permissionsOf(x).manage_team;
+/** May change the project itself: owner or super admin. */
+export const canManage = (role: ProjectRole) => runsProject(role);
 
 /** The user's access to a project, or null when they may not even know it exists. */
 export async function projectAccess(user: Actor, projectId: number, k: Db = db()): Promise<ProjectAccess | null> {
@@ -54,11 +112,20 @@ export async function projectAccess(user: Actor, projectId: number, k: Db = db()
   const member =
     project.id_owner === user.id || user.super_admin
       ? null
-      : await k('project_members').where({ id_project: projectId, id_user: user.id }).first('role');
-  const role = roleFor(user, project.id_owner, member?.role);
-  if (!role) return null;
-  return { project, role, canEditSheets: allows(role, 'edit-sheets'), canManage: allows(role, 'manage') };
+      : await k('project_members').where({ id_project: projectId, id_user: user.id }).first('role', 'permissions');
+  const a = accessFor(user, project.id_owner, member);
+  if (!a) return null;
+  return { project, role: a.role, permissions: a.permissions, canEditSheets: a.permissions.edit, canManage: runsProject(a.role) };
 }
+
+const REFUSALS: Record<ProjectNeed, string> = {
+  read: 'You cannot view this project.',
+  upload: 'You can view this project but not upload files to it.',
+  'edit-sheets': 'You can view this project but not change its sheets.',
+  'manage-snags': 'You can view this project but not manage its snags.',
+  'manage-team': 'Only the project owner or a team manager can do this.',
+  manage: 'Only the project owner can do this.',
+};
 
 /**
  * The project, if the user may do `need` with it. A project they cannot see
@@ -67,9 +134,7 @@ export async function projectAccess(user: Actor, projectId: number, k: Db = db()
 export async function requireProject(user: Actor, projectId: number, need: ProjectNeed, k: Db = db()): Promise<ProjectAccess> {
   const access = await projectAccess(user, projectId, k);
   if (!access) throw notFound('Project not found.');
-  if (!allows(access.role, need)) {
-    throw forbidden(need === 'manage' ? 'Only the project owner can do this.' : 'You can view this project but not change its sheets.');
-  }
+  if (!allows(access.role, access.permissions, need)) throw forbidden(REFUSALS[need]);
   return access;
 }
 
@@ -95,4 +160,19 @@ export async function canAccessProject(userId: number, projectId: number): Promi
   const user = await db()('users').where({ id: userId, active: true }).first('id', 'super_admin');
   if (!user) return false;
   return !!(await projectAccess(user, projectId));
+}
+
+/**
+ * The users who manage a project's team and hear of join requests: the
+ * owner and every member whose permissions include manage_team.
+ */
+export async function teamManagerIds(projectId: number, k: Db = db()): Promise<number[]> {
+  const project = await k('projects').where({ id: projectId }).first('id_owner');
+  if (!project) return [];
+  const members: { id_user: number; role: string; permissions: unknown }[] = await k('project_members as pm')
+    .join('users as u', 'u.id', 'pm.id_user')
+    .where({ 'pm.id_project': projectId, 'u.active': true })
+    .select('pm.id_user', 'pm.role', 'pm.permissions');
+  const managers = members.filter((m) => memberPermissions(m.role, m.permissions).manage_team).map((m) => m.id_user);
+  return [project.id_owner, ...managers.filter((id) => id !== project.id_owner)];
 }

@@ -24,7 +24,7 @@ const displayName = (name: string | null) =>
  * The sheets appear as the worker renders each page.
  */
 export async function acceptPdfUpload(user: Actor, projectId: number, file: UploadedFile): Promise<PdfUpload> {
-  await requireProject(user, projectId, 'edit-sheets');
+  await requireProject(user, projectId, 'upload');
   await detectType(file, ['application/pdf'], 'a PDF');
   const key = newKey(`${projectFolder(projectId)}/pdf`, 'pdf');
   await putFile(key, file.filepath);

@@ -15,7 +15,8 @@ import { localDate } from '../db/models/project.js';
 import { badRequest, notFound } from '../errors.js';
 import { logger } from '../logger.js';
 import { remove, signedUrl } from '../storage/index.js';
-import { canEditSheets, canManage, requireProject, roleFor, whereVisible } from './access.service.js';
+import { accessFor, canManage, requireProject, whereVisible } from './access.service.js';
+import { READ_ONLY_PERMISSIONS, type ProjectPermissions, type ProjectRole } from '@sitewalk/proto';
 import { notifySuperAdmins } from './notifications.service.js';
 import { newProjectCode } from './project-code.service.js';
 import { getSettings } from './settings.service.js';
@@ -59,6 +60,7 @@ interface ProjectRow {
   owner_first_name: string;
   owner_last_name: string;
   member_role: string | null;
+  member_permissions: unknown;
   starred: boolean;
   sheets_count: number;
 }
@@ -78,6 +80,7 @@ function projectRows(k: Db, user: Actor) {
       'u.first_name as owner_first_name',
       'u.last_name as owner_last_name',
       'pm.role as member_role',
+      'pm.permissions as member_permissions',
       k.raw('exists (select 1 from project_stars s where s.id_project = p.id and s.id_user = ?) as starred', [user.id]),
       k.raw('(select count(*) from maps m where m.id_project = p.id)::int as sheets_count'),
     );
@@ -98,6 +101,16 @@ async function categoriesOf(k: Db, projectIds: number[]): Promise<Map<number, Ca
   return out;
 }
 
+/** The user's role and permissions in a listed project (a super admin listing every project reads as admin). */
+function accessOf(r: ProjectRow, user: Actor): { role: ProjectRole; permissions: ProjectPermissions } {
+  return (
+    accessFor(user, r.id_owner, r.member_role == null ? null : { role: r.member_role, permissions: r.member_permissions }) ?? {
+      role: 'viewer',
+      permissions: { ...READ_ONLY_PERMISSIONS },
+    }
+  );
+}
+
 function toSummary(r: ProjectRow, user: Actor, categories: CategoryRef[]): ProjectSummary {
   return {
     id: r.id,
@@ -115,7 +128,7 @@ function toSummary(r: ProjectRow, user: Actor, categories: CategoryRef[]): Proje
     starred: !!r.starred,
     active: r.active,
     validated: r.validated,
-    role: roleFor(user, r.id_owner, r.member_role) ?? 'viewer',
+    role: accessOf(r, user).role,
     owner: { id: r.id_owner, username: r.owner_username, first_name: r.owner_first_name, last_name: r.owner_last_name },
     sheets_count: Number(r.sheets_count),
     created_at: iso(r.created_at),
@@ -206,7 +219,8 @@ export async function projectDetail(user: Actor, projectId: number, k: Db = db()
     maps: maps.map(toMapSummary),
     pdf_uploads: uploads.map(toPdfUploadDto),
     can_manage: canManage(summary.role),
-    can_edit_sheets: canEditSheets(summary.role),
+    can_edit_sheets: accessOf(row, user).permissions.edit,
+    permissions: accessOf(row, user).permissions,
   };
 }
 

@@ -59,7 +59,7 @@ export async function checkPanorama(file: UploadedFile): Promise<{ ext: string; 
  * the end of the visit (status queued) and queues its tiling.
  */
 export async function acceptRoomUpload(user: Actor, fields: { id_visit: number; name?: string }, file: UploadedFile): Promise<RoomDto> {
-  const { visit } = await requireVisit(user, fields.id_visit, 'edit-sheets');
+  const { visit } = await requireVisit(user, fields.id_visit, 'upload');
   const image = await checkPanorama(file);
   const original = displayName(file.originalFilename);
   const key = newKey(`${visitFolder(visit.id_project, visit.id)}/originals`, image.ext);

@@ -128,7 +128,7 @@ async function toDetail(video: Video, canEdit: boolean, k: Db = db()): Promise<V
  * everything made from it.
  */
 export async function acceptVideoUpload(user: Actor, visitId: number, file: UploadedFile): Promise<VideoDetail> {
-  const { visit } = await requireVisit(user, visitId, 'edit-sheets');
+  const { visit } = await requireVisit(user, visitId, 'upload');
   const { ext, probe } = await checkVideo(file);
   const folder = videoFolder(visit.id_project, visit.id, crypto.randomUUID());
   const key = `${folder}/source.${ext}`;
@@ -195,7 +195,7 @@ async function requireVideo(user: Actor, videoId: number, need: ProjectNeed) {
 export async function getVisitVideo(user: Actor, visitId: number): Promise<VideoDetail | null> {
   const { visit, access } = await requireVisit(user, visitId, 'read');
   const video = await Video.query().findOne({ id_visit: visit.id });
-  return video ? toDetail(video, canEditSheets(access.role)) : null;
+  return video ? toDetail(video, canEditSheets(access)) : null;
 }
 
 /** DELETE /visits/{id}/video/delete: the video, its run, its files and the rooms made from it. */
@@ -234,7 +234,7 @@ export async function startProcessing(user: Actor, videoId: number): Promise<Vid
   await queueStep(video.id, run.generation, 'process', () =>
     enqueue('video.process', { id_video: video.id, generation: run.generation, id_user: user.id }, { jobId: videoJobId(video.id, run.generation, 'process', 'start') }),
   );
-  return toDetail(video, canEditSheets(access.role));
+  return toDetail(video, canEditSheets(access));
 }
 
 /** POST /python/videos/generate-ply: structure-from-motion again on the processed keyframes. */
@@ -249,7 +249,7 @@ export async function startGeneratePly(user: Actor, input: { video_id: number; v
   await queueStep(video.id, run.generation, 'generate-ply', () =>
     enqueue('video.generate-ply', { id_video: video.id, generation: run.generation, id_user: user.id }, { jobId }),
   );
-  return toDetail(video, canEditSheets(access.role));
+  return toDetail(video, canEditSheets(access));
 }
 
 /** The sheet a projection is made on: of the video's project, ready, with a size. */
@@ -289,7 +289,7 @@ export async function startProjectPoints(user: Actor, input: z.output<typeof pro
       { jobId },
     ),
   );
-  return toDetail(video, canEditSheets(access.role));
+  return toDetail(video, canEditSheets(access));
 }
 
 /** POST /python/videos/confirm-projection: rooms, positions and hotspots from a proposal. */
@@ -309,7 +309,7 @@ export async function startConfirmProjection(user: Actor, input: z.output<typeof
       { jobId },
     ),
   );
-  return toDetail(video, canEditSheets(access.role));
+  return toDetail(video, canEditSheets(access));
 }
 
 /** Human text for logs and messages. */

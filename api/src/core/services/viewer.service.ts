@@ -112,7 +112,7 @@ export async function viewerRoomPois(code: string, roomId: number, editRoom: boo
     // 403, not 401: the public viewer must not send a visitor to the sign-in page.
     if (!user) throw forbidden('Sign in to edit the points of interest of this room.');
     const access = await projectAccess(user, visit.id_project, db());
-    if (!access || !canEditSheets(access.role)) throw forbidden('You may not edit the points of interest of this room.');
+    if (!access || !canEditSheets(access)) throw forbidden('You may not edit the points of interest of this room.');
     canEdit = true;
   }
   const pois = await Poi.query().where({ id_room: room.id }).orderBy('id');

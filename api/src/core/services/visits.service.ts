@@ -19,7 +19,7 @@ import { badRequest, forbidden, notFound } from '../errors.js';
 import { logger } from '../logger.js';
 import { queue } from '../queue/index.js';
 import { remove, signedUrl } from '../storage/index.js';
-import { canEditSheets, requireProject, roleFor, whereVisible, type ProjectAccess, type ProjectNeed } from './access.service.js';
+import { accessFor, canEditSheets, requireProject, whereVisible, type ProjectAccess, type ProjectNeed } from './access.service.js';
 import { randomCode } from './project-code.service.js';
 import { notify, notifySuperAdmins } from './notifications.service.js';
 import { getSettings } from './settings.service.js';
@@ -100,6 +100,7 @@ interface VisitRow {
   project_name: string;
   id_owner: number;
   member_role: string | null;
+  member_permissions: unknown;
   map_name: string | null;
   starred: boolean;
   rooms_count: number;
@@ -118,6 +119,7 @@ function visitRows(k: Db, user: Actor) {
       'p.name as project_name',
       'p.id_owner',
       'pm.role as member_role',
+      'pm.permissions as member_permissions',
       'm.name as map_name',
       k.raw('exists (select 1 from visit_stars s where s.id_visit = v.id and s.id_user = ?) as starred', [user.id]),
       k.raw('(select count(*) from rooms r where r.id_visit = v.id)::int as rooms_count'),
@@ -127,7 +129,7 @@ function visitRows(k: Db, user: Actor) {
 }
 
 function toSummary(r: VisitRow, user: Actor): VisitSummary {
-  const role = roleFor(user, r.id_owner, r.member_role) ?? 'viewer';
+  const access = accessFor(user, r.id_owner, r.member_role == null ? null : { role: r.member_role, permissions: r.member_permissions });
   return {
     id: r.id,
     id_project: r.id_project,
@@ -142,7 +144,7 @@ function toSummary(r: VisitRow, user: Actor): VisitSummary {
     rooms_count: Number(r.rooms_count),
     rooms_ready: Number(r.rooms_ready),
     thumbnail_url: r.thumb_folder ? signedUrl(`${r.thumb_folder}/${ROOM_FILES.thumbnail}`) : null,
-    can_edit: canEditSheets(role),
+    can_edit: access ? canEditSheets(access) : false,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
   };

@@ -10,6 +10,7 @@ import { TextField } from '../../components/text-field';
 import { CheckboxGroupField, SelectField, TextAreaField } from '../../components/edit-form/fields';
 import { EditFormShell } from '../../components/edit-form/edit-form-shell';
 import { useEditForm } from '../../components/edit-form/use-edit-form';
+import { TierUpgradeWarning } from './tier-upgrade-warning';
 import { projectFieldErrors, projectFormValues, projectRequest, type ProjectFormValues } from './project-form';
 
 const M = formMessages('Project');
@@ -128,6 +129,15 @@ export default function EditProjectPage() {
           <TextField className="col-md-4 mb-3" label={t('Buildings')} inputMode="numeric" {...text('num_buildings')} />
           <TextField className="col-md-4 mb-3" label={t('Floors')} inputMode="numeric" {...text('num_floors')} />
         </div>
+        {form.id !== null && (
+          <TierUpgradeWarning
+            projectId={form.id}
+            area={values.area}
+            buildings={values.num_buildings}
+            floors={values.num_floors}
+            changed={form.changed.has('area') || form.changed.has('num_buildings') || form.changed.has('num_floors')}
+          />
+        )}
       </fieldset>
     </EditFormShell>
   );

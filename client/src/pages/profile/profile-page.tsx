@@ -10,6 +10,7 @@ import { Spinner } from '../../components/spinner';
 import { PROFILE_FIELD_LABELS, visibleProfileFields } from '../../lib/profile-field-labels';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { tk } from '../../lib/i18n-keys';
+import { PlanMembersCard } from './plan-members';
 
 const STATS: { key: keyof UserStats; label: string }[] = [
   { key: 'projects', label: tk('Projects') },
@@ -44,7 +45,6 @@ export default function ProfilePage() {
   const user = data.user ?? authUser;
   const fullName = [user.first_name, user.last_name].filter((s) => s?.trim()).join(' ');
   const fields = visibleProfileFields(PROFILE_FIELDS, settings).filter((f) => f !== 'first_name' && f !== 'last_name');
-  const plan = data.plan_info as { name?: string } | null;
 
   return (
     <div className="sw-profile">
@@ -95,7 +95,9 @@ export default function ProfilePage() {
                 {t('Plan')}
               </h3>
             </div>
-            <div className="card-body">{plan?.name ? <strong>{plan.name}</strong> : <span className="text-body-secondary">{t('No subscription plan yet.')}</span>}</div>
+            <div className="card-body">
+              <PlanMembersCard info={data.plan_info} slot={data.plan_slot} members={data.plan_members} me={{ id: user.id, super_admin: !!user.super_admin }} onChanged={() => load({ force: true })} />
+            </div>
           </section>
           <section className="card border-0 shadow-sm" aria-labelledby="profile-stats-heading">
             <div className="card-header bg-transparent">

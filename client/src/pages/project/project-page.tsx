@@ -27,6 +27,7 @@ import NotFoundPage from '../not-found/not-found-page';
 import { StarButton } from '../projects/star-button';
 import { CoverSection } from './cover-section';
 import { CategoriesCard } from './categories-card';
+import { TeamCard } from './team-card';
 import { FileButton } from './file-button';
 import { PdfUploadPanel, type SendingPdf } from './pdf-upload-panel';
 import { ProjectDetails } from './project-details';
@@ -126,6 +127,7 @@ export default function ProjectPage() {
     [fetchSheet, reload],
   );
   const live = useProjectProgress(projectId, onProgress, () => void reload(false));
+  const onTeamChanged = useCallback(() => void reload(false), [reload]);
 
   const uploadPdf = async (file: File) => {
     if (!project) return;
@@ -218,9 +220,9 @@ export default function ProjectPage() {
             canEdit={p.can_edit_sheets}
             fresh={fresh}
             uploader={
-              p.can_edit_sheets || running.length > 0 ? (
+              p.permissions.upload || running.length > 0 ? (
                 <>
-                  {p.can_edit_sheets && (
+                  {p.permissions.upload && (
                     <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
                       <FileButton
                         className="btn btn-primary btn-sm"
@@ -250,6 +252,7 @@ export default function ProjectPage() {
         <div className="col-lg-4">
           <ProjectDetails project={p} />
           <CategoriesCard project={p} onChange={(categories) => setProject({ ...p, categories })} />
+          <TeamCard projectId={p.id} onTeamChanged={onTeamChanged} />
         </div>
       </div>
     </div>

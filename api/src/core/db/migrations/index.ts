@@ -6,6 +6,8 @@ import * as visits from './20261126_0200_visits.js';
 import * as videos from './20261126_0300_videos.js';
 import * as annotations from './20261126_0400_annotations.js';
 import * as annotationExports from './20261126_0410_annotation_exports.js';
+import * as teams from './20261126_0500_teams.js';
+import * as plans from './20261126_0510_plans.js';
 
 /**
  * Every migration, in order. Listed here (not discovered on disk) so they run
@@ -19,4 +21,6 @@ export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: 
   '20261126_0300_videos': videos,
   '20261126_0400_annotations': annotations,
   '20261126_0410_annotation_exports': annotationExports,
+  '20261126_0500_teams': teams,
+  '20261126_0510_plans': plans,
 };

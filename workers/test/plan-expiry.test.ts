@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobOf } from '@sitewalk/proto';
+import { Notification, closeDb, db } from '@sitewalk/api/core/db';
+import { closeQueues, enqueue, queue } from '@sitewalk/api/core/queue';
+import { closeEmitter } from '@sitewalk/api/core/realtime';
+import { closeRedis } from '@sitewalk/api/core/redis';
+import { PLAN_EXPIRY_SCHEDULER_ID, ensurePlanExpiryScheduler } from '@sitewalk/api/core/services/plan-expiry.service.js';
+import { addDays } from '@sitewalk/api/core/services/plan-expiry-rules.js';
+import { createUser, uniqueName } from '../../api/test/helpers.js';
+import { handlers } from '../src/jobs/index.js';
+import { startWorkers, type RunningWorkers } from '../src/runner.js';
+import { settled, useOwnRedisPrefix, waitFor } from './helpers.js';
+
+useOwnRedisPrefix('plan-expiry');
+
+// The notifications queue runs (the scan and notify.dispatch); mail jobs stay queued so the test sees what would be mailed.
+let workers: RunningWorkers;
+beforeAll(() => {
+  workers = startWorkers(handlers, { queues: ['notifications'] });
+});
+afterAll(async () => {
+  await workers?.close();
+  await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis()]);
+  await closeDb();
+});
+
+async function mailsTo(email: string) {
+  const jobs = await queue('mail').getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
+  return jobs.filter((j) => j && (j.data as JobOf<'mail.send'>).to === email).map((j) => j.data as JobOf<'mail.send'>);
+}
+
+async function subscription(expiresAt: string) {
+  const owner = await createUser();
+  const [plan] = await db()('plans').insert({ name: uniqueName('Plan'), price: 10, period: 'month', member_slots: 1 }).returning('id');
+  const [sub] = await db()('plan_subscriptions').insert({ id_plan: plan.id, id_owner: owner.user.id, expires_at: expiresAt }).returning('id');
+  return { owner, id: sub.id as number };
+}
+
+/** Runs the scan through the queue, as the scheduler does, for a given day. */
+async function scan(date: string) {
+  const { state, job } = await settled(await enqueue('plan.expiry-scan', { date }));
+  expect(state).toBe('completed');
+  return job.returnvalue as { expiring: number; expired: number };
+}
+
+const planNotices = (userId: number) => Notification.query().where({ user_id: userId, kind: 'plan' }).orderBy('id');
+
+describe('plan expiry scan', () => {
+  it('run twice on the same day sends one notice (in the app and by e-mail); a later day sends the next notice once', async () => {
+    const today = '2031-03-10';
+    const { owner, id } = await subscription(addDays(today, 5));
+
+    const first = await scan(today);
+    const second = await scan(today);
+    expect(first.expiring).toBeGreaterThanOrEqual(1);
+    expect(second.expiring).toBe(0);
+    const rows = await waitFor(async () => {
+      const r = await planNotices(owner.user.id);
+      return r.length ? r : null;
+    }, 'the expiring notice');
+    // Give a duplicate, had one been queued, time to land before counting.
+    await waitFor(async () => (await queue('notifications').getJobCounts('waiting', 'active', 'delayed')).waiting === 0, 'an idle notifications queue');
+    expect((await planNotices(owner.user.id)).map((n) => n.title)).toEqual(['Your plan expires soon']);
+    expect(rows[0].message).toBe(`Your plan "${(await db()('plans').join('plan_subscriptions as s', 's.id_plan', 'plans.id').where('s.id', id).first('plans.name')).name}" expires on ${addDays(today, 5)} (in 5 day(s)). Renew it to keep your members and limits.`);
+    expect((await mailsTo(owner.user.email)).map((m) => m.subject)).toEqual(['Your plan expires soon']);
+
+    // The next day: nothing new. On the expiry day: the expired notice, once.
+    expect((await scan(addDays(today, 1))).expiring).toBe(0);
+    await scan(addDays(today, 5));
+    await scan(addDays(today, 5));
+    await waitFor(async () => (await planNotices(owner.user.id)).length === 2, 'the expired notice');
+    await waitFor(async () => (await queue('notifications').getJobCounts('waiting', 'active', 'delayed')).waiting === 0, 'an idle notifications queue');
+    expect((await planNotices(owner.user.id)).map((n) => n.title)).toEqual(['Your plan expires soon', 'Your plan has expired']);
+    expect(await db()('plan_notices').where({ id_subscription: id }).count<{ n: number }[]>({ n: '*' }).first()).toEqual({ n: 2 });
+
+    // A renewal is a new period: its own notices.
+    await db()('plan_subscriptions').where({ id }).update({ expires_at: addDays(today, 40) });
+    await scan(addDays(today, 35));
+    await waitFor(async () => (await planNotices(owner.user.id)).length === 3, 'the notice of the renewed period');
+  });
+
+  it('registers one daily scheduler however many workers processes start', async () => {
+    await Promise.all([ensurePlanExpiryScheduler(), ensurePlanExpiryScheduler(), ensurePlanExpiryScheduler()]);
+    await ensurePlanExpiryScheduler();
+    const schedulers = await queue('notifications').getJobSchedulers();
+    expect(schedulers.map((s) => s.key)).toEqual([PLAN_EXPIRY_SCHEDULER_ID]);
+    expect(schedulers[0]).toMatchObject({ name: 'plan.expiry-scan', pattern: '10 0 * * *' });
+    await queue('notifications').removeJobScheduler(PLAN_EXPIRY_SCHEDULER_ID);
+  });
+});
