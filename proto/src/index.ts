@@ -12,3 +12,4 @@ export * from './categories.js';
 export * from './sheets.js';
 export * from './visits.js';
 export * from './videos.js';
+export * from './autodesk.js';

@@ -12,7 +12,7 @@ import { controlPointSchema } from './videos.js';
  * 'reconstruction' the COLMAP step alone, so it can run on machines of its
  * own (WORKER_QUEUES=reconstruction there, the other queues elsewhere).
  */
-export const QUEUES = ['mail', 'notifications', 'sheets', 'rooms', 'video', 'reconstruction'] as const;
+export const QUEUES = ['mail', 'notifications', 'sheets', 'rooms', 'video', 'reconstruction', 'design-cloud'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 const videoStep = z.object({
@@ -79,6 +79,14 @@ export const jobPayloads = {
     image_height: z.number().int().positive(),
     control_points: z.array(controlPointSchema).default([]),
   }),
+  /**
+   * Brings an Autodesk hub or project into SiteWalk (autodesk.ts): the
+   * adsk_sync_runs row holds what to sync and where it stands. Idempotent:
+   * a version already imported is skipped, so a rerun resumes.
+   */
+  'adsk.sync': z.object({
+    run_id: z.number().int().positive(),
+  }),
   'video.confirm-projection': videoStep.extend({
     osfm_cluster: z.number().int().min(0),
     id_map: z.number().int().positive(),
@@ -115,6 +123,8 @@ export const JOB_POLICIES: Record<JobName, JobPolicy> = {
   'video.generate-ply': { queue: 'reconstruction', attempts: 2, backoffMs: 30_000, concurrency: 1, timeoutMs: 8 * 3600_000 },
   'video.project-points': { queue: 'video', attempts: 3, backoffMs: 5_000, concurrency: 2, timeoutMs: 15 * 60_000 },
   'video.confirm-projection': { queue: 'video', attempts: 3, backoffMs: 5_000, concurrency: 2, timeoutMs: 15 * 60_000 },
+  // Mostly waiting on Autodesk; a retry resumes where the last attempt stopped.
+  'adsk.sync': { queue: 'design-cloud', attempts: 5, backoffMs: 10_000, concurrency: 2, timeoutMs: 2 * 3600_000 },
 };
 
 export const JOB_NAMES = Object.keys(jobPayloads) as JobName[];

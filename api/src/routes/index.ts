@@ -13,10 +13,11 @@ import mapsRoutes from './maps.routes.js';
 import visitsRoutes from './visits.routes.js';
 import videosRoutes from './videos.routes.js';
 import adminQueuesRoutes from './admin-queues.routes.js';
+import autodeskRoutes from './autodesk.routes.js';
 import type { RouteModule } from './types.js';
 
 /** Every feature's routes, mounted under /api. Add a feature by adding its module here. */
-const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes, notificationsRoutes, accountRoutes, usersRoutes, settingsRoutes, translationsRoutes, projectsRoutes, categoriesRoutes, mapsRoutes, visitsRoutes, videosRoutes, adminQueuesRoutes];
+const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes, notificationsRoutes, accountRoutes, usersRoutes, settingsRoutes, translationsRoutes, projectsRoutes, categoriesRoutes, mapsRoutes, visitsRoutes, videosRoutes, adminQueuesRoutes, autodeskRoutes];
 
 export function apiRouter(): Router {
   const router = new Router({ prefix: '/api' });

@@ -8,6 +8,7 @@ import { videoProcess } from './video-process.js';
 import { videoGeneratePly } from './video-generate-ply.js';
 import { videoProjectPoints } from './video-project-points.js';
 import { videoConfirmProjection } from './video-confirm-projection.js';
+import { adskSync } from './adsk-sync.js';
 
 /**
  * One handler per job of the registry in proto/src/jobs.ts. Each is
@@ -25,4 +26,5 @@ export const handlers: HandlerTable = {
   'video.generate-ply': videoGeneratePly,
   'video.project-points': videoProjectPoints,
   'video.confirm-projection': videoConfirmProjection,
+  'adsk.sync': adskSync,
 };

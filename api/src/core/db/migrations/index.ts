@@ -4,6 +4,7 @@ import * as projects from './20261122_0100_projects.js';
 import * as encryptSettings from './20261124_0150_encrypt_settings.js';
 import * as visits from './20261126_0200_visits.js';
 import * as videos from './20261126_0300_videos.js';
+import * as designCloud from './20261126_0600_design_cloud.js';
 
 /**
  * Every migration, in order. Listed here (not discovered on disk) so they run
@@ -15,4 +16,5 @@ export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: 
   '20261124_0150_encrypt_settings': encryptSettings,
   '20261126_0200_visits': visits,
   '20261126_0300_videos': videos,
+  '20261126_0600_design_cloud': designCloud,
 };
