@@ -10,6 +10,7 @@ import { Spinner } from '../../components/spinner';
 import { PROFILE_FIELD_LABELS, visibleProfileFields } from '../../lib/profile-field-labels';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { tk } from '../../lib/i18n-keys';
+import { DesignCloudCard } from '../design-cloud/design-cloud-card';
 
 const STATS: { key: keyof UserStats; label: string }[] = [
   { key: 'projects', label: tk('Projects') },
@@ -97,6 +98,7 @@ export default function ProfilePage() {
             </div>
             <div className="card-body">{plan?.name ? <strong>{plan.name}</strong> : <span className="text-body-secondary">{t('No subscription plan yet.')}</span>}</div>
           </section>
+          <DesignCloudCard />
           <section className="card border-0 shadow-sm" aria-labelledby="profile-stats-heading">
             <div className="card-header bg-transparent">
               <h3 id="profile-stats-heading" className="h6 mb-0">
