@@ -3,60 +3,11 @@ import { symbols as pinoSymbols } from 'pino';
 import { config } from '../src/core/config.js';
 import { logger } from '../src/core/logger.js';
 import { startAdskStandIn, type AdskStandIn, type StandInHub } from '../../test/support/adsk-stand-in.js';
-import { planPdf, PAPER } from '../../workers/test/pdf-fixtures.js';
+import { ADSK_CLIENT, ADSK_SECRET, pdf, sampleHubs } from '../../test/support/adsk-sample.js';
 import { api, type TestUser } from './helpers.js';
 import type { SettingsLock } from './settings-lock.js';
 
-export const ADSK_CLIENT = 'sitewalk-test-client';
-export const ADSK_SECRET = 'sitewalk-test-secret';
-
-/** Small real PDFs: `pages` A6 pages each. */
-export const pdf = (pages = 1) => planPdf(Array.from({ length: pages }, () => ({ size: PAPER.A6 })));
-
-/**
- * The Autodesk account the tests browse: three projects in the first hub
- * (more than one page of two), folders within folders, PDFs and a model
- * with two 2D views.
- */
-export async function sampleHubs(): Promise<StandInHub[]> {
-  return [
-    {
-      name: 'Acme Construction',
-      projects: [
-        {
-          name: 'Tower A',
-          sheets: [
-            { number: 'A-101', title: 'Ground floor' },
-            { number: 'A-102', title: 'First floor' },
-            { number: 'A-103', title: 'Roof' },
-          ],
-          folders: [
-            {
-              name: 'Project Files',
-              files: [{ name: 'A-101 Plans.pdf', kind: 'pdf', versions: [await pdf(2)] }],
-              folders: [{ name: 'Models', files: [{ name: 'Tower.rvt', kind: 'rvt', versions: [{ 'A-201 Level 1': await pdf(1), 'A-202 Level 2': await pdf(1) }] }] }],
-            },
-          ],
-        },
-        {
-          name: 'Tower B',
-          folders: [
-            {
-              name: 'Project Files',
-              files: [
-                { name: 'B-1.pdf', kind: 'pdf', versions: [await pdf(1)] },
-                { name: 'B-2.pdf', kind: 'pdf', versions: [await pdf(1)] },
-                { name: 'B-3.pdf', kind: 'pdf', versions: [await pdf(1), await pdf(1)] },
-              ],
-            },
-          ],
-        },
-        { name: 'Tower C', folders: [{ name: 'Project Files' }] },
-      ],
-    },
-    { name: 'Beta Partners', projects: [{ name: 'Depot', folders: [{ name: 'Project Files' }] }] },
-  ];
-}
+export { ADSK_CLIENT, ADSK_SECRET, pdf, sampleHubs };
 
 /** Starts the stand-in and points SiteWalk at it. */
 export async function startStandIn(hubs?: StandInHub[]): Promise<AdskStandIn> {

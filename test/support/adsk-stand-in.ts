@@ -386,6 +386,8 @@ export async function startAdskStandIn(opts: StandInOptions): Promise<AdskStandI
       return send(req, res, 200, undefined);
     }
 
+    if (p === '/favicon.ico') return send(req, res, 404, undefined);
+
     // --- everything else needs a live access token
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const at = bearer ? tokens.access.get(bearer) : undefined;

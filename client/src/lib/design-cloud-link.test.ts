@@ -55,11 +55,15 @@ describe('design-cloud link (SPEC §4)', () => {
   });
 
   it('a successful return from Autodesk re-checks and reloads the profile', () => {
-    expect(run('not_connected', [{ type: 'callback', status: 'success' }, { type: 'check-ok', authenticated: true }])).toEqual({
+    expect(run('not_connected', [{ type: 'callback', status: 'success', hasToken: true }, { type: 'check-ok', authenticated: true }])).toEqual({
       state: 'connected',
       effects: ['check', 'reload-profile'],
     });
-    expect(run('redirecting', [{ type: 'callback', status: 'error' }])).toEqual({ state: 'not_connected', effects: [] });
+  });
+
+  it('a failed return leaves a link held from before as it was (checked again), else not connected', () => {
+    expect(run('redirecting', [{ type: 'callback', status: 'error', hasToken: false }])).toEqual({ state: 'not_connected', effects: [] });
+    expect(run('unknown', [{ type: 'callback', status: 'error', hasToken: true }, { type: 'check-ok', authenticated: true }])).toEqual({ state: 'connected', effects: ['check'] });
   });
 
   it('knows when a call is on its way', () => {

@@ -23,8 +23,8 @@ export type LinkEvent =
   | { type: 'disconnect' }
   | { type: 'disconnect-done' }
   | { type: 'disconnect-failed' }
-  /** The return from Autodesk (?adsk_callback): success re-checks. */
-  | { type: 'callback'; status: 'success' | 'error' };
+  /** The return from Autodesk (?adsk_callback): success re-checks; an error re-checks a link held from before. */
+  | { type: 'callback'; status: 'success' | 'error'; hasToken: boolean };
 
 /** Side effects the store carries out after a transition. */
 export type LinkEffect = 'check' | 'refresh' | 'fetch-auth-url' | 'logout' | 'clear-token' | 'reload-profile';
@@ -62,7 +62,8 @@ export function nextLink(state: LinkState, event: LinkEvent): Transition {
     case 'disconnect-failed':
       return state === 'disconnecting' ? to('connected') : to(state);
     case 'callback':
-      return event.status === 'success' ? to('checking', 'check', 'reload-profile') : to(state === 'redirecting' ? 'not_connected' : state);
+      if (event.status === 'success') return to('checking', 'check', 'reload-profile');
+      return event.hasToken ? to('checking', 'check') : to('not_connected');
   }
 }
 

@@ -128,7 +128,7 @@ export const useDesignCloudStore = create<DesignCloudState>((set, get) => {
       if (result) {
         showToast(result.status, result.message);
         if (result.status === 'error') set({ error: result.message });
-        get().dispatch({ type: 'callback', status: result.status });
+        get().dispatch({ type: 'callback', status: result.status, hasToken: hasToken() });
       }
       return withoutParam(search, ADSK_CALLBACK_PARAM);
     },

@@ -248,7 +248,7 @@ function RowView({
       <>
         <i className={`bi ${ICONS.versions} text-body-secondary`} aria-hidden="true" />
         <span className="flex-grow-1 text-break">
-          {t('Version {{n}}', { n: v.version_number ?? '?' })} · {name}
+          {t('Version {n}', { n: v.version_number ?? '?' })} · {name}
           {v.created_at && <span className="text-body-secondary small ms-2">{new Date(v.created_at).toLocaleDateString(lang)}</span>}
         </span>
         {v.imported && <span className="badge text-bg-success">{t('In SiteWalk')}</span>}
@@ -268,7 +268,7 @@ function RowView({
       <button type="button" className="btn btn-link p-0 text-start text-break flex-grow-1" onClick={() => onOpen({ kind: isFolder ? 'folder' : 'item', id: e.id, name })}>
         {name}
       </button>
-      {!isFolder && e.version_number !== null && <span className="badge text-bg-light">{t('Version {{n}}', { n: e.version_number })}</span>}
+      {!isFolder && e.version_number !== null && <span className="badge text-bg-light">{t('Version {n}', { n: e.version_number })}</span>}
       {!isFolder && e.file_type && e.file_type !== 'pdf' && e.version_id && (
         <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => onSheets(name, e.version_id!)}>
           {t('Sheets')}
@@ -283,7 +283,7 @@ function ManifestView({ name, data, error, onClose }: { name: string; data: Adsk
   return (
     <div className="border rounded p-3 mt-3" data-testid="adsk-manifest" aria-live="polite">
       <div className="d-flex gap-2 align-items-center mb-2">
-        <h3 className="h6 mb-0 flex-grow-1 text-break">{t('Sheets of {{name}}', { name })}</h3>
+        <h3 className="h6 mb-0 flex-grow-1 text-break">{t('Sheets of {name}', { name })}</h3>
         <button type="button" className="btn-close" aria-label={t('Close')} onClick={onClose} />
       </div>
       {error ? (
@@ -343,7 +343,7 @@ function SyncRuns({ runs }: { runs: AdskSyncRun[] }) {
                 <div className="small mt-1 d-flex flex-wrap gap-2">
                   {r.project_ids.map((id) => (
                     <Link key={id} to={`/project/${id}`}>
-                      {t('Open project #{{id}}', { id })}
+                      {t('Open project #{id}', { id })}
                     </Link>
                   ))}
                 </div>
