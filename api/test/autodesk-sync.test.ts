@@ -9,7 +9,10 @@ import { closeEmitter } from '../src/core/realtime/index.js';
 import { closeRedis } from '../src/core/redis.js';
 import { createApp } from '../src/app.js';
 import { attachRealtime } from '../src/realtime/index.js';
+import type { Job } from 'bullmq';
+import type { JobOf } from '@sitewalk/proto';
 import { handlers } from '../../workers/src/jobs/index.js';
+import { adskSync } from '../../workers/src/jobs/adsk-sync.js';
 import { startWorkers, type RunningWorkers } from '../../workers/src/runner.js';
 import { useOwnRedisPrefix, waitFor } from '../../workers/test/helpers.js';
 import type { AdskStandIn } from '../../test/support/adsk-stand-in.js';
@@ -135,6 +138,39 @@ describe('sync a project', () => {
     const res = await api().post('/api/autodesk/sync-hub').set(u.auth).send({ hub_id: 'b.hub' });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('Your account is not connected to Autodesk. Connect it from your profile first.');
+  });
+});
+
+/** BullMQ's job as the handler sees it, for playing attempts one by one. */
+const attempt = (runId: number, attemptsMade: number) =>
+  ({ id: `adsk-sync-${runId}`, name: 'adsk.sync', data: { run_id: runId }, opts: { attempts: 5 }, attemptsMade, updateProgress: async () => undefined }) as unknown as Job<JobOf<'adsk.sync'>>;
+
+describe('resuming', () => {
+  it('an attempt cut off half-way is resumed by the retry: what was brought in is not brought again', async () => {
+    const u = await createUser();
+    await connect(u);
+    const { hub, projects } = await acme(u);
+    // The run as POST /autodesk/sync-project records it; its attempts are played here (the queue never sees it).
+    const [run] = await db()('adsk_sync_runs')
+      .insert({ id_user: u.user.id, kind: 'project', hub_id: hub.id, adsk_project_id: projects['Tower B'].id, status: 'queued' })
+      .returning('*');
+    standIn.failDownloads(1, 1); // the first PDF comes, the second download breaks
+    await expect(adskSync({ run_id: run.id }, attempt(run.id, 0))).rejects.toThrow(/Autodesk answered with an error \(503\)/);
+    const halfway = (await api().get(`/api/autodesk/sync-runs/${run.id}`).set(u.auth)).body.data as AdskSyncRun;
+    expect(halfway.status).toBe('running');
+    expect(halfway.files_imported).toBe(1);
+    expect(halfway.message).toMatch(/Trying again shortly/);
+    const projectId = halfway.project_ids[0];
+    expect((await counts([projectId])).imports).toBe(1);
+
+    const result = await adskSync({ run_id: run.id }, attempt(run.id, 1));
+    expect(result).toMatchObject({ status: 'done', project_ids: [projectId], imported: 2, skipped: 1 });
+    const done = (await api().get(`/api/autodesk/sync-runs/${run.id}`).set(u.auth)).body.data as AdskSyncRun;
+    expect(done.status).toBe('completed');
+    await sheetsSettled(projectId);
+    expect(await counts([projectId])).toEqual({ projects: 1, uploads: 3, sheets: 3, imports: 3 });
+    // A finished run handed again (a duplicate delivery) does nothing.
+    expect((await adskSync({ run_id: run.id }, attempt(run.id, 2))).status).toBe('skipped');
   });
 });
 

@@ -94,6 +94,8 @@ export interface AdskStandIn {
   events: StandInEvent[];
   /** The next `count` Data Management / Model Derivative / OSS calls answer 429 with Retry-After. */
   throttle(count: number, retryAfterSec?: number): void;
+  /** After `okFirst` more file downloads succeed, the next `count` answer 503 (a download cut off half-way through a sync). */
+  failDownloads(count: number, okFirst?: number): void;
   /** Makes every access token issued so far expired (the next call gets 401). */
   expireAccessTokens(): void;
   /** Makes every refresh token issued so far unusable (as when a user revokes the app at Autodesk). */
@@ -123,6 +125,8 @@ export async function startAdskStandIn(opts: StandInOptions): Promise<AdskStandI
   const downloads = new Map<string, Buffer>();
   let throttleLeft = 0;
   let throttleRetry = 1;
+  let downloadsOkFirst = 0;
+  let downloadsToFail = 0;
 
   // Build ids for the tree once, so they stay the same for the life of the stand-in.
   const hubs = opts.hubs.map((h, hi) => {
@@ -315,6 +319,10 @@ export async function startAdskStandIn(opts: StandInOptions): Promise<AdskStandI
       else if (p === '/__standin/tokens') return send(req, res, 200, { live: api.liveTokens(), all: api.allTokens() });
       else if (p === '/__standin/events') return send(req, res, 200, events);
       else if (p.startsWith('/__standin/s3/')) {
+        if (downloadsToFail > 0 && downloadsOkFirst-- <= 0) {
+          downloadsToFail--;
+          return send(req, res, 503, { error: 'SlowDown' });
+        }
         const bytes = downloads.get(p.slice('/__standin/s3/'.length));
         return bytes ? send(req, res, 200, bytes, { 'content-type': 'application/pdf' }) : send(req, res, 403, { error: 'expired' });
       } else return send(req, res, 404, { error: 'unknown' });
@@ -465,6 +473,10 @@ export async function startAdskStandIn(opts: StandInOptions): Promise<AdskStandI
     throttle(count, retryAfterSec = 1) {
       throttleLeft = count;
       throttleRetry = retryAfterSec;
+    },
+    failDownloads(count, okFirst = 0) {
+      downloadsToFail = count;
+      downloadsOkFirst = okFirst;
     },
     expireAccessTokens() {
       for (const t of tokens.access.values()) t.expires = 0;
