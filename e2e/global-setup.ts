@@ -56,6 +56,12 @@ export default async function setup(project: TestProject) {
   const clientDist = process.env.E2E_CLIENT_DIST ? path.resolve(ROOT, process.env.E2E_CLIENT_DIST) : path.join(dataDir, 'client-dist');
   process.env.CLIENT_DIST = clientDist;
 
+  // A local Autodesk Platform Services (design-file cloud) that the server is pointed at, read with the rest of its config.
+  const { startAdskStandIn } = await import('../test/support/adsk-stand-in.js');
+  const { ADSK_CLIENT, ADSK_SECRET, sampleHubs } = await import('../test/support/adsk-sample.js');
+  const adsk = await startAdskStandIn({ clientId: ADSK_CLIENT, clientSecret: ADSK_SECRET, hubs: await sampleHubs(), pageSize: 2 });
+  process.env.ADSK_BASE_URL = adsk.url;
+
   // Drops and recreates the database, migrates, clears the Redis prefix and DATA_DIR.
   const { default: resetTestState } = await import('../test/global-setup.js');
   await resetTestState();
@@ -91,11 +97,13 @@ export default async function setup(project: TestProject) {
   project.provide('mailboxUrl', mailbox.url);
   project.provide('admin', admin);
   project.provide('workersProblem', workersProblem);
+  project.provide('adskStandInUrl', adsk.url);
 
   return async () => {
     await workers?.close();
     await server.close();
     await mailbox.close();
     await sink.close();
+    await adsk.close();
   };
 }

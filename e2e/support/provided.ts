@@ -16,5 +16,7 @@ declare module 'vitest' {
     admin: E2eAdmin;
     /** Empty when the workers run; otherwise why they could not start. */
     workersProblem: string;
+    /** The Autodesk Platform Services stand-in the server talks to; steered under /__standin/. */
+    adskStandInUrl: string;
   }
 }

@@ -17,7 +17,7 @@ export interface LoginResponse {
   expiresAt: number;
 }
 
-/** POST /auth/refresh and POST /autodesk/refresh answer for a session token. */
+/** POST /auth/refresh answer for a session token (POST /autodesk/refresh renews the design-cloud link: autodesk.ts). */
 export interface RefreshResponse {
   token: string;
   expiresAt: number;

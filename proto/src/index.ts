@@ -17,3 +17,4 @@ export * from './annotation-exports.js';
 export * from './teams.js';
 export * from './plans.js';
 export * from './tiers.js';
+export * from './autodesk.js';

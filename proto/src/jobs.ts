@@ -13,7 +13,7 @@ import { controlPointSchema } from './videos.js';
  * own (WORKER_QUEUES=reconstruction there, the other queues elsewhere).
  * 'exports' makes snag-list reports, so a long report never holds up mail.
  */
-export const QUEUES = ['mail', 'notifications', 'sheets', 'rooms', 'video', 'reconstruction', 'exports'] as const;
+export const QUEUES = ['mail', 'notifications', 'sheets', 'rooms', 'video', 'reconstruction', 'exports', 'design-cloud'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 const videoStep = z.object({
@@ -89,6 +89,14 @@ export const jobPayloads = {
     image_height: z.number().int().positive(),
     control_points: z.array(controlPointSchema).default([]),
   }),
+  /**
+   * Brings an Autodesk hub or project into SiteWalk (autodesk.ts): the
+   * adsk_sync_runs row holds what to sync and where it stands. Idempotent:
+   * a version already imported is skipped, so a rerun resumes.
+   */
+  'adsk.sync': z.object({
+    run_id: z.number().int().positive(),
+  }),
   'video.confirm-projection': videoStep.extend({
     osfm_cluster: z.number().int().min(0),
     id_map: z.number().int().positive(),
@@ -146,6 +154,8 @@ export const JOB_POLICIES: Record<JobName, JobPolicy> = {
   'annotations.export': { queue: 'exports', attempts: 2, backoffMs: 10_000, concurrency: 1, timeoutMs: 30 * 60_000 },
   'annotations.remind-overdue': { queue: 'notifications', attempts: 3, backoffMs: 30_000, concurrency: 1, timeoutMs: 10 * 60_000 },
   'annotations.exports-sweep': { queue: 'exports', attempts: 2, backoffMs: 30_000, concurrency: 1, timeoutMs: 10 * 60_000 },
+  // Mostly waiting on Autodesk; a retry resumes where the last attempt stopped.
+  'adsk.sync': { queue: 'design-cloud', attempts: 5, backoffMs: 10_000, concurrency: 2, timeoutMs: 2 * 3600_000 },
 };
 
 export const JOB_NAMES = Object.keys(jobPayloads) as JobName[];

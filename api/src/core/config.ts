@@ -28,6 +28,10 @@ export const config = {
   appSecret: env.APP_SECRET ?? '',
   /** Key material for secret settings at rest; APP_SECRET's when not given. */
   settingsKey: env.SETTINGS_KEY ?? '',
+  /** Autodesk Platform Services; tests point it at a local stand-in. */
+  adskBaseUrl: (env.ADSK_BASE_URL ?? 'https://developer.api.autodesk.com').replace(/\/$/, ''),
+  /** Key material for the Autodesk tokens at rest; SETTINGS_KEY's (or APP_SECRET's) when not given. */
+  adskTokenKey: env.ADSK_TOKEN_KEY ?? '',
   requestTimeoutMs: int(env.REQUEST_TIMEOUT_MS, 30_000),
   /** How long an API process may answer a bearer token from memory (core/services/session-invalidation.ts); 0 turns that off. */
   sessionCacheTtlMs: int(env.SESSION_CACHE_TTL_MS, 5_000),

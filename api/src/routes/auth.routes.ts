@@ -74,9 +74,8 @@ const authRoutes: RouteModule = (r) => {
     });
     ok<RefreshResponse>(ctx, { token: s.token, expiresAt: s.expiresAt }, 'Session renewed.');
   };
+  // POST /autodesk/refresh renews the design-cloud link (autodesk.routes.ts), not the session.
   r.post('/auth/refresh', requireAuth, refresh);
-  // SPEC §7 names the session refresh under the design-cloud segment.
-  r.post('/autodesk/refresh', requireAuth, refresh);
 };
 
 export default authRoutes;

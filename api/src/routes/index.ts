@@ -18,10 +18,11 @@ import annotationsRoutes from './annotations.routes.js';
 import annotationExportsRoutes from './annotation-exports.routes.js';
 import plansRoutes from './plans.routes.js';
 import tiersRoutes from './tiers.routes.js';
+import autodeskRoutes from './autodesk.routes.js';
 import type { RouteModule } from './types.js';
 
 /** Every feature's routes, mounted under /api. Add a feature by adding its module here. */
-const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes, notificationsRoutes, accountRoutes, teamsRoutes, usersRoutes, settingsRoutes, translationsRoutes, projectsRoutes, categoriesRoutes, mapsRoutes, visitsRoutes, videosRoutes, adminQueuesRoutes, plansRoutes, tiersRoutes, annotationsRoutes, annotationExportsRoutes];
+const modules: RouteModule[] = [healthRoutes, authRoutes, filesRoutes, notificationsRoutes, accountRoutes, teamsRoutes, usersRoutes, settingsRoutes, translationsRoutes, projectsRoutes, categoriesRoutes, mapsRoutes, visitsRoutes, videosRoutes, adminQueuesRoutes, plansRoutes, tiersRoutes, annotationsRoutes, annotationExportsRoutes, autodeskRoutes];
 
 export function apiRouter(): Router {
   const router = new Router({ prefix: '/api' });

@@ -60,6 +60,17 @@ export const ROUTES: AppRoute[] = [
     load: () => import('../pages/profile/profile-page'),
   },
   {
+    path: '/design-cloud',
+    title: 'Autodesk files',
+    description: 'Browse your linked Autodesk hubs, projects and files, and bring them into SiteWalk.',
+    requiresAuth: true,
+    menuIcon: 'bi-cloud',
+    breadcrumb: 'Autodesk files',
+    parentPath: '/profile',
+    transition: 'fade',
+    load: () => import('../pages/design-cloud/design-cloud-page'),
+  },
+  {
     path: '/editprofile',
     title: 'Edit Profile',
     description: 'Your details, pictures, password and notification preferences.',

@@ -12,6 +12,7 @@ import { videoConfirmProjection } from './video-confirm-projection.js';
 import { annotationsExport } from './annotations-export.js';
 import { annotationsRemindOverdue } from './annotations-remind-overdue.js';
 import { annotationsExportsSweep } from './annotations-exports-sweep.js';
+import { adskSync } from './adsk-sync.js';
 
 /**
  * One handler per job of the registry in proto/src/jobs.ts. Each is
@@ -33,4 +34,5 @@ export const handlers: HandlerTable = {
   'annotations.export': annotationsExport,
   'annotations.remind-overdue': annotationsRemindOverdue,
   'annotations.exports-sweep': annotationsExportsSweep,
+  'adsk.sync': adskSync,
 };

@@ -11,6 +11,7 @@ import { PROFILE_FIELD_LABELS, visibleProfileFields } from '../../lib/profile-fi
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { tk } from '../../lib/i18n-keys';
 import { PlanMembersCard } from './plan-members';
+import { DesignCloudCard } from '../design-cloud/design-cloud-card';
 
 const STATS: { key: keyof UserStats; label: string }[] = [
   { key: 'projects', label: tk('Projects') },
@@ -99,6 +100,7 @@ export default function ProfilePage() {
               <PlanMembersCard info={data.plan_info} slot={data.plan_slot} members={data.plan_members} me={{ id: user.id, super_admin: !!user.super_admin }} onChanged={() => load({ force: true })} />
             </div>
           </section>
+          <DesignCloudCard />
           <section className="card border-0 shadow-sm" aria-labelledby="profile-stats-heading">
             <div className="card-header bg-transparent">
               <h3 id="profile-stats-heading" className="h6 mb-0">

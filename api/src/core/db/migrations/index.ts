@@ -8,6 +8,7 @@ import * as annotations from './20261126_0400_annotations.js';
 import * as annotationExports from './20261126_0410_annotation_exports.js';
 import * as teams from './20261126_0500_teams.js';
 import * as plans from './20261126_0510_plans.js';
+import * as designCloud from './20261126_0600_design_cloud.js';
 
 /**
  * Every migration, in order. Listed here (not discovered on disk) so they run
@@ -23,4 +24,5 @@ export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: 
   '20261126_0410_annotation_exports': annotationExports,
   '20261126_0500_teams': teams,
   '20261126_0510_plans': plans,
+  '20261126_0600_design_cloud': designCloud,
 };
