@@ -75,7 +75,12 @@ interface Sample {
   tiles: number;
   tileBytes: number;
   baseBytes: number;
+  /** Where the time went: when each step ended (ms from the navigation start). */
+  steps: Record<string, number>;
 }
+
+/** The steps of one load, in the order they are printed. */
+const STEPS = ['html in', 'preload script ran', 'visit asked', 'visit in', 'low-res image in', 'app JavaScript in', 'viewer JavaScript in', 'app started', 'visit on the screen', 'viewer created', 'sphere on screen'] as const;
 
 /** One cold load of the viewer; times are from the navigation start. */
 async function measure(page: Page, url: string): Promise<Sample> {
@@ -97,7 +102,29 @@ async function measure(page: Page, url: string): Promise<Sample> {
     const tiles = resources.filter((e) => e.name.includes('/tiles/'));
     const base = resources.find((e) => e.name.includes('/base.'));
     const visit = resources.find((e) => e.name.includes('/api/viewer-visit'));
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    // No named helpers in here: the bench's TypeScript runner would wrap them in a function the page lacks.
+    const [appJs, viewerJs] = [/\/assets\/index-[^/]*\.js$/, /\/assets\/(panorama-viewer|three)[^/]*\.js$/].map((re) =>
+      Math.max(...resources.filter((e) => re.test(e.name)).map((e) => e.responseEnd)),
+    );
+    const [preload, app, visitShown, created, shown] = ['sw-preload', 'sw-app-start', 'sw-visit', 'sw-pano-create', 'sw-pano-base'].map(
+      (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN,
+    );
+    const steps: Record<string, number> = {
+      'html in': nav?.responseEnd ?? NaN,
+      'preload script ran': preload!,
+      'visit asked': visit?.requestStart ?? NaN,
+      'visit in': visit?.responseEnd ?? NaN,
+      'low-res image in': base?.responseEnd ?? NaN,
+      'app JavaScript in': appJs!,
+      'viewer JavaScript in': viewerJs!,
+      'app started': app!,
+      'visit on the screen': visitShown!,
+      'viewer created': created!,
+      'sphere on screen': shown!,
+    };
     return {
+      steps,
       api: visit?.responseEnd ?? NaN,
       jsBytes: resources.filter((e) => /\.js(\?|$)/.test(e.name)).reduce((s, e) => s + (e.encodedBodySize || 0), 0),
       base: performance.getEntriesByName('sw-pano-base')[0]!.startTime,
@@ -183,7 +210,7 @@ async function main() {
     const s = await measure(page, url);
     await context.close();
     if (i > 0) samples.push(s);
-    console.log(`${i === 0 ? 'warm-up' : `run ${i}`}: sphere ${ms(s.base)}, sharp ${ms(s.sharp)} (${s.tiles} tiles)`);
+    console.log(`${i === 0 ? 'warm-up' : `run ${i}`}: sphere ${ms(s.base)}, sharp ${ms(s.sharp)} (${s.tiles} tiles); ${STEPS.map((k) => `${k} ${ms(s.steps[k]!)}`).join(', ')}`);
   }
   await browser.close();
   await workers.close();
@@ -213,6 +240,7 @@ async function main() {
   lines.push(`| the visit's answer in (JavaScript loaded, ${kb(median(samples.map((s) => s.jsBytes)))} compressed) | ${ms(median(samples.map((s) => s.api)))} | ${ms(Math.min(...samples.map((s) => s.api)))} | ${ms(Math.max(...samples.map((s) => s.api)))} | — |`);
   row('low-resolution sphere on screen', samples.map((s) => s.base), TARGET_BASE_MS);
   row('first sharp view (last tile of the first view in)', samples.map((s) => s.sharp), TARGET_SHARP_MS);
+  lines.push('', `Where the time goes (medians of each step's end, ms from the navigation start): ${STEPS.map((k) => `${k} ${ms(median(samples.map((x) => x.steps[k]!)))}`).join(' → ')}.`);
   lines.push('', `The first view fetched ${median(samples.map((s) => s.tiles))} tiles (${kb(median(samples.map((s) => s.tileBytes)))}) after a ${kb(median(samples.map((s) => s.baseBytes)))} low-resolution sphere, out of a ${kb(photo.buffer.length)} photo.`, '');
   console.log(lines.join('\n'));
   appendResults(lines.join('\n'));

@@ -1,6 +1,8 @@
 import * as vite from 'vite';
 import { defineConfig, type PluginOption } from 'vite';
 import react from '@vitejs/plugin-react';
+import { viewerPreloadPlugin } from './viewer-preload-plugin';
+import { precompressPlugin } from './precompress-plugin';
 
 /**
  * '@sitewalk/proto' builds its zod schemas at module level; the client uses
@@ -59,7 +61,7 @@ function reactPlugins(): PluginOption {
 const apiTarget = `http://localhost:${process.env.API_PORT || 8081}`;
 
 export default defineConfig({
-  plugins: [pureProtoInitializers(), reactPlugins()],
+  plugins: [pureProtoInitializers(), reactPlugins(), viewerPreloadPlugin(), precompressPlugin()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: false },

@@ -88,6 +88,8 @@ function serveClient(app: Koa): void {
   const dist = config.clientDist;
   app.use(serve(dist, { index: false, maxage: 0, setHeaders: (res, p) => {
     if (p.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    // The build writes .br and .gz copies of scripts and stylesheets (client/precompress-plugin.ts), served by what the browser accepts.
+    if (/\.(br|gz)$/.test(p)) res.setHeader('Vary', 'Accept-Encoding');
   } }));
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' || ctx.path.startsWith('/api') || ctx.path.startsWith('/socket.io')) return next();

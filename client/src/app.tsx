@@ -10,13 +10,21 @@ import { themeVariables } from './lib/theme-shades';
 import { createAppRouter } from './routes/router';
 import { Spinner } from './components/spinner';
 
+/**
+ * Screens that show before the start below has finished: the public 360 viewer
+ * (its answer and sphere are already on their way, see
+ * pages/viewer/viewer-preload.ts) needs no setting to start and shows the
+ * defaults, then the English texts, until the settings and the language arrive.
+ */
+const showsAtOnce = (pathname: string) => pathname.startsWith('/viewer/');
+
 /** Loads settings, language and the stored sign-in, then shows the router. */
 let booting: Promise<void> | null = null;
-const bootOnce = () => (booting ??= boot());
-async function boot() {
+const bootOnce = (quiet: boolean) => (booting ??= boot(quiet));
+async function boot(quiet: boolean) {
   await Promise.all([
     useSettingsStore.getState().load(isPageReload()),
-    useUiStore.getState().setLanguage(storedLanguage()),
+    useUiStore.getState().setLanguage(storedLanguage(), { quiet }),
     useAuthStore.getState().init(),
   ]);
   startLiveNotifications();
@@ -50,13 +58,15 @@ export function App() {
   const settings = useSettingsStore((s) => s.settings);
   const error = useSettingsStore((s) => s.error);
   const [booted, setBooted] = useState(false);
+  const [atOnce] = useState(() => showsAtOnce(window.location.pathname));
   const router = useMemo(getRouter, []);
   useTheme();
 
   useEffect(() => {
-    void bootOnce().finally(() => setBooted(true));
-  }, []);
+    void bootOnce(atOnce).finally(() => setBooted(true));
+  }, [atOnce]);
 
+  if (atOnce) return <RouterProvider router={router} />;
   if (!settings && status === 'error') {
     return (
       <div className="sw-fullpage-center">

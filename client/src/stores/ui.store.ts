@@ -49,8 +49,11 @@ interface UiState {
   /** Wide screens: collapse or expand the sidebar (remembered); narrow ones: open or close the drawer. */
   toggleSidebar(): void;
   setDarkMode(dark: boolean): void;
-  /** Switches language; `saveOnServer` stores it for the signed-in user too (POST /language). */
-  setLanguage(code: LanguageCode, opts?: { saveOnServer?: boolean; pickedSignedOut?: boolean }): Promise<void>;
+  /**
+   * Switches language; `saveOnServer` stores it for the signed-in user too (POST /language);
+   * `quiet` shows no spinner over the page (the start of a screen that is already on show).
+   */
+  setLanguage(code: LanguageCode, opts?: { saveOnServer?: boolean; pickedSignedOut?: boolean; quiet?: boolean }): Promise<void>;
   setTourActive(active: boolean): void;
   setLogoutModalOpen(open: boolean): void;
   dismissAnnouncement(text: string): void;
@@ -88,7 +91,7 @@ export const useUiStore = create<UiState>((set, get) => ({
     set({ darkMode: dark });
   },
   async setLanguage(code, opts = {}) {
-    set({ languageLoading: true, ...(opts.pickedSignedOut ? { languagePickedSignedOut: true } : {}) });
+    set({ languageLoading: !opts.quiet, ...(opts.pickedSignedOut ? { languagePickedSignedOut: true } : {}) });
     try {
       await applyLanguage(code);
       set({ language: code });

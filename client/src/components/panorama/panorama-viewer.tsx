@@ -1,5 +1,5 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
-import { Viewer, type ViewerConfig } from '@photo-sphere-viewer/core';
+import { Cache, Viewer, type ViewerConfig } from '@photo-sphere-viewer/core';
 import { EquirectangularTilesAdapter } from '@photo-sphere-viewer/equirectangular-tiles-adapter';
 import { MarkersPlugin } from '@photo-sphere-viewer/markers-plugin';
 import { VirtualTourPlugin, type VirtualTourNode } from '@photo-sphere-viewer/virtual-tour-plugin';
@@ -9,6 +9,7 @@ import '@photo-sphere-viewer/virtual-tour-plugin/index.css';
 import type { RoomPanorama } from '@sitewalk/proto';
 import { tilesPanorama } from '../../lib/panorama-config';
 import type { ViewAngles } from '../../lib/compare-rooms';
+import { preloadedBase } from '../../pages/viewer/viewer-preload';
 import './panorama.css';
 
 /**
@@ -39,8 +40,10 @@ export interface TourMarker {
   id: string;
   yaw: number;
   pitch: number;
-  /** Accessible name and tooltip. */
+  /** Tooltip, and the accessible name unless `label` is given. */
   title: string;
+  /** Accessible name of the marker's button (a translated "Point of interest: …"). */
+  label?: string;
   kind: 'poi' | 'draft' | 'snag';
   /** Extra classes of the marker (a snag's status colour). */
   className?: string;
@@ -109,6 +112,31 @@ function linkElement(name: string, label: string, follow: () => void): HTMLEleme
   return b;
 }
 
+/**
+ * A marker as a real button, so Tab reaches it inside the 360 view and Enter
+ * or Space opens it as a click does (PSV only knows pointer clicks); the
+ * tooltip shows while it has the focus.
+ */
+function markerElement(m: TourMarker, select: () => void, tooltip: (show: boolean) => void): HTMLElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = `sw-pano-marker sw-pano-marker-${m.kind} ${m.className ?? ''}`;
+  b.setAttribute('aria-label', m.label ?? m.title);
+  b.dataset.testid = `pano-${m.kind}`;
+  b.dataset.marker = m.id;
+  const icon = m.kind === 'poi' ? 'bi-info-circle-fill' : m.kind === 'snag' ? 'bi-exclamation-lg' : 'bi-plus-circle-dotted';
+  b.innerHTML = `<i class="bi ${icon}" aria-hidden="true"></i>`;
+  b.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      select();
+    }
+  });
+  b.addEventListener('focus', () => tooltip(true));
+  b.addEventListener('blur', () => tooltip(false));
+  return b;
+}
+
 export default function PanoramaViewer(props: Props) {
   const el = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<Viewer | null>(null);
@@ -119,6 +147,7 @@ export default function PanoramaViewer(props: Props) {
   // The tour clears every marker when it changes room: markers are put back after each change.
   const [roomVersion, setRoomVersion] = useState(0);
   const { rooms, roomId, markers } = props;
+  const builtWith = useRef(rooms);
 
   useImperativeHandle(
     props.handleRef,
@@ -142,7 +171,26 @@ export default function PanoramaViewer(props: Props) {
 
   // Created once; later changes of rooms, room and markers are applied below.
   useEffect(() => {
-    if (!el.current) return;
+    let viewer: Viewer | null = null;
+    let live = true;
+    // On /viewer/… index.html's preload script has (or is fetching) the first room's low-resolution
+    // sphere: PSV takes it from its cache (keyed by the URL, as its equirectangular adapter reads it)
+    // instead of downloading it again. Elsewhere this resolves at once.
+    const first = propsRef.current.rooms.find((r) => r.id === propsRef.current.roomId);
+    void (first ? preloadedBase(first.panorama.base_url) : Promise.resolve(null)).then((blob) => {
+      if (!live) return;
+      if (blob && first) Cache.add(first.panorama.base_url, first.panorama.base_url, blob);
+      viewer = createViewer();
+    });
+    return () => {
+      live = false;
+      viewer?.destroy();
+      viewerRef.current = null;
+    };
+  }, []);
+
+  function createViewer(): Viewer | null {
+    if (!el.current) return null;
     const p = propsRef.current;
     const known = new Set(p.rooms.map((r) => r.id));
     const follow = (target: string) => viewerRef.current?.getPlugin<VirtualTourPlugin>(VirtualTourPlugin)?.setCurrentNode(target);
@@ -178,6 +226,8 @@ export default function PanoramaViewer(props: Props) {
         }),
       ],
     };
+    // Read by the benchmark (bench/viewer-perf.ts): when the 360 view began.
+    performance.mark('sw-pano-create');
     const viewer = new Viewer(config);
     viewerRef.current = viewer;
     shownRoom.current = p.roomId;
@@ -217,15 +267,14 @@ export default function PanoramaViewer(props: Props) {
       setRoomVersion((n) => n + 1);
       propsRef.current.onRoomChange?.(id);
     });
-    return () => {
-      viewer.destroy();
-      viewerRef.current = null;
-    };
-  }, []);
+    // Made after the first render: the effects below run again with the viewer there.
+    builtWith.current = p.rooms;
+    setRoomVersion((n) => n + 1);
+    return viewer;
+  }
 
   // Hotspots added or removed, rooms renamed: update the tour's nodes in place
   // (the room on screen keeps loading; a new set of rooms replaces the nodes).
-  const builtWith = useRef(rooms);
   useEffect(() => {
     const tour = viewerRef.current?.getPlugin<VirtualTourPlugin>(VirtualTourPlugin);
     if (!tour || builtWith.current === rooms) return;
@@ -271,9 +320,16 @@ export default function PanoramaViewer(props: Props) {
       }
     }
     for (const m of wanted.values()) {
-      const icon = m.kind === 'poi' ? 'bi-info-circle-fill' : m.kind === 'snag' ? 'bi-exclamation-lg' : 'bi-plus-circle-dotted';
-      const html = `<span class="sw-pano-marker sw-pano-marker-${m.kind} ${m.className ?? ''}" role="img" aria-label="${escapeHtml(m.title)}" data-testid="pano-${m.kind}" data-marker="${m.id}"><i class="bi ${icon}" aria-hidden="true"></i></span>`;
-      const config = { id: m.id, position: { yaw: m.yaw, pitch: m.pitch }, html, size: { width: 36, height: 36 }, anchor: 'center center', tooltip: m.title, data: { kind: m.kind } };
+      const tooltip = (show: boolean) => {
+        try {
+          if (show) plugin.showMarkerTooltip(m.id);
+          else plugin.hideMarkerTooltip(m.id);
+        } catch {
+          /* removed meanwhile */
+        }
+      };
+      const element = markerElement(m, () => propsRef.current.onMarkerSelect?.(m.id), tooltip);
+      const config = { id: m.id, position: { yaw: m.yaw, pitch: m.pitch }, element, size: { width: 36, height: 36 }, anchor: 'center center', tooltip: m.title, data: { kind: m.kind } };
       try {
         if (markerIds.current.has(m.id)) plugin.updateMarker(config);
         else plugin.addMarker(config);
@@ -286,5 +342,3 @@ export default function PanoramaViewer(props: Props) {
 
   return <div ref={el} className={`sw-pano ${props.className ?? ''}`} role="application" aria-label={props.label} data-testid={props.testId ?? 'panorama'} dir="ltr" />;
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -6,6 +6,19 @@ import type { Poi } from '@sitewalk/proto';
 export function PoiPanel({ poi, onClose }: { poi: Poi | null; onClose(): void }) {
   const { t } = useTranslation();
   const panel = useRef<HTMLElement>(null);
+  // Where the focus was (a marker in the 360 view, a button of the list): it goes back there when the panel closes.
+  const cameFrom = useRef<HTMLElement | null>(null);
+  const open = poi !== null;
+  useEffect(() => {
+    if (!open) return;
+    const before = document.activeElement;
+    if (before instanceof HTMLElement && before !== document.body && !panel.current?.contains(before)) cameFrom.current = before;
+    return () => {
+      const back = cameFrom.current;
+      cameFrom.current = null;
+      if (back?.isConnected) back.focus();
+    };
+  }, [open]);
   useEffect(() => {
     if (poi) panel.current?.focus();
   }, [poi]);

@@ -13,6 +13,7 @@ import { tk } from '../../lib/i18n-keys';
 import type { PanoramaHandle, TourMarker } from '../../components/panorama/panorama-viewer';
 import { PoiPanel } from './poi-panel';
 import { useVisitSnags } from '../../components/snags/use-visit-snags';
+import { positiveInt, startRoomId, takePreloadedVisit, viewerVisitQuery } from './viewer-preload';
 import './viewer.css';
 
 // Leaflet loads only when the visit has a sheet to show.
@@ -25,8 +26,6 @@ const PanoramaViewer = lazy(loadPanorama);
 type Load = { status: 'loading' } | { status: 'missing' } | { status: 'error'; message: string } | { status: 'ready'; visit: ViewerVisit };
 
 const LOAD_FAILED = tk('The visit could not be opened.');
-
-const positiveInt = (s: string | undefined) => (s && /^[1-9]\d{0,9}$/.test(s) ? Number(s) : null);
 
 /**
  * /viewer/{code}/{room?}/{poi?}: the public visit viewer (no sign-in). Opens
@@ -54,14 +53,17 @@ export default function ViewerPage() {
   const fetchVisit = useCallback(() => {
     let live = true;
     setLoad({ status: 'loading' });
-    const params: Record<string, string | number> = { code };
-    if (askedPoi.current) params.poi = askedPoi.current;
-    api.get<ViewerVisit>('/viewer-visit', LOAD_FAILED, { params }).then(
+    const query = viewerVisitQuery({ code, poi: askedPoi.current });
+    const ask = () => api.get<ViewerVisit>(`/viewer-visit?${query}`, LOAD_FAILED);
+    // The answer index.html's preload script asked for before the app ran; any other answer than a
+    // visit is asked again through the API client (its messages, its retries after a 503).
+    const preloaded = takePreloadedVisit(query);
+    const visitAnswer = preloaded ? preloaded.then((a) => (a?.status === 200 && (a.body as { data?: ViewerVisit } | null)?.data) || ask()) : ask();
+    visitAnswer.then(
       (visit) => {
         if (!live) return;
-        const asked = positiveInt(roomParam);
-        const start = visit.poi ? visit.poi.id_room : asked && visit.rooms.some((r) => r.id === asked) ? asked : visit.start_room;
-        setRoomId(start);
+        performance.mark('sw-visit');
+        setRoomId(startRoomId(visit, positiveInt(roomParam)));
         if (visit.poi) setOpenPoi(visit.poi);
         setLoad({ status: 'ready', visit });
       },
@@ -106,8 +108,11 @@ export default function ViewerPage() {
   // Snags: only for signed-in people of the project.
   const snags = useVisitSnags({ code, roomId, pano, goToRoom: setRoomId });
   const markers = useMemo<TourMarker[]>(
-    () => [...pois.map<TourMarker>((p) => ({ id: `poi-${p.id}`, yaw: p.yaw, pitch: p.pitch, title: p.title, kind: 'poi' })), ...snags.markers],
-    [pois, snags.markers],
+    () => [
+      ...pois.map<TourMarker>((p) => ({ id: `poi-${p.id}`, yaw: p.yaw, pitch: p.pitch, title: p.title, label: t('Point of interest: {title}', { title: p.title }), kind: 'poi' })),
+      ...snags.markers,
+    ],
+    [pois, snags.markers, t],
   );
   const sheet = room?.id_map ? (visit?.maps.find((m) => m.id === room.id_map) ?? null) : null;
   const sheetRooms = useMemo(

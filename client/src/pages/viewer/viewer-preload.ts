@@ -1,0 +1,139 @@
+/**
+ * The public viewer's head start. index.html runs this tiny script (built on
+ * its own by client/viewer-preload-plugin.ts, a few hundred bytes, no
+ * framework) before the app's JavaScript has even arrived: on /viewer/… it
+ * asks GET /api/viewer-visit at once, then fetches the start room's
+ * low-resolution sphere, and asks the browser for the viewer screen's
+ * chunks (Photo Sphere Viewer, three.js) in parallel with the app's. The
+ * viewer screen takes the answer and the image from here instead of asking
+ * again, so the sphere no longer waits for the app's start (settings,
+ * translations, sign-in) nor for one download after another.
+ *
+ * The build turns this one file into that script, so it imports nothing.
+ * The address rules at the top are shared with the screen (pure, unit-tested).
+ */
+
+export interface ViewerAddress {
+  code: string;
+  room: number | null;
+  poi: number | null;
+}
+
+/** A database id in an address segment ('12'), else null ('', '0', 'abc', '1e3'). */
+export const positiveInt = (s: string | undefined | null): number | null => (s && /^[1-9]\d{0,9}$/.test(s) ? Number(s) : null);
+
+/** The viewer's address parts, or null when the path is not the viewer's. */
+export function parseViewerPath(pathname: string): ViewerAddress | null {
+  const m = /^\/viewer\/([^/]+)(?:\/([^/]*))?(?:\/([^/]*))?\/?$/.exec(pathname);
+  if (!m) return null;
+  let code: string;
+  try {
+    code = decodeURIComponent(m[1]!);
+  } catch {
+    return null;
+  }
+  return { code, room: positiveInt(m[2]), poi: positiveInt(m[3]) };
+}
+
+/** The query of GET /viewer-visit for an address (the point of interest only when one is asked). */
+export function viewerVisitQuery(a: Pick<ViewerAddress, 'code' | 'poi'>): string {
+  const q = new URLSearchParams({ code: a.code });
+  if (a.poi) q.set('poi', String(a.poi));
+  return q.toString();
+}
+
+interface VisitRooms {
+  start_room: number | null;
+  poi: { id_room: number } | null;
+  rooms: { id: number }[];
+}
+
+/** The room to open: the asked point of interest's, else the asked room when the visit shows it, else the visit's first. */
+export function startRoomId(visit: VisitRooms, askedRoom: number | null): number | null {
+  if (visit.poi) return visit.poi.id_room;
+  if (askedRoom && visit.rooms.some((r) => r.id === askedRoom)) return askedRoom;
+  return visit.start_room;
+}
+
+export interface ViewerPreload {
+  /** viewerVisitQuery() of the address it asked for. */
+  query: string;
+  /** GET /api/viewer-visit: status and parsed body; null when the request failed. */
+  visit: Promise<{ status: number; body: unknown } | null>;
+  /** The start room's low-resolution sphere (panorama.base_url); null when there is none or it failed. */
+  base: Promise<{ url: string; blob: Blob } | null>;
+  /** The screen took the visit answer (a "Try again" asks the server afresh). */
+  visitTaken?: boolean;
+}
+
+declare global {
+  interface Window {
+    __swViewerPreload?: ViewerPreload;
+  }
+}
+
+/** The meta tag the build fills with the viewer screen's chunks (see viewer-preload-plugin.ts). */
+export const VIEWER_CHUNKS_META = 'sw-viewer-chunks';
+
+interface VisitShape {
+  start_room: number | null;
+  poi: { id_room: number } | null;
+  rooms: { id: number; panorama?: { base_url?: string | null } | null }[];
+}
+
+function visitOf(answer: { status: number; body: unknown } | null): VisitShape | null {
+  if (!answer || answer.status !== 200) return null;
+  const data = (answer.body as { data?: VisitShape } | null)?.data;
+  return data && Array.isArray(data.rooms) ? data : null;
+}
+
+export function startViewerPreload(w: Window = window): void {
+  const address = parseViewerPath(w.location.pathname);
+  if (!address || w.__swViewerPreload) return;
+  // Read by the benchmark (bench/viewer-perf.ts), as the other sw- marks.
+  w.performance.mark('sw-preload');
+  const query = viewerVisitQuery(address);
+  const visit = fetch(`/api/viewer-visit?${query}`, { credentials: 'same-origin', headers: { Accept: 'application/json' } }).then(
+    async (r) => ({ status: r.status, body: await r.json().catch(() => null) }),
+    () => null,
+  );
+  const base = visit.then((answer) => {
+    const v = visitOf(answer);
+    const id = v ? startRoomId(v, address.room) : null;
+    const url = v?.rooms.find((r) => r.id === id)?.panorama?.base_url;
+    if (!url) return null;
+    return fetch(url, { credentials: 'same-origin' })
+      .then((r) => (r.ok ? r.blob() : null))
+      .then(
+        (blob) => (blob ? { url, blob } : null),
+        () => null,
+      );
+  });
+  w.__swViewerPreload = { query, visit, base };
+
+  // The screen's JavaScript and stylesheets, fetched now rather than one after another once the app runs.
+  const meta = w.document.querySelector<HTMLMetaElement>(`meta[name="${VIEWER_CHUNKS_META}"]`);
+  for (const href of (meta?.content ?? '').split(' ').filter(Boolean)) {
+    const link = w.document.createElement('link');
+    // Vite's own loader finds these by href and does not fetch them again.
+    link.rel = href.endsWith('.css') ? 'stylesheet' : 'modulepreload';
+    link.setAttribute('href', href);
+    w.document.head.appendChild(link);
+  }
+}
+
+/** The preloaded GET /viewer-visit answer for this query, once (a later call asks the server). */
+export function takePreloadedVisit(query: string): Promise<{ status: number; body: unknown } | null> | null {
+  const p = typeof window === 'undefined' ? undefined : window.__swViewerPreload;
+  if (!p || p.visitTaken || p.query !== query) return null;
+  p.visitTaken = true;
+  return p.visit;
+}
+
+/** The preloaded low-resolution sphere when it is this one, waiting for it if it is still on its way. */
+export async function preloadedBase(url: string): Promise<Blob | null> {
+  const p = typeof window === 'undefined' ? undefined : window.__swViewerPreload;
+  if (!p) return null;
+  const got = await p.base;
+  return got && got.url === url ? got.blob : null;
+}

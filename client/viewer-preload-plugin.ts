@@ -1,0 +1,80 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { transformWithEsbuild, type PluginOption } from 'vite';
+
+/**
+ * Gives the public viewer (/viewer/…) a head start (see
+ * src/pages/viewer/viewer-preload.ts):
+ *
+ * - the preload script goes into index.html's head as its own small file
+ *   (assets/viewer-preload-<hash>.js, async), not inline: the server's
+ *   Content-Security-Policy allows no inline script. In the dev server it is
+ *   the module itself.
+ * - a <meta name="sw-viewer-chunks"> lists the viewer screen's chunks and
+ *   stylesheets (screen, Photo Sphere Viewer, three.js and what they import),
+ *   which the script asks for at once on /viewer/… only; other screens
+ *   never fetch them.
+ */
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const PRELOAD_SOURCE = path.join(HERE, 'src/pages/viewer/viewer-preload.ts');
+/** Modules whose chunks the viewer screen needs before it can show the sphere. */
+const VIEWER_MODULES = ['src/pages/viewer/viewer-page.tsx', 'src/components/panorama/panorama-viewer.tsx'].map((f) => path.join(HERE, f));
+
+interface ChunkLike {
+  type: 'chunk';
+  fileName: string;
+  isEntry: boolean;
+  facadeModuleId: string | null;
+  imports: string[];
+  viteMetadata?: { importedCss: Set<string> };
+}
+
+/** The chunks (and their stylesheets) the given modules load, without the entry the page loads anyway. */
+function viewerFiles(bundle: Record<string, { type: string }>): string[] {
+  const chunks = Object.values(bundle).filter((c): c is ChunkLike => c.type === 'chunk');
+  const byName = new Map(chunks.map((c) => [c.fileName, c]));
+  const out = new Set<string>();
+  const visit = (c: ChunkLike | undefined) => {
+    if (!c || c.isEntry || out.has(c.fileName)) return;
+    out.add(c.fileName);
+    for (const css of c.viteMetadata?.importedCss ?? []) out.add(css);
+    for (const dep of c.imports) visit(byName.get(dep));
+  };
+  for (const id of VIEWER_MODULES) visit(chunks.find((c) => c.facadeModuleId && path.resolve(c.facadeModuleId) === id));
+  return [...out];
+}
+
+export function viewerPreloadPlugin(): PluginOption {
+  let script: { fileName: string; code: string } | null = null;
+  return {
+    name: 'sitewalk:viewer-preload',
+    async buildStart() {
+      // The module with a call to its start, as one self-contained script.
+      const source = `${fs.readFileSync(PRELOAD_SOURCE, 'utf8')}\nstartViewerPreload();\n`;
+      const { code } = await transformWithEsbuild(source, PRELOAD_SOURCE, { loader: 'ts', format: 'iife', minify: true, target: 'es2020' });
+      const hash = crypto.createHash('sha256').update(code).digest('hex').slice(0, 8);
+      script = { fileName: `assets/viewer-preload-${hash}.js`, code };
+    },
+    generateBundle() {
+      if (script) this.emitFile({ type: 'asset', fileName: script.fileName, source: script.code });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (ctx.server || !ctx.bundle) {
+          return [{ tag: 'script', attrs: { type: 'module', src: '/src/pages/viewer/viewer-preload-entry.ts' }, injectTo: 'head-prepend' }];
+        }
+        const files = viewerFiles(ctx.bundle as unknown as Record<string, { type: string }>);
+        // Right after the charset, ahead of the app's script and stylesheet: an async script is
+        // otherwise fetched at low priority, after them. The list comes first, so the script always finds it.
+        const tags =
+          `\n    <meta name="sw-viewer-chunks" content="${files.map((f) => `/${f}`).join(' ')}" />` +
+          `\n    <script async fetchpriority="high" src="/${script!.fileName}"></script>`;
+        return html.replace(/<meta charset="[^"]*"\s*\/?>/i, (m) => m + tags);
+      },
+    },
+  };
+}
