@@ -16,7 +16,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/services.sh"
 cd "$ROOT"
 
-STEPS=(api client pdf rooms viewer video)
+STEPS=(api client pdf rooms viewer video tiers)
 
 # API throughput: authenticated GET /api/notifications against a hand-written Koa + raw pg handler doing the same work (autocannon).
 step_api() {
@@ -53,6 +53,12 @@ step_viewer() {
 step_video() {
   # shellcheck disable=SC2086
   DATA_DIR=.data/video-bench npx tsx bench/video-pipeline-bench.ts ${VIDEO_BENCH_FLAGS:-}
+}
+
+# Tiers: find-tier and the usage reports with 10,000 projects and 50 tiers, one request at a time, against the same SQL through raw pg.
+step_tiers() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_tiers_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-tiers-bench DATA_DIR=.data/tiers-bench npx tsx bench/tiers-bench.ts
 }
 
 requested=("$@")

@@ -185,6 +185,15 @@ describe('project tiers', () => {
     expect(statsAfter.projects - statsBefore.projects).toBe(3);
     expect(statsAfter.monthly_revenue - statsBefore.monthly_revenue).toBe(30);
 
+    // Changing a tier moves the projects it no longer covers (kept by the database for every project).
+    expect((await api().put(`/api/project-tiers/${low.id}`).set(admin.auth).send({ max_area: 150 })).status).toBe(200);
+    const after = (await api().get(`/api/project-tiers/usage/current?year=${year}&month=${month}`).set(me.auth)).body.data.rows;
+    expect(after.find((r: { id_tier: number | null }) => r.id_tier === low.id)).toMatchObject({ projects: 1, area: 100, cost: 10 });
+    expect(after.find((r: { id_tier: number | null }) => r.id_tier === null)).toMatchObject({ projects: 2 });
+    expect((await api().delete(`/api/project-tiers/${high.id}`).set(admin.auth)).status).toBe(200);
+    const noHigh = (await api().get(`/api/project-tiers/usage/current?year=${year}&month=${month}`).set(me.auth)).body.data.rows;
+    expect(noHigh.find((r: { id_tier: number | null }) => r.id_tier === null)).toMatchObject({ projects: 3 });
+
     expect((await api().get('/api/project-tiers/usage/current?month=13').set(me.auth)).status).toBe(400);
     expect((await api().get('/api/project-tiers/usage/yearly?year=abc').set(me.auth)).status).toBe(400);
     expect((await api().get('/api/project-tiers/usage/yearly?year=2026&x=1').set(me.auth)).status).toBe(400);

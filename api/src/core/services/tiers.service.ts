@@ -143,7 +143,8 @@ export async function deleteTier(id: number): Promise<{ id: number }> {
   return { id };
 }
 
-const FIND_SQL = `select ${TIER_COLUMNS} from project_tiers t where ${COVERS('t', '?', '?', '?')} limit 1`;
+/** The tier lookup (three positional bindings: area, buildings, floors); exported for the bench's raw-pg reference. */
+export const FIND_SQL = `select ${TIER_COLUMNS} from project_tiers t where ${COVERS('t', '?', '?', '?')} limit 1`;
 
 /** The tier a size falls in, or null. */
 export async function tierFor(k: Db, size: TierLookup): Promise<Tier | null> {
@@ -195,16 +196,29 @@ export async function checkUpgrade(user: Actor, input: CheckUpgradeRequest): Pro
 // ---- Usage ----
 
 /**
- * Projects with their tier: every active project (the caller's own, or all
- * for a super admin) created before `before`, joined to the tier that
- * covers its size. The one query the usage reports and stats build on.
+ * The active projects (the caller's own, or all for a super admin) created
+ * before :before, with the tier the database keeps on each (projects.id_tier,
+ * see the plans migration). Aggregated first, then joined to the few tiers.
  */
-const TIERED_PROJECTS = (ownerFilter: boolean) => `
-  select p.id, p.id_owner, p.area, p.created_at, t.id as id_tier, t.name as tier_name, coalesce(t.price, 0) as price
-    from projects p
-    left join project_tiers t on p.area is not null and p.num_buildings is not null and p.num_floors is not null
-                              and ${COVERS('t', 'p.area', 'p.num_buildings', 'p.num_floors')}
-   where p.active and p.created_at < :before ${ownerFilter ? 'and p.id_owner = :owner' : ''}`;
+const PROJECTS_IN_SCOPE = (ownerFilter: boolean) => `
+  from projects p where p.active and p.created_at < :before ${ownerFilter ? 'and p.id_owner = :owner' : ''}`;
+
+/** Projects per tier existing before :before (and owned by :owner when filtered). */
+export const USAGE_MONTH_SQL = (ownerFilter: boolean) => `
+  select x.id_tier, t.name as tier_name, coalesce(t.price, 0) as price, x.projects, x.area, x.owners
+    from (select p.id_tier, count(*)::int as projects, coalesce(sum(p.area), 0)::float8 as area, count(distinct p.id_owner)::int as owners
+            ${PROJECTS_IN_SCOPE(ownerFilter)} group by p.id_tier) x
+    left join project_tiers t on t.id = x.id_tier
+   order by coalesce(t.price, 0), x.id_tier nulls first`;
+
+/** Projects, area and cost by the month they were made (:first = year × 12; earlier ones count as January). */
+export const USAGE_YEAR_SQL = (ownerFilter: boolean) => `
+  select x.month, sum(x.projects)::int as projects, sum(x.area)::float8 as area, sum(x.projects * coalesce(t.price, 0))::float8 as cost
+    from (select greatest(extract(year from p.created_at at time zone 'UTC')::int * 12 + extract(month from p.created_at at time zone 'UTC')::int - 1, :first) - :first + 1 as month,
+                 p.id_tier, count(*)::int as projects, coalesce(sum(p.area), 0)::float8 as area
+            ${PROJECTS_IN_SCOPE(ownerFilter)} group by 1, 2) x
+    left join project_tiers t on t.id = x.id_tier
+   group by x.month order by x.month`;
 
 const scope = (user: Actor) => ({ ownerFilter: !user.super_admin, owner: user.id });
 
@@ -213,13 +227,7 @@ const monthStart = (year: number, month: number) => new Date(Date.UTC(year, mont
 
 export async function usageCurrent(user: Actor, year: number, month: number): Promise<TierUsageMonth> {
   const s = scope(user);
-  const { rows } = await db().raw(
-    `select id_tier, tier_name, price, count(*)::int as projects, coalesce(sum(area), 0)::float8 as area
-       from (${TIERED_PROJECTS(s.ownerFilter)}) x
-      group by id_tier, tier_name, price
-      order by price, id_tier nulls first`,
-    { before: monthStart(year, month + 1), owner: s.owner },
-  );
+  const { rows } = await db().raw(USAGE_MONTH_SQL(s.ownerFilter), { before: monthStart(year, month + 1), owner: s.owner });
   const out: TierUsageRow[] = rows.map((r: Record<string, unknown>) => ({
     id_tier: n(r.id_tier),
     name: (r.tier_name as string) ?? null,
@@ -239,13 +247,7 @@ export async function usageCurrent(user: Actor, year: number, month: number): Pr
  */
 export async function usageYearly(user: Actor, year: number): Promise<TierUsageYear> {
   const s = scope(user);
-  const { rows } = await db().raw(
-    `select greatest(extract(year from created_at at time zone 'UTC')::int * 12 + extract(month from created_at at time zone 'UTC')::int - 1, :first) - :first + 1 as month,
-            count(*)::int as projects, coalesce(sum(area), 0)::float8 as area, sum(price)::float8 as cost
-       from (${TIERED_PROJECTS(s.ownerFilter)}) x
-      group by 1 order by 1`,
-    { before: monthStart(year + 1, 1), owner: s.owner, first: year * 12 },
-  );
+  const { rows } = await db().raw(USAGE_YEAR_SQL(s.ownerFilter), { before: monthStart(year + 1, 1), owner: s.owner, first: year * 12 });
   const months = Array.from({ length: 12 }, (_, i) => ({ month: i + 1, projects: 0, area: 0, cost: 0 }));
   const added = new Map<number, { projects: number; area: number; cost: number }>(rows.map((r: Record<string, unknown>) => [Number(r.month), { projects: Number(r.projects), area: Number(r.area), cost: Number(r.cost) }]));
   let run = { projects: 0, area: 0, cost: 0 };
@@ -259,13 +261,7 @@ export async function usageYearly(user: Actor, year: number): Promise<TierUsageY
 
 /** GET /project-tiers/admin/stats: every active project per tier today, with owners and monthly revenue. */
 export async function adminStats(): Promise<TierAdminStats> {
-  const { rows } = await db().raw(
-    `select id_tier, tier_name, price, count(*)::int as projects, coalesce(sum(area), 0)::float8 as area, count(distinct id_owner)::int as owners
-       from (${TIERED_PROJECTS(false)}) x
-      group by id_tier, tier_name, price
-      order by price, id_tier nulls first`,
-    { before: new Date(Date.now() + 60_000) },
-  );
+  const { rows } = await db().raw(USAGE_MONTH_SQL(false), { before: new Date(Date.now() + 60_000) });
   const out = rows.map((r: Record<string, unknown>) => ({
     id_tier: n(r.id_tier),
     name: (r.tier_name as string) ?? null,

@@ -67,55 +67,39 @@ export function SubscriptionsCard({ planId, initial }: { planId: number; initial
             {t('Nobody has this plan yet.')}
           </p>
         ) : (
-          <div className="table-responsive">
-            <table className="table table-sm align-middle mb-0">
-              <thead>
-                <tr>
-                  <th scope="col">{t('Owner')}</th>
-                  <th scope="col">{t('Slots used')}</th>
-                  <th scope="col">{t('Expires on')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('Actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {subs.map((s) => (
-                  <tr key={s.id} data-testid="subscription-row">
-                    <td>
-                      <div>{s.owner.name}</div>
-                      <div className="small text-body-secondary text-break">{s.owner.email}</div>
-                    </td>
-                    <td>{s.slots_used}</td>
-                    <td style={{ minWidth: '9rem' }}>
-                      <input
-                        type="date"
-                        className="form-control form-control-sm"
-                        aria-label={t('Expiry date of {name}', { name: s.owner.name })}
-                        value={dates[s.id] ?? s.expires_at}
-                        onChange={(e) => setDates((d) => ({ ...d, [s.id]: e.target.value }))}
-                      />
-                    </td>
-                    <td className="text-end text-nowrap">
-                      {dates[s.id] && dates[s.id] !== s.expires_at && (
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-outline-primary me-1"
-                          disabled={busy}
-                          onClick={() => void run(() => api.put(`/plan-subscriptions/${s.id}`, { expires_at: dates[s.id] }, MESSAGES.fetchPlansFailed), t('Subscription updated.'))}
-                        >
-                          {t('Save')}
-                        </button>
-                      )}
-                      <button type="button" className="btn btn-sm btn-outline-danger" disabled={busy} onClick={() => setCancelling(s)}>
-                        {t('Cancel plan')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ul className="list-group list-group-flush" aria-label={t('Subscribers')}>
+            {subs.map((s) => (
+              <li key={s.id} className="list-group-item px-0 d-flex flex-wrap align-items-center gap-2" data-testid="subscription-row">
+                <div className="me-auto text-break" style={{ minWidth: 0 }}>
+                  <div>{s.owner.name}</div>
+                  <div className="small text-body-secondary">{s.owner.email}</div>
+                  <div className="small text-body-secondary">
+                    {t('Slots used')}: {s.slots_used}
+                  </div>
+                </div>
+                <input
+                  type="date"
+                  className="form-control form-control-sm w-auto"
+                  aria-label={t('Expiry date of {name}', { name: s.owner.name })}
+                  value={dates[s.id] ?? s.expires_at}
+                  onChange={(e) => setDates((d) => ({ ...d, [s.id]: e.target.value }))}
+                />
+                {dates[s.id] && dates[s.id] !== s.expires_at && (
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-outline-primary"
+                    disabled={busy}
+                    onClick={() => void run(() => api.put(`/plan-subscriptions/${s.id}`, { expires_at: dates[s.id] }, MESSAGES.fetchPlansFailed), t('Subscription updated.'))}
+                  >
+                    {t('Save')}
+                  </button>
+                )}
+                <button type="button" className="btn btn-sm btn-outline-danger" disabled={busy} onClick={() => setCancelling(s)}>
+                  {t('Cancel plan')}
+                </button>
+              </li>
+            ))}
+          </ul>
         )}
         <p className="small text-body-secondary mt-3 mb-0">
           {t('Owners see their members on their profile.')} <Link to="/users">{t('Users')}</Link>

@@ -84,8 +84,10 @@ export default function ProjectPage() {
         if (first) setHidden(initiallyHidden(fromServer));
         setLoad({ status: 'ready' });
       } catch (err) {
-        if (!first) return console.error(err);
         const status = err instanceof ApiError ? err.status : null;
+        // Removed from the team meanwhile: the project is gone for this user.
+        if (!first && status === 404) return setLoad({ status: 'missing' });
+        if (!first) return console.error(err);
         setLoad(status === 404 || status === 403 ? { status: 'missing' } : { status: 'error', message: M.loadFailed });
       }
     },

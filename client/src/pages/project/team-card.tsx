@@ -79,14 +79,18 @@ export function TeamCard({ projectId, onTeamChanged }: { projectId: number; onTe
       return true;
     } catch (err) {
       formToast('error', t((err as Error).message || fallbackError));
+      await reload();
       return false;
     } finally {
       setBusy(false);
     }
   };
 
-  const setPermission = (m: TeamMember, p: ProjectPermission, value: boolean) =>
-    act(() => api.put('/team-members/update-permissions', { id_project: projectId, id_user: m.user.id, permissions: { [p]: value } }, tk('Failed to update the permissions.')), tk('Permissions updated.'), tk('Failed to update the permissions.'));
+  const setPermission = (m: TeamMember, p: ProjectPermission, value: boolean) => {
+    // The switch moves at once; a refusal puts it back with the reload.
+    setTeam((tm) => tm && { ...tm, members: tm.members.map((x) => (x.user.id === m.user.id ? { ...x, permissions: { ...x.permissions, [p]: value } } : x)) });
+    return act(() => api.put('/team-members/update-permissions', { id_project: projectId, id_user: m.user.id, permissions: { [p]: value } }, tk('Failed to update the permissions.')), tk('Permissions updated.'), tk('Failed to update the permissions.'));
+  };
   const setRole = (m: TeamMember, role: MemberRole) =>
     act(() => api.put('/team-members/update-permissions', { id_project: projectId, id_user: m.user.id, role }, tk('Failed to update the permissions.')), tk('Role changed.'), tk('Failed to update the permissions.'));
   const cancelInvitation = (inv: TeamInvitation) =>

@@ -101,9 +101,52 @@ export async function up(knex: Knex): Promise<void> {
 
   // The usage reports read projects by creation month.
   await knex.raw('CREATE INDEX IF NOT EXISTS projects_created_at ON projects (created_at)');
+
+  /*
+   * Each project carries the tier its size falls in (id_tier), kept by the
+   * database itself so no writer can forget it: set when a project is made or
+   * its area, buildings or floors change, and recomputed for every project
+   * when tiers change (rare, by administrators). The usage reports then
+   * group by a column instead of matching 10,000 sizes against ranges.
+   */
+  await knex.raw('ALTER TABLE projects ADD COLUMN id_tier integer NULL REFERENCES project_tiers(id) ON DELETE SET NULL');
+  await knex.raw('CREATE INDEX projects_id_tier ON projects (id_tier)');
+  await knex.raw(`
+    CREATE FUNCTION sitewalk_tier_of(area double precision, buildings integer, floors integer) RETURNS integer
+    LANGUAGE sql STABLE AS $$
+      SELECT t.id FROM project_tiers t
+       WHERE area IS NOT NULL AND buildings IS NOT NULL AND floors IS NOT NULL
+         AND t.area_r @> area::numeric AND t.buildings_r @> buildings AND t.floors_r @> floors
+       LIMIT 1
+    $$`);
+  await knex.raw(`
+    CREATE FUNCTION sitewalk_projects_set_tier() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      NEW.id_tier := sitewalk_tier_of(NEW.area, NEW.num_buildings, NEW.num_floors);
+      RETURN NEW;
+    END $$`);
+  await knex.raw(`
+    CREATE TRIGGER projects_set_tier BEFORE INSERT OR UPDATE OF area, num_buildings, num_floors ON projects
+    FOR EACH ROW EXECUTE FUNCTION sitewalk_projects_set_tier()`);
+  await knex.raw(`
+    CREATE FUNCTION sitewalk_tiers_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE projects p SET id_tier = x.id_tier
+        FROM (SELECT id, sitewalk_tier_of(area, num_buildings, num_floors) AS id_tier FROM projects) x
+       WHERE x.id = p.id AND p.id_tier IS DISTINCT FROM x.id_tier;
+      RETURN NULL;
+    END $$`);
+  await knex.raw(`
+    CREATE TRIGGER project_tiers_changed AFTER INSERT OR UPDATE OR DELETE ON project_tiers
+    FOR EACH STATEMENT EXECUTE FUNCTION sitewalk_tiers_changed()`);
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('DROP TRIGGER IF EXISTS projects_set_tier ON projects');
+  await knex.raw('ALTER TABLE projects DROP COLUMN IF EXISTS id_tier');
+  await knex.raw('DROP FUNCTION IF EXISTS sitewalk_projects_set_tier()');
+  await knex.raw('DROP FUNCTION IF EXISTS sitewalk_tiers_changed() CASCADE');
+  await knex.raw('DROP FUNCTION IF EXISTS sitewalk_tier_of(double precision, integer, integer)');
   await knex.raw('DROP INDEX IF EXISTS projects_created_at');
   await knex.schema.dropTableIfExists('project_tiers');
   await knex.schema.dropTableIfExists('plan_notices');
