@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { AdskCallbackResult } from '@sitewalk/proto';
 import { config } from '../config.js';
 import { cryptoBox, type CryptoBox } from '../crypto-box.js';
@@ -210,13 +209,4 @@ export async function disconnect(userId: number): Promise<void> {
     }
   }
   await dropLink(userId);
-}
-
-/** True when the browser's handle is the current one (the cookie was not copied from an older link). */
-export async function handleMatches(userId: number, handle: string): Promise<boolean> {
-  const row = await db()('adsk_links').where({ id_user: userId }).first('handle_hash');
-  if (!row) return false;
-  const a = Buffer.from(row.handle_hash);
-  const b = Buffer.from(hashToken(handle));
-  return a.length === b.length && crypto.timingSafeEqual(a, b);
 }

@@ -84,8 +84,10 @@ function Browser() {
     } catch (err) {
       const message = errorMessage(err, FAILED[level]);
       setError(message);
-      showToast('error', message);
+      showToast('error', t(message));
     }
+    // t changes with the language; the list need not be read again for that.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [path, excludeExisting, level]);
 
   useEffect(() => {
@@ -106,7 +108,7 @@ function Browser() {
       add(run);
       showToast('info', t('The sync has started. You can follow it below.'));
     } catch (err) {
-      showToast('error', errorMessage(err, t('Failed to start the sync')));
+      showToast('error', t(errorMessage(err, tk('Failed to start the sync'))));
     }
   };
 
