@@ -64,6 +64,15 @@ describe('design-file cloud (Autodesk)', () => {
       const list = page.getByTestId('adsk-list');
       await list.getByRole('button', { name: 'Acme Construction' }).click();
       await expect.poll(() => list.getByRole('listitem').count(), EVENTUALLY).toBe(3);
+      // Tower A's sheets as Autodesk Construction Cloud lists them, and its model's 2D views.
+      await list.getByRole('button', { name: 'Tower A' }).click();
+      await page.getByRole('button', { name: 'Project sheets' }).click();
+      await expect.poll(() => page.getByTestId('adsk-acc-sheets').getByRole('listitem').count(), EVENTUALLY).toBe(3);
+      await list.getByRole('button', { name: 'Project Files' }).click();
+      await list.getByRole('button', { name: 'Models' }).click();
+      await list.getByRole('listitem').filter({ hasText: 'Tower.rvt' }).getByRole('button', { name: 'Sheets' }).click();
+      await expect.poll(() => page.getByTestId('adsk-manifest').textContent(), EVENTUALLY).toContain('A-202 Level 2');
+      await page.getByTestId('adsk-breadcrumbs').getByRole('button', { name: 'Acme Construction' }).click();
       await list.getByRole('button', { name: 'Tower B' }).click();
       await list.getByRole('button', { name: 'Project Files' }).click();
       await expect.poll(() => list.getByRole('listitem').count(), EVENTUALLY).toBe(3);

@@ -59,8 +59,7 @@ export const useDesignCloudStore = create<DesignCloudState>((set, get) => {
         const r = await api.get<AdskCheckAuthResponse>('/autodesk/check-auth', MESSAGES.adskCheckFailed);
         get().dispatch({ type: 'check-ok', authenticated: r.authenticated });
       } catch (err) {
-        console.error(`[design cloud] ${errorMessage(err, MESSAGES.adskCheckFailed)}`);
-        set({ error: errorMessage(err, MESSAGES.adskCheckFailed) });
+        fail(errorMessage(err, MESSAGES.adskCheckFailed));
         get().dispatch({ type: 'check-failed' });
       }
     },
@@ -71,9 +70,7 @@ export const useDesignCloudStore = create<DesignCloudState>((set, get) => {
         local.setItem(USER_CACHE_KEYS.adskAuthStatus, 'true');
         get().dispatch({ type: 'refresh-ok' });
       } catch (err) {
-        // Quietly: a lapsed link is an ordinary state (the page offers Connect); the reason is kept.
-        console.error(`[design cloud] ${errorMessage(err, MESSAGES.adskRefreshFailed)}`);
-        set({ error: errorMessage(err, MESSAGES.adskRefreshFailed) });
+        fail(errorMessage(err, MESSAGES.adskRefreshFailed));
         get().dispatch({ type: 'refresh-failed' });
       }
     },
