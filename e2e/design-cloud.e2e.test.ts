@@ -64,6 +64,15 @@ describe('design-file cloud (Autodesk)', () => {
       const list = page.getByTestId('adsk-list');
       await list.getByRole('button', { name: 'Acme Construction' }).click();
       await expect.poll(() => list.getByRole('listitem').count(), EVENTUALLY).toBe(3);
+      // Tower A's sheets as Autodesk Construction Cloud lists them, and its model's 2D views.
+      await list.getByRole('button', { name: 'Tower A' }).click();
+      await page.getByRole('button', { name: 'Project sheets' }).click();
+      await expect.poll(() => page.getByTestId('adsk-acc-sheets').getByRole('listitem').count(), EVENTUALLY).toBe(3);
+      await list.getByRole('button', { name: 'Project Files' }).click();
+      await list.getByRole('button', { name: 'Models' }).click();
+      await list.getByRole('listitem').filter({ hasText: 'Tower.rvt' }).getByRole('button', { name: 'Sheets' }).click();
+      await expect.poll(() => page.getByTestId('adsk-manifest').textContent(), EVENTUALLY).toContain('A-202 Level 2');
+      await page.getByTestId('adsk-breadcrumbs').getByRole('button', { name: 'Acme Construction' }).click();
       await list.getByRole('button', { name: 'Tower B' }).click();
       await list.getByRole('button', { name: 'Project Files' }).click();
       await expect.poll(() => list.getByRole('listitem').count(), EVENTUALLY).toBe(3);
@@ -118,15 +127,34 @@ describe('design-file cloud (Autodesk)', () => {
     });
   });
 
-  test('at 360 px, the Autodesk screen fits', async ({ page }) => {
+  test('on a phone (360 px), in English and in Arabic, the connected Autodesk screen fits', async ({ page }) => {
     await withSettings(ON, async () => {
       await page.setViewportSize({ width: 360, height: 740 });
       const { user, password } = await createUser();
       await signIn(page, { username: user.username, password });
       await expectSignedInLayout(page);
       await page.goto('/design-cloud');
-      await expect.poll(() => page.getByTestId('adsk-link').getAttribute('data-state'), EVENTUALLY).toBe('not_connected');
+      const card = page.getByTestId('adsk-link');
+      await expect.poll(() => card.getAttribute('data-state'), EVENTUALLY).toBe('not_connected');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await card.getByRole('button', { name: 'Connect' }).click();
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await page.waitForURL((u) => u.pathname === '/profile', { timeout: 15_000 });
+      await expect.poll(() => page.getByTestId('adsk-link').getAttribute('data-state'), EVENTUALLY).toBe('connected');
+      for (const lang of ['en', 'ar'] as const) {
+        await page.evaluate((l) => {
+          sessionStorage.setItem('language', l);
+          localStorage.setItem('ls_language', l);
+        }, lang);
+        await page.goto('/design-cloud');
+        const list = page.getByTestId('adsk-list');
+        await expect.poll(() => list.getByRole('listitem').count(), EVENTUALLY).toBe(2);
+        await list.getByRole('listitem').first().getByRole('button').first().click();
+        await expect.poll(() => list.getByRole('listitem').count(), EVENTUALLY).toBe(3);
+        await expect.poll(() => page.locator('.spinner-border').count(), EVENTUALLY).toBe(0);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+        if (lang === 'ar') expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+      }
     });
   });
 });

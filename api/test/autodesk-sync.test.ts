@@ -174,6 +174,22 @@ describe('resuming', () => {
   });
 });
 
+describe('a lost job', () => {
+  it('a run whose job is gone is marked failed and does not stand in for the next sync', async () => {
+    const u = await createUser();
+    await connect(u);
+    const { hub } = await acme(u);
+    // A run left "running" by a job Redis no longer has (its worker died for good).
+    const [lost] = await db()('adsk_sync_runs').insert({ id_user: u.user.id, kind: 'hub', hub_id: hub.id, status: 'running', percent: 40, updated_at: new Date(Date.now() - 5 * 60_000) }).returning('*');
+    const list = (await api().get('/api/autodesk/sync-runs').set(u.auth)).body.data as AdskSyncRun[];
+    expect(list.find((r) => r.id === lost.id)).toMatchObject({ status: 'failed', error: 'The sync stopped unexpectedly. Start it again: what was already brought in is kept.' });
+    const res = await api().post('/api/autodesk/sync-hub').set(u.auth).send({ hub_id: hub.id });
+    expect(res.status).toBe(202);
+    expect(res.body.data.id).not.toBe(lost.id);
+    expect((await finished(u, res.body.data.id, 120_000)).status).toBe('completed');
+  });
+});
+
 describe('sync a hub', () => {
   it('survives a storm of 429s, reports progress live, and a rerun never duplicates projects or sheets', async () => {
     const u = await createUser();

@@ -13,6 +13,7 @@ import { local } from '../lib/browser-storage';
 import { USER_CACHE_KEYS } from '../lib/user-cache';
 import { cookieValue, nextLink, withoutParam, type LinkEffect, type LinkEvent, type LinkState } from '../lib/design-cloud-link';
 import { showToast } from '../lib/toast';
+import { translate } from '../i18n/i18n';
 import { useAuthStore } from './auth.store';
 import { useProfileStore } from './profile.store';
 import { useSettingsStore } from './settings.store';
@@ -49,7 +50,7 @@ export const useDesignCloudStore = create<DesignCloudState>((set, get) => {
   const fail = (message: string) => {
     console.error(`[design cloud] ${message}`);
     set({ error: message });
-    showToast('error', message);
+    showToast('error', translate(message));
   };
 
   const effects: Record<LinkEffect, () => Promise<void> | void> = {
@@ -58,8 +59,7 @@ export const useDesignCloudStore = create<DesignCloudState>((set, get) => {
         const r = await api.get<AdskCheckAuthResponse>('/autodesk/check-auth', MESSAGES.adskCheckFailed);
         get().dispatch({ type: 'check-ok', authenticated: r.authenticated });
       } catch (err) {
-        console.error(`[design cloud] ${errorMessage(err, MESSAGES.adskCheckFailed)}`);
-        set({ error: errorMessage(err, MESSAGES.adskCheckFailed) });
+        fail(errorMessage(err, MESSAGES.adskCheckFailed));
         get().dispatch({ type: 'check-failed' });
       }
     },
@@ -70,9 +70,7 @@ export const useDesignCloudStore = create<DesignCloudState>((set, get) => {
         local.setItem(USER_CACHE_KEYS.adskAuthStatus, 'true');
         get().dispatch({ type: 'refresh-ok' });
       } catch (err) {
-        // Quietly: a lapsed link is an ordinary state (the page offers Connect); the reason is kept.
-        console.error(`[design cloud] ${errorMessage(err, MESSAGES.adskRefreshFailed)}`);
-        set({ error: errorMessage(err, MESSAGES.adskRefreshFailed) });
+        fail(errorMessage(err, MESSAGES.adskRefreshFailed));
         get().dispatch({ type: 'refresh-failed' });
       }
     },
@@ -89,7 +87,7 @@ export const useDesignCloudStore = create<DesignCloudState>((set, get) => {
       try {
         await api.post('/autodesk/logout', null, MESSAGES.adskDisconnectFailed);
         get().dispatch({ type: 'disconnect-done' });
-        showToast('success', MESSAGES.adskDisconnected);
+        showToast('success', translate(MESSAGES.adskDisconnected));
         void useProfileStore.getState().load({ force: true }).catch(() => undefined);
       } catch (err) {
         fail(errorMessage(err, MESSAGES.adskDisconnectFailed));
@@ -108,7 +106,11 @@ export const useDesignCloudStore = create<DesignCloudState>((set, get) => {
     dispatch(event) {
       const t = nextLink(get().link, event);
       set({ link: t.state });
-      if (t.state === 'connected') local.setItem(USER_CACHE_KEYS.adskAuthStatus, 'true');
+      if (t.state === 'connected') {
+        local.setItem(USER_CACHE_KEYS.adskAuthStatus, 'true');
+        const handle = cookieValue(typeof document === 'undefined' ? '' : document.cookie, ADSK_COOKIE);
+        if (handle) local.setItem(USER_CACHE_KEYS.adskToken, handle);
+      }
       for (const e of t.effects) void effects[e]();
     },
     recheck() {
@@ -126,7 +128,7 @@ export const useDesignCloudStore = create<DesignCloudState>((set, get) => {
       if (raw === null) return null;
       const result = parseAdskCallback(raw);
       if (result) {
-        showToast(result.status, result.message);
+        showToast(result.status, translate(result.message));
         if (result.status === 'error') set({ error: result.message });
         get().dispatch({ type: 'callback', status: result.status, hasToken: hasToken() });
       }

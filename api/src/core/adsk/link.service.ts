@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { AdskCallbackResult } from '@sitewalk/proto';
 import { config } from '../config.js';
 import { cryptoBox, type CryptoBox } from '../crypto-box.js';
@@ -173,9 +172,10 @@ export async function refreshForBrowser(userId: number): Promise<{ handle: strin
  * is about to end, and once more when Autodesk still answers 401.
  */
 export async function withAccess<T>(userId: number, fn: (token: () => Promise<string>) => Promise<T>): Promise<T> {
-  const row = await db()('adsk_links').where({ id_user: userId }).first('id_user');
+  const row: Pick<LinkRow, 'access_token' | 'expires_at'> | undefined = await db()('adsk_links').where({ id_user: userId }).first('access_token', 'expires_at');
   if (!row) throw new HttpError(409, NOT_LINKED_MESSAGE);
-  let token: string | null = null;
+  // A token with time left is used as read; only one about to end takes the row lock to refresh.
+  let token: string | null = new Date(row.expires_at).getTime() - EARLY_REFRESH_MS > Date.now() ? tokenBox().open(row.access_token, ctxOf(userId, 'access')) : null;
   const get = async () => {
     if (token) return token;
     const r = await refreshLink(userId);
@@ -210,13 +210,4 @@ export async function disconnect(userId: number): Promise<void> {
     }
   }
   await dropLink(userId);
-}
-
-/** True when the browser's handle is the current one (the cookie was not copied from an older link). */
-export async function handleMatches(userId: number, handle: string): Promise<boolean> {
-  const row = await db()('adsk_links').where({ id_user: userId }).first('handle_hash');
-  if (!row) return false;
-  const a = Buffer.from(row.handle_hash);
-  const b = Buffer.from(hashToken(handle));
-  return a.length === b.length && crypto.timingSafeEqual(a, b);
 }

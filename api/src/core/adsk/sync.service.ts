@@ -1,11 +1,11 @@
 import fsp from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import { UPLOAD_LIMITS, type AdskSyncRun, type AdskSyncStatus } from '@sitewalk/proto';
+import { JOB_POLICIES, UPLOAD_LIMITS, type AdskSyncRun, type AdskSyncStatus } from '@sitewalk/proto';
 import { PdfUpload, Project, db } from '../db/index.js';
 import { HttpError, conflict, notFound } from '../errors.js';
 import { logger } from '../logger.js';
-import { enqueue } from '../queue/index.js';
+import { enqueue, queue } from '../queue/index.js';
 import { localPath, newKey, putStream, remove } from '../storage/index.js';
 import { detectType } from '../uploaded-file.js';
 import { requireProject } from '../services/access.service.js';
@@ -80,6 +80,7 @@ export async function startSync(
     const elsewhere = await db()('adsk_project_links').where({ id_user: user.id, adsk_project_id: target.adsk_project_id }).whereNot({ id_project: projectId }).first('id_project');
     if (elsewhere) throw conflict(`This Autodesk project is already brought into another SiteWalk project (#${elsewhere.id_project}). Sync that one instead.`);
   }
+  await settleLostRuns(user.id);
   const run: SyncRunRow = await db().transaction(async (trx) => {
     // One user's starts go one at a time, so two quick clicks find the same run.
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`adsk-sync-start:${user.id}`]);
@@ -103,6 +104,29 @@ export async function startSync(
   return toSyncRunDto(run);
 }
 
+export const LOST_RUN_MESSAGE = 'The sync stopped unexpectedly. Start it again: what was already brought in is kept.';
+
+/**
+ * A run still marked queued or running whose job is gone or failed (its
+ * worker was killed more often than BullMQ takes a stalled job back, or
+ * Redis lost the queue) is marked failed, so it neither shows a progress bar
+ * for ever nor stands in for the next sync of the same hub or project.
+ */
+async function settleLostRuns(userId: number): Promise<void> {
+  // Quiet for a minute: a run just recorded may not be queued yet, a running one reports every file.
+  const open: SyncRunRow[] = await db()('adsk_sync_runs')
+    .where({ id_user: userId })
+    .whereIn('status', ['queued', 'running'])
+    .where('updated_at', '<', new Date(Date.now() - 60_000));
+  for (const run of open) {
+    const job = await queue(JOB_POLICIES['adsk.sync'].queue).getJob(syncJobId(run.id));
+    const state = job ? await job.getState() : 'missing';
+    if (state !== 'failed' && state !== 'missing' && state !== 'unknown') continue;
+    await db()('adsk_sync_runs').where({ id: run.id }).whereIn('status', ['queued', 'running']).update({ status: 'failed', error: LOST_RUN_MESSAGE, message: LOST_RUN_MESSAGE, updated_at: db().fn.now() });
+    logger.warn({ run_id: run.id, job_state: state }, 'Autodesk sync settled as failed: its job ended without the worker recording it');
+  }
+}
+
 /** GET /autodesk/sync-runs/{id}: a run of the user's (another user's is 404). */
 export async function getSyncRun(user: Actor, runId: number): Promise<AdskSyncRun> {
   const row = await db()('adsk_sync_runs').where({ id: runId, id_user: user.id }).first();
@@ -112,6 +136,8 @@ export async function getSyncRun(user: Actor, runId: number): Promise<AdskSyncRu
 
 /** GET /autodesk/sync-runs: the user's latest runs. */
 export async function recentSyncRuns(user: Actor, limit = 10): Promise<AdskSyncRun[]> {
+  // Best effort: with Redis away the list still shows, the runs as last recorded.
+  await settleLostRuns(user.id).catch((err) => logger.warn({ err, user_id: user.id }, 'could not check the sync jobs'));
   const rows = await db()('adsk_sync_runs').where({ id_user: user.id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
   return rows.map(toSyncRunDto);
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, type AdskFolderEntry, type AdskHub, type AdskManifest, type AdskProject, type AdskSyncRun, type AdskVersion } from '@sitewalk/proto';
+import { MESSAGES, type AdskFolderEntry, type AdskHub, type AdskManifest, type AdskProject, type AdskSheet, type AdskSyncRun, type AdskVersion } from '@sitewalk/proto';
 import { api, errorMessage } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
@@ -84,8 +84,10 @@ function Browser() {
     } catch (err) {
       const message = errorMessage(err, FAILED[level]);
       setError(message);
-      showToast('error', message);
+      showToast('error', t(message));
     }
+    // t changes with the language; the list need not be read again for that.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [path, excludeExisting, level]);
 
   useEffect(() => {
@@ -106,7 +108,7 @@ function Browser() {
       add(run);
       showToast('info', t('The sync has started. You can follow it below.'));
     } catch (err) {
-      showToast('error', errorMessage(err, t('Failed to start the sync')));
+      showToast('error', t(errorMessage(err, tk('Failed to start the sync'))));
     }
   };
 
@@ -180,6 +182,7 @@ function Browser() {
             </ul>
           )}
           {manifest && <ManifestView {...manifest} onClose={() => setManifest(null)} />}
+          {level === 'folders' && <AccSheets projectId={path.find((n) => n.kind === 'project')!.id} />}
         </div>
       </section>
       <SyncRuns runs={runs} />
@@ -297,6 +300,56 @@ function ManifestView({ name, data, error, onClose }: { name: string; data: Adsk
           {data.views_2d.map((v) => (
             <li key={v.guid} className="text-break">
               {v.name} {!v.pdf_urn && <span className="text-body-secondary small">({t('no PDF')})</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** The project's sheets as Autodesk Construction Cloud lists them (number and title). */
+function AccSheets({ projectId }: { projectId: string }) {
+  const { t } = useTranslation();
+  const [sheets, setSheets] = useState<AdskSheet[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const load = async () => {
+    setOpen(true);
+    setError(null);
+    setSheets(null);
+    try {
+      setSheets(await api.get<AdskSheet[]>(`/autodesk/projects/${encodeURIComponent(projectId)}/sheets`, MESSAGES.adskSheetsFailed));
+    } catch (err) {
+      setError(errorMessage(err, MESSAGES.adskSheetsFailed));
+    }
+  };
+  if (!open) {
+    return (
+      <button type="button" className="btn btn-sm btn-outline-secondary mt-3" onClick={() => void load()}>
+        <i className="bi bi-layers me-1" aria-hidden="true" />
+        {t('Project sheets')}
+      </button>
+    );
+  }
+  return (
+    <div className="border rounded p-3 mt-3" data-testid="adsk-acc-sheets" aria-live="polite">
+      <div className="d-flex gap-2 align-items-center mb-2">
+        <h3 className="h6 mb-0 flex-grow-1">{t('Project sheets')}</h3>
+        <button type="button" className="btn-close" aria-label={t('Close')} onClick={() => setOpen(false)} />
+      </div>
+      {error ? (
+        <div className="alert alert-danger mb-0">{t(error)}</div>
+      ) : !sheets ? (
+        <Spinner size="sm" />
+      ) : sheets.length === 0 ? (
+        <p className="text-body-secondary mb-0">{t('This project has no sheets.')}</p>
+      ) : (
+        <ul className="mb-0">
+          {sheets.map((sh) => (
+            <li key={sh.id} className="text-break">
+              <strong>{sh.number}</strong> {sh.title}
+              {sh.version_set && <span className="text-body-secondary small ms-2">{sh.version_set}</span>}
             </li>
           ))}
         </ul>
