@@ -4,7 +4,6 @@ import { closeEmitter } from '@sitewalk/api/core/realtime';
 import { closeQueues } from '@sitewalk/api/core/queue';
 import { closeRedis } from '@sitewalk/api/core/redis';
 import { logger } from '@sitewalk/api/core/logger';
-import { ensurePlanExpiryScheduler } from '@sitewalk/api/core/services/plan-expiry.service.js';
 import { handlers } from './jobs/index.js';
 import { queuesFromEnv, startWorkers, type RunningWorkers } from './runner.js';
 import { ensureSchedules } from './schedules.js';
@@ -24,10 +23,6 @@ ensureSchedules(queuesFromEnv()).then(
   (ids) => logger.info({ schedules: ids }, 'schedules in place'),
   (err) => logger.error({ err }, 'could not put the schedules in place'),
 );
-// Every process serving the notifications queue upserts the same scheduler: one daily scan per environment.
-if (running.workers.some((w) => w.name === 'notifications')) {
-  ensurePlanExpiryScheduler().catch((err) => logger.error({ err: (err as Error).message }, 'plan expiry scheduler not registered; it is retried at the next start'));
-}
 
 let stopping = false;
 /** Stops taking jobs, lets the running ones finish (up to 30 s), then closes every connection. */

@@ -2,6 +2,7 @@ import { JOB_POLICIES, jobPayloads, type JobName, type QueueName } from '@sitewa
 import { queue } from '@sitewalk/api/core/queue';
 import { getSettings } from '@sitewalk/api/core/services/settings.service.js';
 import { logger } from '@sitewalk/api/core/logger';
+import { PLAN_EXPIRY_CRON, PLAN_EXPIRY_SCHEDULER_ID } from '@sitewalk/api/core/services/plan-expiry.service.js';
 
 /**
  * The repeating jobs. BullMQ job schedulers are kept in Redis under their id,
@@ -19,6 +20,8 @@ export const SCHEDULES: readonly Schedule[] = [
   // Mornings, site time: the day's list of overdue snags.
   { id: 'annotations-remind-overdue-daily', job: 'annotations.remind-overdue', repeat: { pattern: '0 8 * * *' } },
   { id: 'annotations-exports-sweep-hourly', job: 'annotations.exports-sweep', repeat: { every: 3600_000 } },
+  // Just after midnight, site time: plans that expire soon or today.
+  { id: PLAN_EXPIRY_SCHEDULER_ID, job: 'plan.expiry-scan', repeat: { pattern: PLAN_EXPIRY_CRON } },
 ];
 
 /** Upserts the schedulers of the queues this process serves. */

@@ -4,7 +4,8 @@ import { Notification, closeDb, db } from '@sitewalk/api/core/db';
 import { closeQueues, enqueue, queue } from '@sitewalk/api/core/queue';
 import { closeEmitter } from '@sitewalk/api/core/realtime';
 import { closeRedis } from '@sitewalk/api/core/redis';
-import { PLAN_EXPIRY_SCHEDULER_ID, ensurePlanExpiryScheduler } from '@sitewalk/api/core/services/plan-expiry.service.js';
+import { PLAN_EXPIRY_SCHEDULER_ID } from '@sitewalk/api/core/services/plan-expiry.service.js';
+import { ensureSchedules } from '../src/schedules.js';
 import { addDays } from '@sitewalk/api/core/services/plan-expiry-rules.js';
 import { createUser, uniqueName } from '../../api/test/helpers.js';
 import { handlers } from '../src/jobs/index.js';
@@ -80,10 +81,10 @@ describe('plan expiry scan', () => {
   });
 
   it('registers one daily scheduler however many workers processes start', async () => {
-    await Promise.all([ensurePlanExpiryScheduler(), ensurePlanExpiryScheduler(), ensurePlanExpiryScheduler()]);
-    await ensurePlanExpiryScheduler();
-    const schedulers = await queue('notifications').getJobSchedulers();
-    expect(schedulers.map((s) => s.key)).toEqual([PLAN_EXPIRY_SCHEDULER_ID]);
+    await Promise.all([ensureSchedules(['notifications']), ensureSchedules(['notifications']), ensureSchedules(['notifications'])]);
+    await ensureSchedules(['notifications']);
+    const schedulers = (await queue('notifications').getJobSchedulers()).filter((s) => s.key === PLAN_EXPIRY_SCHEDULER_ID);
+    expect(schedulers).toHaveLength(1);
     expect(schedulers[0]).toMatchObject({ name: 'plan.expiry-scan', pattern: '10 0 * * *' });
     await queue('notifications').removeJobScheduler(PLAN_EXPIRY_SCHEDULER_ID);
   });

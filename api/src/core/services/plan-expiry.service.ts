@@ -6,29 +6,11 @@ import { notify, notifySuperAdmins, type NotifyInput } from './notifications.ser
 import { getSettings } from './settings.service.js';
 import { EXPIRED_NOTICE_WINDOW_DAYS, addDays, dayInZone, noticeDue, type ExpiryNotice } from './plan-expiry-rules.js';
 
-/** The id of the one daily scheduler; upserting it again (every workers process does at start) replaces it, never adds one. */
+/** The id of the one daily scheduler (workers/src/schedules.ts); upserting it again replaces it, never adds one. */
 export const PLAN_EXPIRY_SCHEDULER_ID = 'plan-expiry-daily';
 /** Ten past midnight in the site's time zone: the day has changed everywhere the notices speak of. */
 export const PLAN_EXPIRY_CRON = '10 0 * * *';
 
-/**
- * Registers the daily plan-expiry scan as a BullMQ job scheduler. BullMQ
- * keeps one scheduler per id in Redis, so however many workers processes
- * call this, the scan is produced once a day per environment.
- */
-export async function ensurePlanExpiryScheduler(): Promise<void> {
-  const { timezone } = await getSettings();
-  const policy = JOB_POLICIES['plan.expiry-scan'];
-  await queue(policy.queue).upsertJobScheduler(
-    PLAN_EXPIRY_SCHEDULER_ID,
-    { pattern: PLAN_EXPIRY_CRON, tz: timezone || 'UTC' },
-    {
-      name: 'plan.expiry-scan',
-      data: {},
-      opts: { attempts: policy.attempts, backoff: { type: 'exponential', delay: policy.backoffMs }, removeOnComplete: { count: 30 }, removeOnFail: { count: 30 } },
-    },
-  );
-}
 
 export interface ExpiryScanResult {
   date: string;
