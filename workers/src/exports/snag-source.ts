@@ -3,6 +3,7 @@ import { db } from '@sitewalk/api/core/db';
 import { config } from '@sitewalk/api/core/config';
 import { exists, localPath } from '@sitewalk/api/core/storage';
 import { ROOM_FILES } from '@sitewalk/api/core/services/rooms-dto.js';
+import { snagLink } from '@sitewalk/api/core/services/annotation-notifications.service.js';
 import { priorityLabel, statusLabel, type SnagHistoryLine, type SnagRecord } from './snag-record.js';
 import type { SheetTiles } from '../adapters/snag-images.js';
 
@@ -76,8 +77,7 @@ const personName = (u: { first_name?: string | null; last_name?: string | null; 
   [u.first_name, u.last_name].filter(Boolean).join(' ').trim() || u.username;
 
 /** The snag's address in the app, absolute (a report is read outside it). */
-export const snagUrl = (a: Pick<Annotation, 'id' | 'id_room' | 'visit_code' | 'id_project'>) =>
-  `${config.appUrl}${a.id_room ? `/viewer/${a.visit_code}/${a.id_room}/${a.id}` : `/snaglist?id_project=${a.id_project}`}`;
+export const snagUrl = (a: Pick<Annotation, 'id' | 'id_room' | 'visit_code'>) => `${config.appUrl}${snagLink(a)}`;
 
 export async function snagSources(snags: readonly Annotation[]): Promise<SnagSources> {
   const ids = snags.map((s) => s.id);
