@@ -91,6 +91,14 @@ describe('the snag list', () => {
         await second.waitForURL(new RegExp(`/viewer/${visit.code}/${visit.rooms[0].id}\\?snag=\\d+$`));
         await expect.poll(() => second.getByTestId('snag-panel').getAttribute('data-snag'), SLOW).toMatch(/^\d+$/);
         await expect.poll(() => second.getByTestId('snag-panel').getByLabel('Title').inputValue(), EVENTUALLY).toBe('Cracked floor tile');
+
+        // The sheet screen shows the pin too; a click opens its panel.
+        await second.goto(`/sheet/${sheet.id}`);
+        const pin = second.getByTestId('sheet-map').getByTestId('sheet-snag');
+        await expect.poll(() => pin.count(), EVENTUALLY).toBe(1);
+        expect(await pin.getAttribute('data-status')).toBe('in_progress');
+        await pin.click();
+        await expect.poll(() => second.getByTestId('snag-panel').getByLabel('Title').inputValue(), EVENTUALLY).toBe('Cracked floor tile');
       } finally {
         await other.close();
       }
