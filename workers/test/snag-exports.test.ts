@@ -9,14 +9,28 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import yauzl from 'yauzl';
 import { CSV_COLUMNS, snagsToCsv } from '../src/exports/csv.js';
-import { snagsToBcf } from '../src/exports/bcf.js';
-import { snagsToPdf } from '../src/exports/pdf-report.js';
-import { stableGuid, type SnagPictures, type SnagRecord } from '../src/exports/snag-record.js';
+import { PassThrough } from 'node:stream';
+import { writeBcf, type BcfOptions } from '../src/exports/bcf.js';
+import { writePdfReport, type PdfReportOptions } from '../src/exports/pdf-report.js';
+import { picturesFrom, stableGuid, type SnagPictures, type SnagRecord } from '../src/exports/snag-record.js';
 import { panoramaSnapshot, sheetCrop, SNAPSHOT_SIZE } from '../src/adapters/snag-images.js';
 import { writeSheetImages } from '../src/adapters/pdf-page-tiles.js';
 import { equirectangular, RED } from './panorama-fixtures.js';
 
 const ORIGIN = 'https://sitewalk.example';
+
+/** The bytes a generator writes. */
+async function collect(write: (out: PassThrough) => Promise<void>): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  await write(out);
+  return Buffer.concat(chunks);
+}
+const snagsToBcf = (snags: SnagRecord[], pics: Map<number, SnagPictures>, opts: BcfOptions, onSnag?: (n: number) => void) =>
+  collect((out) => writeBcf(snags, picturesFrom(pics), opts, out, onSnag));
+const snagsToPdf = (snags: SnagRecord[], pics: Map<number, SnagPictures>, opts: PdfReportOptions, onSnag?: (n: number) => void) =>
+  collect((out) => writePdfReport(snags, picturesFrom(pics), opts, out, onSnag));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const snag = (over: Partial<SnagRecord> = {}): SnagRecord => ({
@@ -80,8 +94,8 @@ afterAll(async () => {
   if (work) await fsp.rm(work, { recursive: true, force: true });
 });
 
-async function pixel(png: Buffer, x: number, y: number) {
-  const { data } = await sharp(png).extract({ left: Math.round(x), top: Math.round(y), width: 3, height: 3 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+async function pixel(img: Buffer, x: number, y: number) {
+  const { data } = await sharp(img).extract({ left: Math.round(x), top: Math.round(y), width: 3, height: 3 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const n = data.length / 3;
   let r = 0, g = 0, b = 0;
   for (let i = 0; i < data.length; i += 3) { r += data[i]; g += data[i + 1]; b += data[i + 2]; }
@@ -113,29 +127,29 @@ function unzip(buf: Buffer): Promise<Map<string, Buffer>> {
 
 describe('snag pictures', () => {
   it('cuts the 360 view at the pin: the defect is in the middle of the snapshot', async () => {
-    const png = pictures.get(1)!.snapshot!;
-    const meta = await sharp(png).metadata();
-    expect([meta.width, meta.height, meta.format]).toEqual([SNAPSHOT_SIZE.width, SNAPSHOT_SIZE.height, 'png']);
+    const img = pictures.get(1)!.snapshot!;
+    const meta = await sharp(img).metadata();
+    expect([meta.width, meta.height, meta.format]).toEqual([SNAPSHOT_SIZE.width, SNAPSHOT_SIZE.height, 'jpeg']);
     // Beside the drawn pin, inside the red square; far left of the view is the gradient, not red.
-    const near = await pixel(png, SNAPSHOT_SIZE.width / 2 + 60, SNAPSHOT_SIZE.height / 2 + 60);
+    const near = await pixel(img, SNAPSHOT_SIZE.width / 2 + 60, SNAPSHOT_SIZE.height / 2 + 60);
     expect(near.r).toBeGreaterThan(200);
     expect(near.g).toBeLessThan(60);
-    const far = await pixel(png, 20, SNAPSHOT_SIZE.height / 2);
+    const far = await pixel(img, 20, SNAPSHOT_SIZE.height / 2);
     expect(far.r).toBeLessThan(200);
   });
 
   it('crops the sheet around the pin and marks it', async () => {
-    const png = pictures.get(1)!.sheet!;
-    const meta = await sharp(png).metadata();
+    const img = pictures.get(1)!.sheet!;
+    const meta = await sharp(img).metadata();
     expect([meta.width, meta.height]).toEqual([800, 600]);
     // The 1200 × 900 window is pushed inside the sheet: x 1800..3000, y 1050..1950, shown at 2/3.
     const px = (2500 - 1800) * (2 / 3), py = (1500 - 1050) * (2 / 3);
-    const blue = await pixel(png, px + 35, py + 35);
+    const blue = await pixel(img, px + 35, py + 35);
     expect(blue.b).toBeGreaterThan(200);
     expect(blue.r).toBeLessThan(60);
-    const ring = await pixel(png, px + 14, py - 1);
+    const ring = await pixel(img, px + 14, py - 1);
     expect(ring.r).toBeGreaterThan(150);
-    const paper = await pixel(png, 20, 20);
+    const paper = await pixel(img, 20, 20);
     expect(paper).toMatchObject({ r: expect.any(Number) });
     expect(Math.min(paper.r, paper.g, paper.b)).toBeGreaterThan(240);
   });
@@ -176,7 +190,7 @@ describe('BCF 2.1 export', () => {
     const files = await unzip(zip);
     const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, parseAttributeValue: false, isArray: (_name, jpath) => jpath === 'Markup.Comment' || jpath === 'Markup.Topic.Labels' });
     for (const [name, data] of files) {
-      if (name.endsWith('.png')) continue;
+      if (name.endsWith('.jpg')) continue;
       expect(XMLValidator.validate(data.toString('utf8')), name).toBe(true);
     }
     const version = parser.parse(files.get('bcf.version')!.toString());
@@ -199,14 +213,14 @@ describe('BCF 2.1 export', () => {
       expect(vp['@_Guid']).toMatch(UUID);
       expect(markup.Viewpoints['@_Guid']).toBe(vp['@_Guid']);
       expect(markup.Viewpoints.Viewpoint).toBe('viewpoint.bcfv');
-      expect(files.has(`${guid}/snapshot.png`)).toBe(s.id === 1);
+      expect(files.has(`${guid}/snapshot.jpg`)).toBe(s.id === 1);
       if (s.id === 1) {
         expect(markup.Topic['@_TopicStatus']).toBe('Open');
         expect(markup.Topic.AssignedTo).toBe('Rana Haddad');
         expect(markup.Topic.DueDate).toBe('2026-11-25T00:00:00Z');
         expect(markup.Comment[1].Comment).toBe('Status: Open → In progress: On it tomorrow');
-        expect(markup.Viewpoints.Snapshot).toBe('snapshot.png');
-        expect((await sharp(files.get(`${guid}/snapshot.png`)!).metadata()).format).toBe('png');
+        expect(markup.Viewpoints.Snapshot).toBe('snapshot.jpg');
+        expect((await sharp(files.get(`${guid}/snapshot.jpg`)!).metadata()).format).toBe('jpeg');
         // Heading 0 plus yaw 90°: the camera at the room's place looks along +X (to the right of the sheet).
         const cam = vp.PerspectiveCamera;
         expect(cam.CameraViewPoint).toEqual({ X: '2400', Y: '-1500', Z: '0' });

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
-import { priorityLabel, readableTime, statusLabel, type PicturesById, type SnagRecord } from './snag-record.js';
+import { priorityLabel, readableTime, statusLabel, type PictureSource, type SnagRecord } from './snag-record.js';
+import { finished } from 'node:stream/promises';
 
 /**
  * The PDF report of a snag list: a cover page with the counts, then one page
@@ -47,26 +48,29 @@ const dirOptions = (text: string) => (isRtl(text) ? { align: 'right' as const, w
 
 const deg = (rad: number) => `${Math.round((rad * 180) / Math.PI)}°`;
 
-/** The PDF report as bytes; `onSnag` is told after each page (for progress). */
-export async function snagsToPdf(snags: readonly SnagRecord[], pictures: PicturesById, opts: PdfReportOptions, onSnag?: (done: number) => void): Promise<Buffer> {
+/**
+ * Writes the PDF report into `out`, asking for each snag's pictures as it
+ * reaches its page (pdfkit streams pages out as they are done, so memory
+ * stays flat however long the list); `onSnag` is told after each page.
+ */
+export async function writePdfReport(
+  snags: readonly SnagRecord[],
+  pictures: PictureSource,
+  opts: PdfReportOptions,
+  out: NodeJS.WritableStream,
+  onSnag?: (done: number) => void,
+): Promise<void> {
   const doc = new PDFDocument({ size: PAGE.size, margin: PAGE.margin, autoFirstPage: false, info: { Title: opts.title, Creator: 'SiteWalk' } });
   doc.registerFont('regular', REPORT_FONTS.regular);
   doc.registerFont('bold', REPORT_FONTS.bold);
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
-
+  const written = finished(doc.pipe(out));
   cover(doc, snags, opts);
-  snags.forEach((s, i) => {
-    snagPage(doc, s, pictures.get(s.id) ?? {}, opts);
+  for (const [i, s] of snags.entries()) {
+    snagPage(doc, s, await pictures(s), opts);
     onSnag?.(i + 1);
-  });
+  }
   doc.end();
-  await ended;
-  return Buffer.concat(chunks);
+  await written;
 }
 
 type Doc = PDFKit.PDFDocument;

@@ -56,7 +56,7 @@ export interface SnagHistoryLine {
   comment: string | null;
 }
 
-/** The pictures of one snag, made by adapters/snag-images.ts (PNG). */
+/** The pictures of one snag, made by adapters/snag-images.ts (JPEG). */
 export interface SnagPictures {
   /** The 360 view at the pin, the pin in the middle. */
   snapshot?: Buffer;
@@ -64,7 +64,16 @@ export interface SnagPictures {
   sheet?: Buffer;
 }
 
-export type PicturesById = ReadonlyMap<number, SnagPictures>;
+/**
+ * Gives a snag's pictures when the generator reaches it, so a long report
+ * holds one snag's pictures in memory at a time, not all of them.
+ */
+export type PictureSource = (snag: SnagRecord) => Promise<SnagPictures>;
+
+/** A picture source over pictures made beforehand (tests, small lists). */
+export const picturesFrom = (byId: ReadonlyMap<number, SnagPictures>): PictureSource => async (s) => byId.get(s.id) ?? {};
+
+export const noPictures: PictureSource = async () => ({});
 
 /** English words for statuses and priorities, as the app shows them. */
 export const STATUS_LABEL: Record<string, string> = {
