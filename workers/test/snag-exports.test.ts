@@ -14,6 +14,7 @@ import { writeBcf, type BcfOptions } from '../src/exports/bcf.js';
 import { writePdfReport, type PdfReportOptions } from '../src/exports/pdf-report.js';
 import { picturesFrom, stableGuid, type SnagPictures, type SnagRecord } from '../src/exports/snag-record.js';
 import { panoramaSnapshot, sheetCrop, SNAPSHOT_SIZE } from '../src/adapters/snag-images.js';
+import { reportTranslator } from '../src/exports/report-words.js';
 import { writeSheetImages } from '../src/adapters/pdf-page-tiles.js';
 import { equirectangular, RED } from './panorama-fixtures.js';
 
@@ -166,7 +167,7 @@ describe('CSV export', () => {
     const col = (name: (typeof CSV_COLUMNS)[number]) => CSV_COLUMNS.indexOf(name);
     expect(rows[1][col('Description')]).toBe(SNAGS[0].description);
     expect(rows[1][col('Status')]).toBe('Open');
-    expect(rows[1][col('Overdue')]).toBe('yes');
+    expect(rows[1][col('Overdue')]).toBe('Yes');
     expect(rows[1][col('Yaw (°)')]).toBe('90');
     expect(rows[2][col('Title')]).toBe(`'${SNAGS[1].title}`);
     expect(rows[2][col('Description')]).toBe("'+1 more");
@@ -174,6 +175,19 @@ describe('CSV export', () => {
     expect(rows[3][col('Title')]).toBe('شرخ في جدار الممر');
     expect(rows[3][col('Room')]).toBe('');
     expect(rows.slice(1).map((r) => r[col('ID')])).toEqual(['1', '2', '3']);
+  });
+
+  it("speaks the requester's language: headings, statuses and priorities in Arabic", async () => {
+    const ar = JSON.parse(await fsp.readFile(path.resolve('proto/translations/ar.json'), 'utf8')) as Record<string, string>;
+    const rows: string[][] = parseCsv(snagsToCsv(SNAGS, await reportTranslator('ar')), { bom: true });
+    const col = (name: (typeof CSV_COLUMNS)[number]) => CSV_COLUMNS.indexOf(name);
+    expect(rows[0][col('Status')]).toBe(ar['Status']);
+    expect(rows[0][col('Due date')]).toBe(ar['Due date']);
+    expect(rows[1][col('Status')]).toBe(ar['Open']);
+    expect(rows[1][col('Priority')]).toBe(ar['High']);
+    expect(rows[1][col('Overdue')]).toBe(ar['Yes']);
+    // An unknown language stays English.
+    expect(parseCsv(snagsToCsv(SNAGS, await reportTranslator('xx')), { bom: true })[0]).toEqual([...CSV_COLUMNS]);
   });
 
   it('of no snags is the header alone', () => {
@@ -268,6 +282,18 @@ describe('PDF report', () => {
     // The two pictures of snag 1 are embedded on its page.
     const images = execFileSync('pdfimages', ['-list', '-f', '2', '-l', '2', file]).toString().trim().split('\n').slice(2);
     expect(images.filter((l) => / image /.test(l)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('is written in Arabic for a requester who uses the app in Arabic', async () => {
+    const t = await reportTranslator('ar');
+    const pdf = await snagsToPdf(SNAGS.slice(0, 1), pictures, { title: t('Snag list report'), subtitle: [], generatedAt: '2026-11-26T12:00:00.000Z', t });
+    const file = path.join(work, 'report-ar.pdf');
+    await fsp.writeFile(file, pdf);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    // The labels are Arabic letters now, the English ones gone.
+    expect(text).not.toContain('Assignee');
+    expect(text).not.toContain('History (newest first)');
+    expect(text.match(/[\u0600-\u06FF]/g)?.length ?? 0).toBeGreaterThan(50);
   });
 
   it('of no snags is the cover alone, saying so', async () => {

@@ -85,8 +85,20 @@ export const STATUS_LABEL: Record<string, string> = {
 };
 export const PRIORITY_LABEL: Record<string, string> = { low: 'Low', medium: 'Medium', high: 'High', critical: 'Critical' };
 
-export const statusLabel = (s: string) => STATUS_LABEL[s] ?? s;
-export const priorityLabel = (p: string) => PRIORITY_LABEL[p] ?? p;
+/**
+ * The words of a report in the requester's language: the key is the English
+ * text (as in proto/translations), `{name}` placeholders are filled in.
+ */
+export type Translate = (key: string, vars?: Record<string, string | number>) => string;
+
+export const interpolate = (text: string, vars?: Record<string, string | number>) =>
+  vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
+
+/** The English words, as written. */
+export const english: Translate = (key, vars) => interpolate(key, vars);
+
+export const statusLabel = (s: string, t: Translate = english) => (STATUS_LABEL[s] ? t(STATUS_LABEL[s]) : s);
+export const priorityLabel = (p: string, t: Translate = english) => (PRIORITY_LABEL[p] ? t(PRIORITY_LABEL[p]) : p);
 
 /**
  * A name-based (version 5) UUID. BCF tools match topics by GUID, so the same

@@ -21,6 +21,7 @@ import { writeBcf } from '../exports/bcf.js';
 import { snagsToCsv } from '../exports/csv.js';
 import { writePdfReport } from '../exports/pdf-report.js';
 import { snagSources } from '../exports/snag-source.js';
+import { reportTranslator } from '../exports/report-words.js';
 import type { PictureSource, SnagPictures } from '../exports/snag-record.js';
 import type { Handler } from '../registry.js';
 
@@ -63,7 +64,9 @@ export const annotationsExport: Handler<'annotations.export'> = async ({ id_expo
     reportExport(row, 'active', 0, 'Reading the snags');
 
     const snags = await snagsOf(user, row.filters);
-    const sources = await snagSources(snags);
+    // The report speaks the requester's language (the one they chose in the app).
+    const t = await reportTranslator(user.language);
+    const sources = await snagSources(snags, t);
     await table().where({ id: row.id }).update({ total: snags.length });
     const format = row.format as AnnotationExportFormat;
 
@@ -86,7 +89,7 @@ export const annotationsExport: Handler<'annotations.export'> = async ({ id_expo
     const key = newKey(exportFolder(user.id), ANNOTATION_EXPORT_FILES[format].ext);
     let size: number;
     try {
-      if (format === 'csv') await fsp.writeFile(file, snagsToCsv(sources.records), 'utf8');
+      if (format === 'csv') await fsp.writeFile(file, snagsToCsv(sources.records, t), 'utf8');
       else {
         const out = fs.createWriteStream(file);
         // Progress is written as each snag is done, without holding the file up.
@@ -95,7 +98,8 @@ export const annotationsExport: Handler<'annotations.export'> = async ({ id_expo
         if (format === 'bcf') await writeBcf(sources.records, pictures, { origin: config.appUrl }, out, tick);
         else {
           const who = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username;
-          await writePdfReport(sources.records, pictures, { title: 'Snag list report', subtitle: [settings.name, `Asked for by ${who}`].filter(Boolean), generatedAt: now.toISOString() }, out, tick);
+          const opts = { title: t('Snag list report'), subtitle: [settings.name, t('Asked for by {name}', { name: who })].filter(Boolean), generatedAt: now.toISOString(), t };
+          await writePdfReport(sources.records, pictures, opts, out, tick);
         }
         await pending;
       }
