@@ -23,6 +23,7 @@ import { tk } from '../../lib/i18n-keys';
 import { Spinner } from '../../components/spinner';
 import { Pagination } from '../projects/pagination';
 import { SnagPanel } from '../../components/snags/snag-panel';
+import { SnagSnapshot } from '../../components/snags/snag-snapshot';
 import { PRIORITY_LABELS, statusLabel, applySnagEvent, commonNextStatuses, needsRefetch, recount, snagViewerPath } from '../../components/snags/snag-logic';
 import { useSnagEvents } from '../../components/snags/use-snag-events';
 import { SnagExportButton } from '../../components/snags/export-button';
@@ -442,9 +443,9 @@ export default function SnaglistPage() {
         <Offcanvas.Body className="p-0">
           {quickRow && (
             <div className="px-3 pt-2">
-              {quickRow.snapshot_url ? (
-                <img src={quickRow.snapshot_url} alt={t('The room where the snag is')} className="img-fluid rounded mb-2 w-100" data-testid="snag-snapshot" />
-              ) : null}
+              <div className="mb-2">
+                <SnagSnapshot snag={quickRow} />
+              </div>
               <Link to={snagViewerPath(quickRow)} className="btn btn-sm btn-outline-primary mb-2" data-testid="snag-open-viewer">
                 <i className="bi bi-badge-vr me-1" aria-hidden="true" />
                 {t('Open in the 360 view')}
