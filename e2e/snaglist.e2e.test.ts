@@ -65,6 +65,9 @@ describe('the snag list', () => {
         await expectSignedInLayout(second);
         await second.goto('/snaglist');
         await second.getByTestId('snag-filter-assignee').selectOption('me');
+        await second.getByTestId('snag-filter-project').selectOption({ label: project.name });
+        await expect.poll(() => second.getByTestId('snag-filter-sheet').locator('option').allTextContents(), EVENTUALLY).toContain(sheet.name);
+        await second.getByTestId('snag-filter-sheet').selectOption({ label: sheet.name });
         const row = second.getByTestId('snag-row').filter({ hasText: 'Cracked floor tile' });
         await expect.poll(() => row.count(), EVENTUALLY).toBe(1);
         expect(await row.getAttribute('data-status')).toBe('open');
