@@ -3,7 +3,7 @@ import { describe, expect } from 'vitest';
 import { saveScreenshot, test } from './browser.js';
 import { createUser, uniqueName } from './support/backend.js';
 import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
-import { placeRooms, projectWithSheet, visitWithRooms } from './support/visits-fixtures.js';
+import { panorama, placeRooms, projectWithSheet, visitWithRooms } from './support/visits-fixtures.js';
 import { addMember } from '../api/test/project-helpers.js';
 
 /** Tiling and WebGL on a loaded two-core machine take their time. */
@@ -42,6 +42,10 @@ describe('the snag list', () => {
       await panel.getByLabel('Assignee').selectOption({ label: 'Sara Haddad' });
       await panel.getByRole('button', { name: 'Create snag' }).click();
       await expect.poll(() => toasts(page), EVENTUALLY).toContain('Snag created.');
+      // A photo of the defect, attached to the saved snag.
+      await panel.getByTestId('snag-file-input').setInputFiles({ name: 'crack.jpg', mimeType: 'image/jpeg', buffer: await panorama('Crack', 1024) });
+      await expect.poll(() => toasts(page), EVENTUALLY).toContain('File uploaded.');
+      await expect.poll(() => panel.getByTestId('snag-file').allTextContents(), EVENTUALLY).toEqual(['crack.jpg']);
 
       // Its pin in the 360 view and on the floor sheet, red for open.
       await expect.poll(() => pano.getByTestId('pano-snag').count(), EVENTUALLY).toBe(1);
@@ -61,6 +65,9 @@ describe('the snag list', () => {
         await expectSignedInLayout(second);
         await second.goto('/snaglist');
         await second.getByTestId('snag-filter-assignee').selectOption('me');
+        await second.getByTestId('snag-filter-project').selectOption({ label: project.name });
+        await expect.poll(() => second.getByTestId('snag-filter-sheet').locator('option').allTextContents(), EVENTUALLY).toContain(sheet.name);
+        await second.getByTestId('snag-filter-sheet').selectOption({ label: sheet.name });
         const row = second.getByTestId('snag-row').filter({ hasText: 'Cracked floor tile' });
         await expect.poll(() => row.count(), EVENTUALLY).toBe(1);
         expect(await row.getAttribute('data-status')).toBe('open');
@@ -71,6 +78,7 @@ describe('the snag list', () => {
         const quick = second.getByTestId('snag-panel');
         await expect.poll(() => quick.getByLabel('Title').inputValue(), EVENTUALLY).toBe('Cracked floor tile');
         await expect.poll(() => second.getByTestId('snag-snapshot').isVisible(), EVENTUALLY).toBe(true);
+        await expect.poll(() => quick.getByTestId('snag-file').allTextContents(), EVENTUALLY).toEqual(['crack.jpg']);
         await quick.getByLabel('Status').selectOption('in_progress');
         await quick.getByLabel('Comment').fill('Tiler booked for Monday.');
         await quick.getByRole('button', { name: 'Save' }).click();
@@ -90,6 +98,14 @@ describe('the snag list', () => {
         await row.getByRole('link', { name: 'Open Cracked floor tile in the 360 view' }).click();
         await second.waitForURL(new RegExp(`/viewer/${visit.code}/${visit.rooms[0].id}\\?snag=\\d+$`));
         await expect.poll(() => second.getByTestId('snag-panel').getAttribute('data-snag'), SLOW).toMatch(/^\d+$/);
+        await expect.poll(() => second.getByTestId('snag-panel').getByLabel('Title').inputValue(), EVENTUALLY).toBe('Cracked floor tile');
+
+        // The sheet screen shows the pin too; a click opens its panel.
+        await second.goto(`/sheet/${sheet.id}`);
+        const pin = second.getByTestId('sheet-map').getByTestId('sheet-snag');
+        await expect.poll(() => pin.count(), EVENTUALLY).toBe(1);
+        expect(await pin.getAttribute('data-status')).toBe('in_progress');
+        await pin.click();
         await expect.poll(() => second.getByTestId('snag-panel').getByLabel('Title').inputValue(), EVENTUALLY).toBe('Cracked floor tile');
       } finally {
         await other.close();

@@ -254,7 +254,7 @@ describe('snag-list exports', () => {
     expect(names).toContain('bcf.version');
     expect(names.filter((n) => n.endsWith('/markup.bcf'))).toHaveLength(2);
     expect(names.filter((n) => n.endsWith('/viewpoint.bcfv'))).toHaveLength(2);
-    expect(names.filter((n) => n.endsWith('/snapshot.png'))).toHaveLength(1);
+    expect(names.filter((n) => n.endsWith('/snapshot.jpg'))).toHaveLength(1);
   });
 
   it('an export of snags the user cannot see holds none of them', async () => {

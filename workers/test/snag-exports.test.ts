@@ -9,14 +9,29 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import yauzl from 'yauzl';
 import { CSV_COLUMNS, snagsToCsv } from '../src/exports/csv.js';
-import { snagsToBcf } from '../src/exports/bcf.js';
-import { snagsToPdf } from '../src/exports/pdf-report.js';
-import { stableGuid, type SnagPictures, type SnagRecord } from '../src/exports/snag-record.js';
+import { PassThrough } from 'node:stream';
+import { writeBcf, type BcfOptions } from '../src/exports/bcf.js';
+import { writePdfReport, type PdfReportOptions } from '../src/exports/pdf-report.js';
+import { picturesFrom, stableGuid, type SnagPictures, type SnagRecord } from '../src/exports/snag-record.js';
 import { panoramaSnapshot, sheetCrop, SNAPSHOT_SIZE } from '../src/adapters/snag-images.js';
+import { reportTranslator } from '../src/exports/report-words.js';
 import { writeSheetImages } from '../src/adapters/pdf-page-tiles.js';
 import { equirectangular, RED } from './panorama-fixtures.js';
 
 const ORIGIN = 'https://sitewalk.example';
+
+/** The bytes a generator writes. */
+async function collect(write: (out: PassThrough) => Promise<void>): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  await write(out);
+  return Buffer.concat(chunks);
+}
+const snagsToBcf = (snags: SnagRecord[], pics: Map<number, SnagPictures>, opts: BcfOptions, onSnag?: (n: number) => void) =>
+  collect((out) => writeBcf(snags, picturesFrom(pics), opts, out, onSnag));
+const snagsToPdf = (snags: SnagRecord[], pics: Map<number, SnagPictures>, opts: PdfReportOptions, onSnag?: (n: number) => void) =>
+  collect((out) => writePdfReport(snags, picturesFrom(pics), opts, out, onSnag));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const snag = (over: Partial<SnagRecord> = {}): SnagRecord => ({
@@ -80,8 +95,8 @@ afterAll(async () => {
   if (work) await fsp.rm(work, { recursive: true, force: true });
 });
 
-async function pixel(png: Buffer, x: number, y: number) {
-  const { data } = await sharp(png).extract({ left: Math.round(x), top: Math.round(y), width: 3, height: 3 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+async function pixel(img: Buffer, x: number, y: number) {
+  const { data } = await sharp(img).extract({ left: Math.round(x), top: Math.round(y), width: 3, height: 3 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const n = data.length / 3;
   let r = 0, g = 0, b = 0;
   for (let i = 0; i < data.length; i += 3) { r += data[i]; g += data[i + 1]; b += data[i + 2]; }
@@ -113,29 +128,29 @@ function unzip(buf: Buffer): Promise<Map<string, Buffer>> {
 
 describe('snag pictures', () => {
   it('cuts the 360 view at the pin: the defect is in the middle of the snapshot', async () => {
-    const png = pictures.get(1)!.snapshot!;
-    const meta = await sharp(png).metadata();
-    expect([meta.width, meta.height, meta.format]).toEqual([SNAPSHOT_SIZE.width, SNAPSHOT_SIZE.height, 'png']);
+    const img = pictures.get(1)!.snapshot!;
+    const meta = await sharp(img).metadata();
+    expect([meta.width, meta.height, meta.format]).toEqual([SNAPSHOT_SIZE.width, SNAPSHOT_SIZE.height, 'jpeg']);
     // Beside the drawn pin, inside the red square; far left of the view is the gradient, not red.
-    const near = await pixel(png, SNAPSHOT_SIZE.width / 2 + 60, SNAPSHOT_SIZE.height / 2 + 60);
+    const near = await pixel(img, SNAPSHOT_SIZE.width / 2 + 60, SNAPSHOT_SIZE.height / 2 + 60);
     expect(near.r).toBeGreaterThan(200);
     expect(near.g).toBeLessThan(60);
-    const far = await pixel(png, 20, SNAPSHOT_SIZE.height / 2);
+    const far = await pixel(img, 20, SNAPSHOT_SIZE.height / 2);
     expect(far.r).toBeLessThan(200);
   });
 
   it('crops the sheet around the pin and marks it', async () => {
-    const png = pictures.get(1)!.sheet!;
-    const meta = await sharp(png).metadata();
+    const img = pictures.get(1)!.sheet!;
+    const meta = await sharp(img).metadata();
     expect([meta.width, meta.height]).toEqual([800, 600]);
     // The 1200 × 900 window is pushed inside the sheet: x 1800..3000, y 1050..1950, shown at 2/3.
     const px = (2500 - 1800) * (2 / 3), py = (1500 - 1050) * (2 / 3);
-    const blue = await pixel(png, px + 35, py + 35);
+    const blue = await pixel(img, px + 35, py + 35);
     expect(blue.b).toBeGreaterThan(200);
     expect(blue.r).toBeLessThan(60);
-    const ring = await pixel(png, px + 14, py - 1);
+    const ring = await pixel(img, px + 14, py - 1);
     expect(ring.r).toBeGreaterThan(150);
-    const paper = await pixel(png, 20, 20);
+    const paper = await pixel(img, 20, 20);
     expect(paper).toMatchObject({ r: expect.any(Number) });
     expect(Math.min(paper.r, paper.g, paper.b)).toBeGreaterThan(240);
   });
@@ -152,7 +167,7 @@ describe('CSV export', () => {
     const col = (name: (typeof CSV_COLUMNS)[number]) => CSV_COLUMNS.indexOf(name);
     expect(rows[1][col('Description')]).toBe(SNAGS[0].description);
     expect(rows[1][col('Status')]).toBe('Open');
-    expect(rows[1][col('Overdue')]).toBe('yes');
+    expect(rows[1][col('Overdue')]).toBe('Yes');
     expect(rows[1][col('Yaw (°)')]).toBe('90');
     expect(rows[2][col('Title')]).toBe(`'${SNAGS[1].title}`);
     expect(rows[2][col('Description')]).toBe("'+1 more");
@@ -160,6 +175,19 @@ describe('CSV export', () => {
     expect(rows[3][col('Title')]).toBe('شرخ في جدار الممر');
     expect(rows[3][col('Room')]).toBe('');
     expect(rows.slice(1).map((r) => r[col('ID')])).toEqual(['1', '2', '3']);
+  });
+
+  it("speaks the requester's language: headings, statuses and priorities in Arabic", async () => {
+    const ar = JSON.parse(await fsp.readFile(path.resolve('proto/translations/ar.json'), 'utf8')) as Record<string, string>;
+    const rows: string[][] = parseCsv(snagsToCsv(SNAGS, await reportTranslator('ar')), { bom: true });
+    const col = (name: (typeof CSV_COLUMNS)[number]) => CSV_COLUMNS.indexOf(name);
+    expect(rows[0][col('Status')]).toBe(ar['Status']);
+    expect(rows[0][col('Due date')]).toBe(ar['Due date']);
+    expect(rows[1][col('Status')]).toBe(ar['Open']);
+    expect(rows[1][col('Priority')]).toBe(ar['High']);
+    expect(rows[1][col('Overdue')]).toBe(ar['Yes']);
+    // An unknown language stays English.
+    expect(parseCsv(snagsToCsv(SNAGS, await reportTranslator('xx')), { bom: true })[0]).toEqual([...CSV_COLUMNS]);
   });
 
   it('of no snags is the header alone', () => {
@@ -176,7 +204,7 @@ describe('BCF 2.1 export', () => {
     const files = await unzip(zip);
     const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, parseAttributeValue: false, isArray: (_name, jpath) => jpath === 'Markup.Comment' || jpath === 'Markup.Topic.Labels' });
     for (const [name, data] of files) {
-      if (name.endsWith('.png')) continue;
+      if (name.endsWith('.jpg')) continue;
       expect(XMLValidator.validate(data.toString('utf8')), name).toBe(true);
     }
     const version = parser.parse(files.get('bcf.version')!.toString());
@@ -199,14 +227,14 @@ describe('BCF 2.1 export', () => {
       expect(vp['@_Guid']).toMatch(UUID);
       expect(markup.Viewpoints['@_Guid']).toBe(vp['@_Guid']);
       expect(markup.Viewpoints.Viewpoint).toBe('viewpoint.bcfv');
-      expect(files.has(`${guid}/snapshot.png`)).toBe(s.id === 1);
+      expect(files.has(`${guid}/snapshot.jpg`)).toBe(s.id === 1);
       if (s.id === 1) {
         expect(markup.Topic['@_TopicStatus']).toBe('Open');
         expect(markup.Topic.AssignedTo).toBe('Rana Haddad');
         expect(markup.Topic.DueDate).toBe('2026-11-25T00:00:00Z');
         expect(markup.Comment[1].Comment).toBe('Status: Open → In progress: On it tomorrow');
-        expect(markup.Viewpoints.Snapshot).toBe('snapshot.png');
-        expect((await sharp(files.get(`${guid}/snapshot.png`)!).metadata()).format).toBe('png');
+        expect(markup.Viewpoints.Snapshot).toBe('snapshot.jpg');
+        expect((await sharp(files.get(`${guid}/snapshot.jpg`)!).metadata()).format).toBe('jpeg');
         // Heading 0 plus yaw 90°: the camera at the room's place looks along +X (to the right of the sheet).
         const cam = vp.PerspectiveCamera;
         expect(cam.CameraViewPoint).toEqual({ X: '2400', Y: '-1500', Z: '0' });
@@ -254,6 +282,18 @@ describe('PDF report', () => {
     // The two pictures of snag 1 are embedded on its page.
     const images = execFileSync('pdfimages', ['-list', '-f', '2', '-l', '2', file]).toString().trim().split('\n').slice(2);
     expect(images.filter((l) => / image /.test(l)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('is written in Arabic for a requester who uses the app in Arabic', async () => {
+    const t = await reportTranslator('ar');
+    const pdf = await snagsToPdf(SNAGS.slice(0, 1), pictures, { title: t('Snag list report'), subtitle: [], generatedAt: '2026-11-26T12:00:00.000Z', t });
+    const file = path.join(work, 'report-ar.pdf');
+    await fsp.writeFile(file, pdf);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    // The labels are Arabic letters now, the English ones gone.
+    expect(text).not.toContain('Assignee');
+    expect(text).not.toContain('History (newest first)');
+    expect(text.match(/[\u0600-\u06FF]/g)?.length ?? 0).toBeGreaterThan(50);
   });
 
   it('of no snags is the cover alone, saying so', async () => {

@@ -58,7 +58,7 @@ describe('snag notifications through the notify.dispatch queue', () => {
       const rows = await notificationsOf(t.worker.user.id);
       return rows.length ? rows : null;
     }, "the assignee's notification");
-    expect(assigned.toDto()).toMatchObject({ title: 'Snag assigned to you', link: `/snaglist?id_project=${t.project}`, is_read: false });
+    expect(assigned.toDto()).toMatchObject({ title: 'Snag assigned to you', link: `/viewer/${t.visit.code}?snag=${snag.id}`, is_read: false });
     expect(assigned.message).toBe(`Sam Supervisor assigned you the snag "Cracked tile" (${(await db()('projects').where({ id: t.project }).first()).name}), due 2026-12-01.`);
     expect(assigned.kind).toBe('snag_assigned');
     await waitFor(async () => (await mailsTo(t.worker.user.email)).length === 1, 'the e-mail');

@@ -27,7 +27,8 @@ const pinSvg = (w: number, h: number, x: number, y: number, r = 14) =>
       `<circle cx="${x}" cy="${y}" r="3" fill="#d9534f"/></svg>`,
   );
 
-const flat = (png: Buffer) => sharp(png).flatten({ background: '#ffffff' }).png().toBuffer();
+/** JPEG, flattened: a tenth of a PNG's bytes for a photo, and no alpha channel (which would add a soft mask to every picture of a PDF). */
+const asJpeg = (png: Buffer) => sharp(png).flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: false }).toBuffer();
 
 /** Degrees in −180..180, as v360 wants them. */
 export const toDegrees180 = (rad: number) => {
@@ -40,7 +41,7 @@ export const verticalFov = (hFov: number, w: number, h: number) =>
   (2 * Math.atan(Math.tan((hFov * Math.PI) / 360) * (h / w)) * 180) / Math.PI;
 
 /**
- * The 360 view at the pin: a PNG of SNAPSHOT_SIZE looking at yaw/pitch
+ * The 360 view at the pin: a JPEG of SNAPSHOT_SIZE looking at yaw/pitch
  * (radians, Photo Sphere Viewer's: yaw 0 is the photo's centre, right is
  * positive; pitch up is positive) with the viewer's field of view at `zoom`,
  * the pin in the middle.
@@ -61,8 +62,7 @@ export async function panoramaSnapshot(photoPath: string, at: { yaw: number; pit
     const out = path.join(work, 'view.png');
     const run = await runTool('ffmpeg', ['-hide_banner', '-nostdin', '-v', 'error', '-y', '-i', small, '-vf', filter, '-frames:v', '1', out], { timeoutMs: 120_000 });
     if (run.code !== 0) throw new Error(`ffmpeg could not cut the view: ${run.stderr.trim().slice(-500)}`);
-    // Flattened: an alpha channel would add a soft mask to every picture of the report.
-    return await flat(await sharp(out).composite([{ input: pinSvg(width, height, width / 2, height / 2), left: 0, top: 0 }]).png().toBuffer());
+    return await asJpeg(await sharp(out).composite([{ input: pinSvg(width, height, width / 2, height / 2), left: 0, top: 0 }]).png().toBuffer());
   } finally {
     await fsp.rm(work, { recursive: true, force: true });
   }
@@ -80,8 +80,8 @@ export interface SheetTiles {
 
 /**
  * The sheet around a pin at (x, y) sheet pixels: a window of the sheet at
- * full resolution (smaller sheets whole), the pin marked, as a PNG of
- * SNAPSHOT_SIZE at most.
+ * full resolution (smaller sheets whole), the pin marked, as a picture of
+ * SNAPSHOT_SIZE at most (JPEG).
  */
 export async function sheetCrop(sheet: SheetTiles, pin: { x: number; y: number }): Promise<Buffer> {
   const ts = sheet.tileSize;
@@ -103,5 +103,5 @@ export async function sheetCrop(sheet: SheetTiles, pin: { x: number; y: number }
   const outW = Math.round(w * scale), outH = Math.round(h * scale);
   const resized = await sharp(joined).resize(outW, outH).png().toBuffer();
   const px = clamp((pin.x - x0) * scale, 0, outW), py = clamp((pin.y - y0) * scale, 0, outH);
-  return flat(await sharp(resized).composite([{ input: pinSvg(outW, outH, px, py), left: 0, top: 0 }]).png().toBuffer());
+  return asJpeg(await sharp(resized).composite([{ input: pinSvg(outW, outH, px, py), left: 0, top: 0 }]).png().toBuffer());
 }

@@ -1,12 +1,13 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import yazl from 'yazl';
-import { fovForZoom, priorityLabel, snagGuids, statusLabel, type PicturesById, type SnagRecord } from './snag-record.js';
+import { fovForZoom, priorityLabel, snagGuids, statusLabel, type PictureSource, type SnagRecord } from './snag-record.js';
+import { finished } from 'node:stream/promises';
 
 /**
  * BCF 2.1 (buildingSMART BIM Collaboration Format), so BIM tools can read the
  * snag list: a zip holding bcf.version and one folder per topic (the snag),
  * named by the topic's GUID, with markup.bcf (the topic, its history as
- * comments, its viewpoint), viewpoint.bcfv (the camera) and snapshot.png.
+ * comments, its viewpoint), viewpoint.bcfv (the camera) and snapshot.jpg.
  *
  * The camera: a 360 room has no model coordinates, so the model's frame is
  * the sheet's: X to the right, Y up the sheet (sheet pixels, y flipped), Z up,
@@ -18,6 +19,9 @@ import { fovForZoom, priorityLabel, snagGuids, statusLabel, type PicturesById, t
 
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true });
 const xml = (doc: object) => `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build(doc)}`;
+
+/** BCF 2.1 takes a PNG or JPEG snapshot; the pictures are JPEG. */
+export const SNAPSHOT_NAME = 'snapshot.jpg';
 
 export interface BcfOptions {
   /** The server's address: part of every GUID, so re-exports keep them. */
@@ -70,7 +74,7 @@ export function markupXml(s: SnagRecord, opts: BcfOptions, hasSnapshot: boolean)
     Comment: h.comment ? `${h.text}: ${h.comment}` : h.text,
     Viewpoint: { '@_Guid': g.viewpoint },
   }));
-  const viewpoint = { '@_Guid': g.viewpoint, Viewpoint: 'viewpoint.bcfv', ...(hasSnapshot ? { Snapshot: 'snapshot.png' } : {}) };
+  const viewpoint = { '@_Guid': g.viewpoint, Viewpoint: 'viewpoint.bcfv', ...(hasSnapshot ? { Snapshot: SNAPSHOT_NAME } : {}) };
   return xml({
     Markup: {
       '@_xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
@@ -103,21 +107,30 @@ export const VERSION_XML = xml({
   },
 });
 
-/** The BCF 2.1 zip of the snags; `onSnag` is told after each one (for progress). */
-export async function snagsToBcf(snags: readonly SnagRecord[], pictures: PicturesById, opts: BcfOptions, onSnag?: (done: number) => void): Promise<Buffer> {
+/**
+ * Writes the BCF 2.1 zip of the snags into `out`, asking for each snag's
+ * pictures as it goes; `onSnag` is told after each one (for progress).
+ */
+export async function writeBcf(
+  snags: readonly SnagRecord[],
+  pictures: PictureSource,
+  opts: BcfOptions,
+  out: NodeJS.WritableStream,
+  onSnag?: (done: number) => void,
+): Promise<void> {
   const zip = new yazl.ZipFile();
+  const written = finished(zip.outputStream.pipe(out));
   zip.addBuffer(Buffer.from(VERSION_XML), 'bcf.version');
-  snags.forEach((s, i) => {
+  for (const [i, s] of snags.entries()) {
     const { topic } = snagGuids(opts.origin, s.id, 0);
-    const snapshot = pictures.get(s.id)?.snapshot ?? pictures.get(s.id)?.sheet;
+    const pics = await pictures(s);
+    const snapshot = pics.snapshot ?? pics.sheet;
     zip.addBuffer(Buffer.from(markupXml(s, opts, !!snapshot)), `${topic}/markup.bcf`);
     zip.addBuffer(Buffer.from(viewpointXml(s, opts)), `${topic}/viewpoint.bcfv`);
-    // PNG is already compressed.
-    if (snapshot) zip.addBuffer(snapshot, `${topic}/snapshot.png`, { compress: false });
+    // JPEG is already compressed.
+    if (snapshot) zip.addBuffer(snapshot, `${topic}/${SNAPSHOT_NAME}`, { compress: false });
     onSnag?.(i + 1);
-  });
+  }
   zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  await written;
 }

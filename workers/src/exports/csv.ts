@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
-import { priorityLabel, readableTime, statusLabel, type SnagRecord } from './snag-record.js';
+import { english, priorityLabel, readableTime, statusLabel, type SnagRecord, type Translate } from './snag-record.js';
 
-/** The columns of the CSV export, in order. */
+/** The columns of the CSV export, in order (English; the headings are in the requester's language). */
 export const CSV_COLUMNS = [
   'ID', 'Title', 'Description', 'Status', 'Priority', 'Assignee', 'Author', 'Due date', 'Overdue',
   'Project', 'Visit', 'Visit date', 'Room', 'Sheet', 'Sheet X', 'Sheet Y', 'Yaw (°)', 'Pitch (°)',
@@ -26,17 +26,17 @@ const deg = (rad: number | null) => (rad == null ? null : Math.round((rad * 180)
  * needed), with a header row and a UTF-8 byte order mark so spreadsheet
  * programs read Arabic text correctly.
  */
-export function snagsToCsv(snags: readonly SnagRecord[]): string {
+export function snagsToCsv(snags: readonly SnagRecord[], t: Translate = english): string {
   const rows = snags.map((s) => [
     s.id,
     s.title,
     s.description,
-    statusLabel(s.status),
-    priorityLabel(s.priority),
+    statusLabel(s.status, t),
+    priorityLabel(s.priority, t),
     s.assignee ?? '',
     s.author ?? '',
     s.due_date ?? '',
-    s.overdue ? 'yes' : 'no',
+    s.overdue ? t('Yes') : t('No'),
     s.project_name,
     s.visit_name,
     s.visit_date ?? '',
@@ -51,7 +51,7 @@ export function snagsToCsv(snags: readonly SnagRecord[]): string {
     readableTime(s.updated_at),
     s.link,
   ]);
-  return stringify([[...CSV_COLUMNS], ...rows], {
+  return stringify([CSV_COLUMNS.map((c) => t(c)), ...rows], {
     bom: true,
     record_delimiter: 'windows',
     cast: { string: (v) => defuseCell(v) },

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
-import { priorityLabel, readableTime, statusLabel, type PicturesById, type SnagRecord } from './snag-record.js';
+import { english, priorityLabel, readableTime, statusLabel, type PictureSource, type SnagRecord, type Translate } from './snag-record.js';
+import { finished } from 'node:stream/promises';
 
 /**
  * The PDF report of a snag list: a cover page with the counts, then one page
@@ -21,6 +22,8 @@ export interface PdfReportOptions {
   subtitle: string[];
   /** ISO time of the export. */
   generatedAt: string;
+  /** The requester's language (default English). */
+  t?: Translate;
 }
 
 const PAGE = { size: 'A4' as const, margin: 40 };
@@ -47,26 +50,30 @@ const dirOptions = (text: string) => (isRtl(text) ? { align: 'right' as const, w
 
 const deg = (rad: number) => `${Math.round((rad * 180) / Math.PI)}°`;
 
-/** The PDF report as bytes; `onSnag` is told after each page (for progress). */
-export async function snagsToPdf(snags: readonly SnagRecord[], pictures: PicturesById, opts: PdfReportOptions, onSnag?: (done: number) => void): Promise<Buffer> {
+/**
+ * Writes the PDF report into `out`, asking for each snag's pictures as it
+ * reaches its page (pdfkit streams pages out as they are done, so memory
+ * stays flat however long the list); `onSnag` is told after each page.
+ */
+export async function writePdfReport(
+  snags: readonly SnagRecord[],
+  pictures: PictureSource,
+  opts: PdfReportOptions,
+  out: NodeJS.WritableStream,
+  onSnag?: (done: number) => void,
+): Promise<void> {
   const doc = new PDFDocument({ size: PAGE.size, margin: PAGE.margin, autoFirstPage: false, info: { Title: opts.title, Creator: 'SiteWalk' } });
   doc.registerFont('regular', REPORT_FONTS.regular);
   doc.registerFont('bold', REPORT_FONTS.bold);
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
-
-  cover(doc, snags, opts);
-  snags.forEach((s, i) => {
-    snagPage(doc, s, pictures.get(s.id) ?? {}, opts);
+  const written = finished(doc.pipe(out));
+  const t = opts.t ?? english;
+  cover(doc, snags, opts, t);
+  for (const [i, s] of snags.entries()) {
+    snagPage(doc, s, await pictures(s), opts, t);
     onSnag?.(i + 1);
-  });
+  }
   doc.end();
-  await ended;
-  return Buffer.concat(chunks);
+  await written;
 }
 
 type Doc = PDFKit.PDFDocument;
@@ -90,35 +97,35 @@ function footer(doc: Doc, opts: PdfReportOptions) {
   doc.fillColor('black');
 }
 
-function cover(doc: Doc, snags: readonly SnagRecord[], opts: PdfReportOptions) {
+function cover(doc: Doc, snags: readonly SnagRecord[], opts: PdfReportOptions, t: Translate) {
   doc.addPage();
   doc.font('bold').fontSize(22);
   para(doc, opts.title, { y: PAGE.margin + 20 });
   doc.moveDown(0.5).font('regular').fontSize(11).fillColor('#444444');
   for (const line of opts.subtitle) para(doc, line);
-  para(doc, `Generated ${readableTime(opts.generatedAt)}`);
+  para(doc, t('Generated {time}', { time: readableTime(opts.generatedAt) }));
   doc.fillColor('black').moveDown(1.5).font('bold').fontSize(13);
-  para(doc, `${snags.length} ${snags.length === 1 ? 'snag' : 'snags'}`);
+  para(doc, snags.length === 1 ? t('One snag') : t('{n} snags', { n: snags.length }));
   doc.moveDown(0.5).font('regular').fontSize(11);
   const counts = new Map<string, number>();
   for (const s of snags) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
   for (const [status, n] of counts) {
     const y = doc.y;
     doc.rect(PAGE.margin, y + 2, 9, 9).fill(STATUS_COLOUR[status] ?? '#999999').fillColor('black');
-    doc.text(`${statusLabel(status)}: ${n}`, PAGE.margin + 16, y);
+    doc.text(`${statusLabel(status, t)}: ${n}`, PAGE.margin + 16, y);
   }
   const overdue = snags.filter((s) => s.overdue).length;
-  if (overdue) para(doc, `Overdue: ${overdue}`, { x: PAGE.margin + 16 });
+  if (overdue) para(doc, t('Overdue: {n}', { n: overdue }), { x: PAGE.margin + 16 });
   if (!snags.length) {
     doc.moveDown();
-    para(doc, 'No snags match the filters of this export.');
+    para(doc, t('No snags match the filters of this export.'));
   }
   footer(doc, opts);
 }
 
 /** An image fitted into a box, or a grey box saying why there is none. */
 function picture(doc: Doc, img: Buffer | undefined, x: number, y: number, w: number, h: number, caption: string, missing: string) {
-  doc.font('bold').fontSize(9).text(caption, x, y, { width: w });
+  doc.font('bold').fontSize(9).text(caption, x, y, { width: w, ...dirOptions(caption) });
   const top = y + 14;
   if (img) {
     doc.image(img, x, top, { fit: [w, h], align: 'center', valign: 'center' });
@@ -131,7 +138,7 @@ function picture(doc: Doc, img: Buffer | undefined, x: number, y: number, w: num
   doc.strokeColor('black');
 }
 
-function snagPage(doc: Doc, s: SnagRecord, pics: { snapshot?: Buffer; sheet?: Buffer }, opts: PdfReportOptions) {
+function snagPage(doc: Doc, s: SnagRecord, pics: { snapshot?: Buffer; sheet?: Buffer }, opts: PdfReportOptions, t: Translate) {
   doc.addPage();
   const left = PAGE.margin;
   const width = contentWidth(doc);
@@ -140,13 +147,13 @@ function snagPage(doc: Doc, s: SnagRecord, pics: { snapshot?: Buffer; sheet?: Bu
   doc.font('bold').fontSize(15);
   para(doc, s.title, { y: left, height: 40, ellipsis: true });
   const badgeY = doc.y + 4;
-  const badge = `${statusLabel(s.status)}`;
+  const badge = statusLabel(s.status, t);
   doc.font('bold').fontSize(9);
   const bw = doc.widthOfString(badge) + 12;
   doc.roundedRect(left, badgeY, bw, 15, 3).fill(STATUS_COLOUR[s.status] ?? '#999999');
   doc.fillColor('white').text(badge, left + 6, badgeY + 3, { lineBreak: false });
   doc.fillColor('black').font('regular').text(
-    `Snag #${s.id}   ·   Priority: ${priorityLabel(s.priority)}${s.overdue ? '   ·   OVERDUE' : ''}`,
+    `${t('Snag #{id}', { id: s.id })}   ·   ${t('Priority: {priority}', { priority: priorityLabel(s.priority, t) })}${s.overdue ? `   ·   ${t('Overdue').toLocaleUpperCase()}` : ''}`,
     left + bw + 10,
     badgeY + 3,
     { lineBreak: false },
@@ -157,33 +164,35 @@ function snagPage(doc: Doc, s: SnagRecord, pics: { snapshot?: Buffer; sheet?: Bu
   const picW = (width - gap) / 2;
   const picH = picW * 0.75;
   const picY = badgeY + 26;
-  picture(doc, pics.snapshot, left, picY, picW, picH, '360 view at the pin', s.room_name ? 'The room\u2019s 360 photo is not ready.' : 'Not pinned in a 360 view.');
-  picture(doc, pics.sheet, left + picW + gap, picY, picW, picH, 'Place on the sheet', s.map_name ? 'The sheet is not ready.' : 'Not pinned on a sheet.');
+  picture(doc, pics.snapshot, left, picY, picW, picH, t('360 view at the pin'), s.room_name ? t('The room\u2019s 360 photo is not ready.') : t('Not pinned in a 360 view.'));
+  picture(doc, pics.sheet, left + picW + gap, picY, picW, picH, t('Place on the sheet'), s.map_name ? t('The sheet is not ready.') : t('Not pinned on a sheet.'));
 
   // The fields, two columns of label and value.
+  const LINK = t('Link');
   const fields: [string, string][] = [
-    ['Project', s.project_name],
-    ['Visit', s.visit_date ? `${s.visit_name} (${s.visit_date})` : s.visit_name],
-    ['Room', s.room_name ? `${s.room_name}${s.yaw != null && s.pitch != null ? ` · yaw ${deg(s.yaw)}, pitch ${deg(s.pitch)}` : ''}` : '—'],
-    ['Sheet', s.map_name ? `${s.map_name}${s.x != null && s.y != null ? ` · x ${Math.round(s.x)}, y ${Math.round(s.y)}` : ''}` : '—'],
-    ['Assignee', s.assignee ?? '—'],
-    ['Author', s.author ?? '—'],
-    ['Due date', s.due_date ? `${s.due_date}${s.overdue ? ' (overdue)' : ''}` : '—'],
-    ['Created', readableTime(s.created_at)],
-    ['Updated', readableTime(s.updated_at)],
-    ['Files', s.files.length ? s.files.join(', ') : '—'],
-    ['Link', s.link],
+    [t('Project'), s.project_name],
+    [t('Visit'), s.visit_date ? `${s.visit_name} (${s.visit_date})` : s.visit_name],
+    [t('Room'), s.room_name ? `${s.room_name}${s.yaw != null && s.pitch != null ? ` · ${t('yaw {yaw}, pitch {pitch}', { yaw: deg(s.yaw), pitch: deg(s.pitch) })}` : ''}` : '—'],
+    [t('Sheet'), s.map_name ? `${s.map_name}${s.x != null && s.y != null ? ` · x ${Math.round(s.x)}, y ${Math.round(s.y)}` : ''}` : '—'],
+    [t('Assignee'), s.assignee ?? '—'],
+    [t('Author'), s.author ?? '—'],
+    [t('Due date'), s.due_date ? `${s.due_date}${s.overdue ? ` ${t('(overdue)')}` : ''}` : '—'],
+    [t('Created'), readableTime(s.created_at)],
+    [t('Updated'), readableTime(s.updated_at)],
+    [t('Files'), s.files.length ? s.files.join(', ') : '—'],
+    [LINK, s.link],
   ];
   let y = picY + 14 + picH + 14;
-  const labelW = 70;
-  doc.fontSize(9);
+  doc.fontSize(9).font('bold');
+  // As wide as the longest label in this language, so none wraps into the next.
+  const labelW = Math.min(160, Math.max(...fields.map(([label]) => doc.widthOfString(label))) + 10);
   for (const [label, value] of fields) {
-    doc.font('bold').text(label, left, y, { width: labelW, lineBreak: false });
+    doc.font('bold').text(label, left, y, { width: labelW, lineBreak: false, ...(isRtl(label) ? { wordSpacing: 0.001 } : {}) });
     doc.font('regular');
     const opt = { width: width - labelW, height: 24, ellipsis: true, ...dirOptions(value) };
     const h = Math.min(doc.heightOfString(value, opt), 24);
     doc.text(value, left + labelW, y, opt);
-    if (label === 'Link') doc.link(left + labelW, y, width - labelW, h, s.link);
+    if (label === LINK) doc.link(left + labelW, y, width - labelW, h, s.link);
     y += Math.max(h, 11) + 3;
   }
 
@@ -191,7 +200,8 @@ function snagPage(doc: Doc, s: SnagRecord, pics: { snapshot?: Buffer; sheet?: Bu
   const historyLines = s.history.slice().reverse();
   const historyShare = historyLines.length ? Math.min(14 + historyLines.length * 22, 170) : 0;
   y += 6;
-  doc.font('bold').fontSize(10).text('Description', left, y);
+  doc.font('bold').fontSize(10);
+  para(doc, t('Description'), { y });
   doc.font('regular').fontSize(9.5);
   const descH = Math.max(24, bottom - historyShare - (y + 16) - 10);
   const desc = s.description || '—';
@@ -199,12 +209,13 @@ function snagPage(doc: Doc, s: SnagRecord, pics: { snapshot?: Buffer; sheet?: Bu
   y = Math.min(doc.y, y + 16 + descH) + 10;
 
   if (historyLines.length) {
-    doc.font('bold').fontSize(10).text('History (newest first)', left, y);
+    doc.font('bold').fontSize(10);
+    para(doc, t('History (newest first)'), { y });
     y += 16;
     doc.fontSize(8.5);
     let shown = 0;
     for (const h of historyLines) {
-      const line = `${readableTime(h.at)} · ${h.who ?? 'someone'}: ${h.text}${h.comment ? ` — “${h.comment}”` : ''}`;
+      const line = `${readableTime(h.at)} · ${h.who ?? t('Someone')}: ${h.text}${h.comment ? ` — “${h.comment}”` : ''}`;
       const opt = { width, height: 22, ellipsis: true };
       const lh = Math.min(doc.heightOfString(line, opt), 22);
       if (y + lh > bottom - 12) break;
@@ -212,7 +223,7 @@ function snagPage(doc: Doc, s: SnagRecord, pics: { snapshot?: Buffer; sheet?: Bu
       y += lh + 2;
       shown++;
     }
-    if (shown < historyLines.length) doc.fillColor('#777777').text(`… and ${historyLines.length - shown} earlier changes`, left, y, { lineBreak: false }).fillColor('black');
+    if (shown < historyLines.length) doc.fillColor('#777777').text(t('… and {n} earlier changes', { n: historyLines.length - shown }), left, y, { lineBreak: false }).fillColor('black');
   }
   footer(doc, opts);
 }

@@ -56,7 +56,7 @@ export interface SnagHistoryLine {
   comment: string | null;
 }
 
-/** The pictures of one snag, made by adapters/snag-images.ts (PNG). */
+/** The pictures of one snag, made by adapters/snag-images.ts (JPEG). */
 export interface SnagPictures {
   /** The 360 view at the pin, the pin in the middle. */
   snapshot?: Buffer;
@@ -64,7 +64,16 @@ export interface SnagPictures {
   sheet?: Buffer;
 }
 
-export type PicturesById = ReadonlyMap<number, SnagPictures>;
+/**
+ * Gives a snag's pictures when the generator reaches it, so a long report
+ * holds one snag's pictures in memory at a time, not all of them.
+ */
+export type PictureSource = (snag: SnagRecord) => Promise<SnagPictures>;
+
+/** A picture source over pictures made beforehand (tests, small lists). */
+export const picturesFrom = (byId: ReadonlyMap<number, SnagPictures>): PictureSource => async (s) => byId.get(s.id) ?? {};
+
+export const noPictures: PictureSource = async () => ({});
 
 /** English words for statuses and priorities, as the app shows them. */
 export const STATUS_LABEL: Record<string, string> = {
@@ -76,8 +85,20 @@ export const STATUS_LABEL: Record<string, string> = {
 };
 export const PRIORITY_LABEL: Record<string, string> = { low: 'Low', medium: 'Medium', high: 'High', critical: 'Critical' };
 
-export const statusLabel = (s: string) => STATUS_LABEL[s] ?? s;
-export const priorityLabel = (p: string) => PRIORITY_LABEL[p] ?? p;
+/**
+ * The words of a report in the requester's language: the key is the English
+ * text (as in proto/translations), `{name}` placeholders are filled in.
+ */
+export type Translate = (key: string, vars?: Record<string, string | number>) => string;
+
+export const interpolate = (text: string, vars?: Record<string, string | number>) =>
+  vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
+
+/** The English words, as written. */
+export const english: Translate = (key, vars) => interpolate(key, vars);
+
+export const statusLabel = (s: string, t: Translate = english) => (STATUS_LABEL[s] ? t(STATUS_LABEL[s]) : s);
+export const priorityLabel = (p: string, t: Translate = english) => (PRIORITY_LABEL[p] ? t(PRIORITY_LABEL[p]) : p);
 
 /**
  * A name-based (version 5) UUID. BCF tools match topics by GUID, so the same

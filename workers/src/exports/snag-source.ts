@@ -3,7 +3,8 @@ import { db } from '@sitewalk/api/core/db';
 import { config } from '@sitewalk/api/core/config';
 import { exists, localPath } from '@sitewalk/api/core/storage';
 import { ROOM_FILES } from '@sitewalk/api/core/services/rooms-dto.js';
-import { priorityLabel, statusLabel, type SnagHistoryLine, type SnagRecord } from './snag-record.js';
+import { snagLink } from '@sitewalk/api/core/services/annotation-notifications.service.js';
+import { english, priorityLabel, statusLabel, type SnagHistoryLine, type SnagRecord, type Translate } from './snag-record.js';
 import type { SheetTiles } from '../adapters/snag-images.js';
 
 /**
@@ -47,19 +48,19 @@ const ACTION_TEXT: Record<AnnotationHistoryAction, string> = {
 };
 
 /** One change in words: 'Status: Open → In progress'. Long texts are not repeated, only named. */
-export function changeText(c: AnnotationFieldChange, people: ReadonlyMap<number, string>): string {
-  const label = FIELD_LABEL[c.field] ?? c.field;
+export function changeText(c: AnnotationFieldChange, people: ReadonlyMap<number, string>, t: Translate = english): string {
+  const label = FIELD_LABEL[c.field] ? t(FIELD_LABEL[c.field]) : c.field;
   const word = (v: unknown): string => {
     if (v === null || v === undefined || v === '') return '—';
-    if (c.field === 'status') return statusLabel(String(v));
-    if (c.field === 'priority') return priorityLabel(String(v));
+    if (c.field === 'status') return statusLabel(String(v), t);
+    if (c.field === 'priority') return priorityLabel(String(v), t);
     if (c.field === 'id_assignee') return people.get(Number(v)) ?? `#${v}`;
-    if (Array.isArray(v)) return `${v.length} file${v.length === 1 ? '' : 's'}`;
+    if (Array.isArray(v)) return String(v.length);
     if (typeof v === 'number') return String(Math.round(v * 100) / 100);
     return String(v);
   };
-  if (c.field === 'description') return `${label} changed`;
-  if (['yaw', 'pitch', 'x', 'y', 'zoom'].includes(c.field)) return `${label} moved`;
+  if (c.field === 'description') return t('{field} changed', { field: label });
+  if (['yaw', 'pitch', 'x', 'y', 'zoom'].includes(c.field)) return t('{field} moved', { field: label });
   return `${label}: ${word(c.from)} → ${word(c.to)}`;
 }
 
@@ -76,10 +77,9 @@ const personName = (u: { first_name?: string | null; last_name?: string | null; 
   [u.first_name, u.last_name].filter(Boolean).join(' ').trim() || u.username;
 
 /** The snag's address in the app, absolute (a report is read outside it). */
-export const snagUrl = (a: Pick<Annotation, 'id' | 'id_room' | 'visit_code' | 'id_project'>) =>
-  `${config.appUrl}${a.id_room ? `/viewer/${a.visit_code}/${a.id_room}/${a.id}` : `/snaglist?id_project=${a.id_project}`}`;
+export const snagUrl = (a: Pick<Annotation, 'id' | 'id_room' | 'visit_code'>) => `${config.appUrl}${snagLink(a)}`;
 
-export async function snagSources(snags: readonly Annotation[]): Promise<SnagSources> {
+export async function snagSources(snags: readonly Annotation[], t: Translate = english): Promise<SnagSources> {
   const ids = snags.map((s) => s.id);
   const k = db();
   const [history, visits, rooms, maps] = await Promise.all([
@@ -110,7 +110,7 @@ export async function snagSources(snags: readonly Annotation[]): Promise<SnagSou
   const historyOf = new Map<number, SnagHistoryLine[]>();
   for (const h of history) {
     const changes = (h.changes ?? []).filter((c, i, all) => !(c.field === 'pitch' && all.some((o) => o.field === 'yaw')) && !(c.field === 'y' && all.some((o) => o.field === 'x')));
-    const text = h.action === 'updated' && changes.length ? changes.map((c) => changeText(c, people)).join('; ') : ACTION_TEXT[h.action] ?? h.action;
+    const text = h.action === 'updated' && changes.length ? changes.map((c) => changeText(c, people, t)).join('; ') : t(ACTION_TEXT[h.action] ?? h.action);
     const line: SnagHistoryLine = { at: new Date(h.created_at).toISOString(), who: h.username ? personName({ ...h, username: h.username }) : null, text, comment: h.comment };
     historyOf.set(h.id_annotation, [...(historyOf.get(h.id_annotation) ?? []), line]);
   }

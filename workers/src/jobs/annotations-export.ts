@@ -1,7 +1,11 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import { ANNOTATION_EXPORT, ANNOTATION_EXPORT_FILES, annotationExportFiltersSchema, type Annotation, type AnnotationExportFormat } from '@sitewalk/proto';
 import { User, db } from '@sitewalk/api/core/db';
-import { newKey, putBuffer, remove } from '@sitewalk/api/core/storage';
+import { newKey, putFile, remove } from '@sitewalk/api/core/storage';
 import { logger } from '@sitewalk/api/core/logger';
 import { getSettings } from '@sitewalk/api/core/services/settings.service.js';
 import { listAnnotations } from '@sitewalk/api/core/services/annotations.service.js';
@@ -13,11 +17,12 @@ import {
 } from '@sitewalk/api/core/services/annotation-exports.service.js';
 import { config } from '@sitewalk/api/core/config';
 import { panoramaSnapshot, sheetCrop } from '../adapters/snag-images.js';
-import { snagsToBcf } from '../exports/bcf.js';
+import { writeBcf } from '../exports/bcf.js';
 import { snagsToCsv } from '../exports/csv.js';
-import { snagsToPdf } from '../exports/pdf-report.js';
+import { writePdfReport } from '../exports/pdf-report.js';
 import { snagSources } from '../exports/snag-source.js';
-import type { SnagPictures } from '../exports/snag-record.js';
+import { reportTranslator } from '../exports/report-words.js';
+import type { PictureSource, SnagPictures } from '../exports/snag-record.js';
 import type { Handler } from '../registry.js';
 
 const FAILED = 'The export could not be made because of an error on our side. Please try again later.';
@@ -59,44 +64,55 @@ export const annotationsExport: Handler<'annotations.export'> = async ({ id_expo
     reportExport(row, 'active', 0, 'Reading the snags');
 
     const snags = await snagsOf(user, row.filters);
-    const sources = await snagSources(snags);
+    // The report speaks the requester's language (the one they chose in the app).
+    const t = await reportTranslator(user.language);
+    const sources = await snagSources(snags, t);
     await table().where({ id: row.id }).update({ total: snags.length });
     const format = row.format as AnnotationExportFormat;
 
-    // Pictures take most of the time: 5..85 %.
-    const pictures = new Map<number, SnagPictures>();
-    if (format !== 'csv') {
-      for (const [i, s] of sources.records.entries()) {
-        const pano = sources.panoramas.get(s.id);
-        const sheet = sources.sheets.get(s.id);
-        const pics: SnagPictures = {};
-        // A picture that cannot be drawn leaves a grey box saying so, not a failed report.
-        if (pano) pics.snapshot = await panoramaSnapshot(pano.photo, pano).catch((err) => void log.warn({ err, snag: s.id }, 'no 360 snapshot'));
-        if (sheet && format === 'pdf') pics.sheet = await sheetCrop(sheet.tiles, sheet).catch((err) => void log.warn({ err, snag: s.id }, 'no sheet crop'));
-        pictures.set(s.id, pics);
-        await progress(row, 5 + (80 * (i + 1)) / Math.max(1, sources.records.length), `Drawing ${i + 1} of ${sources.records.length}`);
-      }
-    }
-
-    await progress(row, 88, 'Writing the file');
+    const total = sources.records.length;
+    // A picture that cannot be drawn leaves a grey box saying so, not a failed report.
+    const pictures: PictureSource = async (s) => {
+      const pano = sources.panoramas.get(s.id);
+      const sheet = sources.sheets.get(s.id);
+      const pics: SnagPictures = {};
+      if (pano) pics.snapshot = await panoramaSnapshot(pano.photo, pano).catch((err) => void log.warn({ err, snag: s.id }, 'no 360 snapshot'));
+      if (sheet && format === 'pdf') pics.sheet = await sheetCrop(sheet.tiles, sheet).catch((err) => void log.warn({ err, snag: s.id }, 'no sheet crop'));
+      return pics;
+    };
+    // Drawing the snags takes most of the time: 5..95 %.
+    const onSnag = (done: number) => progress(row, 5 + (90 * done) / Math.max(1, total), `Drawing ${done} of ${total}`);
     const settings = await getSettings();
     const now = new Date();
-    let data: Buffer;
-    if (format === 'csv') data = Buffer.from(snagsToCsv(sources.records), 'utf8');
-    else if (format === 'bcf') data = await snagsToBcf(sources.records, pictures, { origin: config.appUrl });
-    else {
-      data = await snagsToPdf(sources.records, pictures, {
-        title: 'Snag list report',
-        subtitle: [settings.name, `Asked for by ${[user.first_name, user.last_name].filter(Boolean).join(' ') || user.username}`].filter(Boolean),
-        generatedAt: now.toISOString(),
-      });
-    }
+    const work = await fsp.mkdtemp(path.join(os.tmpdir(), 'snag-export-'));
+    const file = path.join(work, `export.${ANNOTATION_EXPORT_FILES[format].ext}`);
     const key = newKey(exportFolder(user.id), ANNOTATION_EXPORT_FILES[format].ext);
-    await putBuffer(key, data);
+    let size: number;
+    try {
+      if (format === 'csv') await fsp.writeFile(file, snagsToCsv(sources.records, t), 'utf8');
+      else {
+        const out = fs.createWriteStream(file);
+        // Progress is written as each snag is done, without holding the file up.
+        let pending = Promise.resolve();
+        const tick = (done: number) => void (pending = pending.then(() => onSnag(done)).catch(() => undefined));
+        if (format === 'bcf') await writeBcf(sources.records, pictures, { origin: config.appUrl }, out, tick);
+        else {
+          const who = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username;
+          const opts = { title: t('Snag list report'), subtitle: [settings.name, t('Asked for by {name}', { name: who })].filter(Boolean), generatedAt: now.toISOString(), t };
+          await writePdfReport(sources.records, pictures, opts, out, tick);
+        }
+        await pending;
+      }
+      await progress(row, 97, 'Storing the file');
+      size = (await fsp.stat(file)).size;
+      await putFile(key, file);
+    } finally {
+      await fsp.rm(work, { recursive: true, force: true });
+    }
     const [done] = await table()
       .where({ id: row.id })
       .whereIn('status', ['queued', 'processing'])
-      .update({ status: 'completed', percent: 100, message: 'Ready', file_key: key, file_name: exportFileName(format, now), size_bytes: data.length, finished_at: now, updated_at: now })
+      .update({ status: 'completed', percent: 100, message: 'Ready', file_key: key, file_name: exportFileName(format, now), size_bytes: size, finished_at: now, updated_at: now })
       .returning('*');
     // Removed or settled meanwhile: nothing will ever point at the file.
     if (!done) {
@@ -105,8 +121,8 @@ export const annotationsExport: Handler<'annotations.export'> = async ({ id_expo
     }
     if (row.file_key) await remove(row.file_key);
     reportExport(row, 'completed', 100, 'Ready');
-    log.info({ snags: snags.length, bytes: data.length }, 'export ready');
-    return { status: 'done', snags: snags.length, bytes: data.length };
+    log.info({ snags: snags.length, bytes: size }, 'export ready');
+    return { status: 'done', snags: snags.length, bytes: size };
   } catch (err) {
     const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     if (last) {

@@ -23,9 +23,10 @@ const STATUS_WORDS: Record<AnnotationStatus, string> = {
   rejected: 'rejected',
 };
 
-/** The snag's place in the app: the 360 view at the pin when it has one, else the snag list. */
-export function snagLink(a: AnnotationChangedEvent['annotation']): string {
-  return a.id_room ? `/viewer/${a.visit_code}/${a.id_room}/${a.id}` : `/snaglist?id_project=${a.id_project}`;
+/** The snag's place in the app: its visit's viewer opened on the snag (in its room when it has one), as the client links it. */
+export function snagLink(a: Pick<AnnotationChangedEvent['annotation'], 'id' | 'visit_code' | 'id_room'>): string {
+  const base = `/viewer/${encodeURIComponent(a.visit_code)}`;
+  return `${a.id_room ? `${base}/${a.id_room}` : base}?snag=${a.id}`;
 }
 
 export interface PlannedNotice {

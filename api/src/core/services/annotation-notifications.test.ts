@@ -21,7 +21,7 @@ describe('who hears of a snag event', () => {
   it('a new snag given to someone tells the assignee, with the due date and a link into the 360 view', () => {
     const n = noticesFor(event({ action: 'created' }));
     expect(n).toHaveLength(1);
-    expect(n[0]).toMatchObject({ userId: ASSIGNEE, input: { kind: 'snag_assigned', title: 'Snag assigned to you', link: '/viewer/ABC/6/9' } });
+    expect(n[0]).toMatchObject({ userId: ASSIGNEE, input: { kind: 'snag_assigned', title: 'Snag assigned to you', link: '/viewer/ABC/6?snag=9' } });
     expect(n[0].input.message).toBe('User 1 assigned you the snag "Cracked tile" (Tower B), due 2026-12-01.');
   });
 
@@ -59,8 +59,8 @@ describe('who hears of a snag event', () => {
     expect(noticesFor(event({ action: 'created', at: '2026-11-27T10:00:00.000Z' }))[0].key).not.toBe(a[0].key);
   });
 
-  it('a snag not pinned in a room links to the snag list of its project', () => {
-    expect(noticesFor(event({ action: 'created', annotation: snag({ id_room: null }) }))[0].input.link).toBe('/snaglist?id_project=4');
+  it('a snag not pinned in a room links to its visit in the viewer', () => {
+    expect(noticesFor(event({ action: 'created', annotation: snag({ id_room: null }) }))[0].input.link).toBe('/viewer/ABC?snag=9');
   });
 });
 

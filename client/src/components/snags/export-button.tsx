@@ -114,7 +114,7 @@ export function SnagExportButton({ filters }: { filters: SnagListFilters }) {
             <i className="bi bi-file-earmark-arrow-down me-1" aria-hidden="true" />
             {t('Download {format}', { format: t(FORMAT_LABELS[job.format]) })}
           </button>
-          <button type="button" className="btn btn-sm btn-link p-0" onClick={() => setJob(null)} aria-label={t('Close')}>
+          <button type="button" className="btn btn-sm btn-link p-0" onClick={() => setJob(null)} aria-label={t('Close')} data-testid="snag-export-close">
             <i className="bi bi-x-lg" aria-hidden="true" />
           </button>
         </>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Annotation, AnnotationChangedEvent } from '@sitewalk/proto';
-import { applySnagEvent, commonNextStatuses, recount, snagFromSearch, snagIdOfMarker, snagMarkerId, snagViewerPath, statusChoices } from './snag-logic';
+import { snapshotView, applySnagEvent, commonNextStatuses, recount, snagFromSearch, snagIdOfMarker, snagMarkerId, snagViewerPath, statusChoices } from './snag-logic';
 
 const snag = (over: Partial<Annotation> = {}): Annotation & { can_edit: boolean } =>
   ({ id: 1, id_project: 2, visit_code: 'abc', id_room: 5, status: 'open', title: 'Crack', can_edit: true, ...over }) as Annotation & { can_edit: boolean };
@@ -47,5 +47,18 @@ describe('snag rules on the client', () => {
     const counts = { open: 2, in_progress: 0, ready_for_review: 0, closed: 0, rejected: 0 };
     expect(recount(counts, 'open', event('updated', { status: 'in_progress' }))).toMatchObject({ open: 1, in_progress: 1 });
     expect(recount(counts, 'open', event('deleted', { status: 'open' }))).toMatchObject({ open: 1 });
+  });
+
+  it('centres the snapshot on the pin, and keeps it inside the picture at the edges', () => {
+    const mid = snapshotView(Math.PI, 0, 3);
+    expect(mid.size).toBe('300% 300%');
+    expect(mid.position).toBe('50.00% 50.00%');
+    expect(mid.pin.left).toBeCloseTo(50);
+    expect(mid.pin.top).toBeCloseTo(50);
+    const edge = snapshotView(0.01, Math.PI / 2, 3);
+    expect(edge.position).toBe('0.00% 0.00%');
+    expect(edge.pin.left).toBeLessThan(5);
+    expect(edge.pin.top).toBeCloseTo(0);
+    expect(snapshotView(-Math.PI, 0).position).toBe(mid.position);
   });
 });

@@ -97,3 +97,26 @@ export function recount(counts: AnnotationStatusCounts, before: AnnotationStatus
 
 /** A page of the list shows a new or deleted snag only after it is read again. */
 export const needsRefetch = (e: AnnotationChangedEvent) => e.action !== 'updated';
+
+/**
+ * Where a snag's snapshot (the room's equirectangular thumbnail, shown
+ * `zoom` times its box's width) must be placed so the pin is in the middle
+ * of the box: CSS background-size and background-position, and the pin's
+ * place in the box (percent). Yaw 0 is the panorama's left edge growing to
+ * the right, pitch +π/2 its top. Near the left or right edge the picture
+ * stops at its border, so the pin moves off-centre instead of showing a gap.
+ */
+export function snapshotView(yaw: number, pitch: number, zoom = 3): { size: string; position: string; pin: { left: number; top: number } } {
+  const u = (((yaw / (2 * Math.PI)) % 1) + 1) % 1;
+  const v = Math.min(1, Math.max(0, 0.5 - pitch / Math.PI));
+  // The box shows 1/zoom of the width and (box is 2:1 like the panorama) 1/zoom of the height.
+  const span = 1 / zoom;
+  const left = Math.min(1 - span, Math.max(0, u - span / 2));
+  const top = Math.min(1 - span, Math.max(0, v - span / 2));
+  const pct = (start: number) => (span >= 1 ? 0 : (start / (1 - span)) * 100);
+  return {
+    size: `${zoom * 100}% ${zoom * 100}%`,
+    position: `${pct(left).toFixed(2)}% ${pct(top).toFixed(2)}%`,
+    pin: { left: ((u - left) / span) * 100, top: ((v - top) / span) * 100 },
+  };
+}

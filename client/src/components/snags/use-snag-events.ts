@@ -36,7 +36,7 @@ export function useSnagEvents(projectIds: number[], onEvent: (e: AnnotationChang
     return () => {
       offConnect();
       offEvent();
-      // Other screens of the same project (its jobs) keep their own membership by joining again on their own.
+      // The screens that follow snags (viewer, sheet, snag list) follow nothing else of the project.
       for (const id of ids) currentSocket()?.emit('project:leave', id);
     };
   }, [key]);

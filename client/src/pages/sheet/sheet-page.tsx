@@ -6,6 +6,7 @@ import { ApiError, api } from '../../lib/api-client';
 import { formatNumber } from '../../lib/format';
 import { Spinner } from '../../components/spinner';
 import NotFoundPage from '../not-found/not-found-page';
+import { useSheetSnags } from '../../components/snags/use-sheet-snags';
 import '../projects/projects.css';
 
 // Leaflet (and its stylesheet) load with the viewer, only when a sheet is opened.
@@ -39,6 +40,7 @@ export default function SheetPage() {
     };
   }, [sheetId]);
   useEffect(() => fetchSheet(), [fetchSheet]);
+  const snags = useSheetSnags(load.status === 'ready' ? load.sheet : null);
 
   if (sheetId === null || load.status === 'missing') return <NotFoundPage />;
   if (load.status === 'loading') return <Spinner size="lg" />;
@@ -79,7 +81,10 @@ export default function SheetPage() {
       )}
       {s.status === 'ready' ? (
         <Suspense fallback={<Spinner />}>
-          <SheetViewer sheet={s} />
+          <div className="position-relative">
+            <SheetViewer sheet={s} snagPins={snags.pins} onSnagSelect={snags.open} />
+            {snags.panel}
+          </div>
         </Suspense>
       ) : (
         <div className="card border-0 shadow-sm sw-empty-state">

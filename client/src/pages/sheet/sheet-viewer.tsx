@@ -1,10 +1,11 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import type { MapDetail } from '@sitewalk/proto';
 import { sheetGeometry } from './sheet-geometry';
-import { createSheetMap } from './sheet-map';
+import { createSheetMap, type SheetMap } from './sheet-map';
+import { drawSnagPins, type SnagPin } from '../../components/snags/sheet-snag-pins';
 
 /**
  * The zoomable plan: Leaflet with CRS.Simple over the sheet's tile pyramid
@@ -12,24 +13,41 @@ import { createSheetMap } from './sheet-map';
  * of every other screen's JavaScript. Later features add rooms and snags as
  * layers on this map.
  */
-export default function SheetViewer({ sheet }: { sheet: MapDetail }) {
+export default function SheetViewer({ sheet, snagPins, onSnagSelect }: { sheet: MapDetail; snagPins?: SnagPin[]; onSnagSelect?(id: number): void }) {
   const { t, i18n } = useTranslation();
   const el = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const boundsRef = useRef<L.LatLngBounds | null>(null);
+  const sheetMap = useRef<SheetMap | null>(null);
+  const snagLayer = useRef<L.LayerGroup | null>(null);
+  const onSnag = useRef(onSnagSelect);
+  onSnag.current = onSnagSelect;
   const rtl = i18n.dir() === 'rtl';
+  const [ready, setReady] = useState(0);
 
   useEffect(() => {
     const g = sheetGeometry(sheet);
     if (!el.current || !g) return;
-    const { map, bounds } = createSheetMap(el.current, g, { rtl, zoomInTitle: t('Zoom in'), zoomOutTitle: t('Zoom out') });
+    const sm = createSheetMap(el.current, g, { rtl, zoomInTitle: t('Zoom in'), zoomOutTitle: t('Zoom out') });
+    const { map, bounds } = sm;
     mapRef.current = map;
     boundsRef.current = bounds;
+    sheetMap.current = sm;
+    snagLayer.current = L.layerGroup().addTo(map);
+    setReady((n) => n + 1);
     return () => {
       map.remove();
       mapRef.current = null;
+      sheetMap.current = null;
+      snagLayer.current = null;
     };
   }, [sheet, rtl, t]);
+
+  // The snags pinned on the sheet.
+  useEffect(() => {
+    if (!sheetMap.current || !snagLayer.current) return;
+    drawSnagPins(snagLayer.current, snagPins ?? [], sheetMap.current.toLatLng, (id) => onSnag.current?.(id));
+  }, [snagPins, ready]);
 
   return (
     <div>

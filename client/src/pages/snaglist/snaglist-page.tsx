@@ -13,8 +13,10 @@ import {
   type AnnotationPriority,
   type AnnotationSort,
   type AnnotationStatus,
+  type ProjectDetail,
   type ProjectList,
   type ProjectSummary,
+  type VisitList,
 } from '@sitewalk/proto';
 import { api, errorMessage } from '../../lib/api-client';
 import { formatDay, formatDateTime, formatNumber } from '../../lib/format';
@@ -23,6 +25,7 @@ import { tk } from '../../lib/i18n-keys';
 import { Spinner } from '../../components/spinner';
 import { Pagination } from '../projects/pagination';
 import { SnagPanel } from '../../components/snags/snag-panel';
+import { SnagSnapshot } from '../../components/snags/snag-snapshot';
 import { PRIORITY_LABELS, statusLabel, applySnagEvent, commonNextStatuses, needsRefetch, recount, snagViewerPath } from '../../components/snags/snag-logic';
 import { useSnagEvents } from '../../components/snags/use-snag-events';
 import { SnagExportButton } from '../../components/snags/export-button';
@@ -33,6 +36,8 @@ type Load = { status: 'loading' } | { status: 'error'; message: string } | { sta
 
 interface Filters {
   id_project: string;
+  id_visit: string;
+  id_map: string;
   status: AnnotationStatus[];
   priority: '' | AnnotationPriority;
   assignee: '' | 'me' | 'none';
@@ -42,7 +47,7 @@ interface Filters {
   order: 'asc' | 'desc';
 }
 
-const NO_FILTERS: Filters = { id_project: '', status: [], priority: '', assignee: '', due: '', search: '', sort: 'updated_at', order: 'desc' };
+const NO_FILTERS: Filters = { id_project: '', id_visit: '', id_map: '', status: [], priority: '', assignee: '', due: '', search: '', sort: 'updated_at', order: 'desc' };
 const PER_PAGE = 20;
 const LOAD_FAILED = tk('The snags could not be loaded.');
 
@@ -56,7 +61,7 @@ const SORT_LABELS: Record<AnnotationSort, string> = {
   title: tk('Title'),
 };
 
-const isFiltered = (f: Filters) => !!(f.id_project || f.status.length || f.priority || f.assignee || f.due || f.search);
+const isFiltered = (f: Filters) => !!(f.id_project || f.id_visit || f.id_map || f.status.length || f.priority || f.assignee || f.due || f.search);
 
 /**
  * /snaglist: every snag of the user's projects — counts by status (which
@@ -78,6 +83,8 @@ export default function SnaglistPage() {
   const [bulkBusy, setBulkBusy] = useState(false);
   const [quick, setQuick] = useState<number | null>(null);
   const [quickVersion, setQuickVersion] = useState(0);
+  // The visits and sheets of the chosen project, for their filters.
+  const [places, setPlaces] = useState<{ visits: { id: number; name: string }[]; sheets: { id: number; name: string }[] }>({ visits: [], sheets: [] });
   const refetchTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(() => {
@@ -90,6 +97,22 @@ export default function SnaglistPage() {
       live = false;
     };
   }, []);
+
+  useEffect(() => {
+    setPlaces({ visits: [], sheets: [] });
+    if (!filters.id_project) return;
+    let live = true;
+    Promise.all([
+      api.get<VisitList>('/visits', MESSAGES.fetchVisitsFailed, { params: { id_project: filters.id_project, per_page: 100, sort: 'date', order: 'desc' } }),
+      api.get<ProjectDetail>(`/projects/${filters.id_project}`, MESSAGES.fetchProjectsFailed),
+    ]).then(
+      ([visits, project]) => live && setPlaces({ visits: visits.items.map((v) => ({ id: v.id, name: v.name })), sheets: project.maps.map((m) => ({ id: m.id, name: m.name })) }),
+      (err: unknown) => console.warn(err),
+    );
+    return () => {
+      live = false;
+    };
+  }, [filters.id_project]);
 
   // The search box asks the server once typing pauses.
   useEffect(() => {
@@ -105,6 +128,8 @@ export default function SnaglistPage() {
     setLoad((l) => (l.status === 'ready' ? l : { status: 'loading' }));
     const params: Record<string, string | number> = { page, per_page: PER_PAGE, sort: filters.sort, order: filters.order };
     if (filters.id_project) params.id_project = filters.id_project;
+    if (filters.id_visit) params.id_visit = filters.id_visit;
+    if (filters.id_map) params.id_map = filters.id_map;
     if (filters.status.length) params.status = filters.status.join(',');
     if (filters.priority) params.priority = filters.priority;
     if (filters.assignee) params.assignee = filters.assignee;
@@ -215,7 +240,11 @@ export default function SnaglistPage() {
           <label className="form-label small mb-1" htmlFor="snag-f-project">
             {t('Project')}
           </label>
-          <select id="snag-f-project" className="form-select form-select-sm" value={filters.id_project} onChange={(e) => setFilter('id_project', e.target.value)} data-testid="snag-filter-project">
+          <select id="snag-f-project" className="form-select form-select-sm" value={filters.id_project} onChange={(e) => {
+              // A visit or sheet of another project would match nothing.
+              setFilters((f) => ({ ...f, id_project: e.target.value, id_visit: '', id_map: '' }));
+              setPage(1);
+            }} data-testid="snag-filter-project">
             <option value="">{t('All projects')}</option>
             {projects.map((p) => (
               <option key={p.id} value={p.id}>
@@ -224,6 +253,36 @@ export default function SnaglistPage() {
             ))}
           </select>
         </div>
+        {filters.id_project && (
+          <>
+            <div className="col-6 col-md-2">
+              <label className="form-label small mb-1" htmlFor="snag-f-visit">
+                {t('Visit')}
+              </label>
+              <select id="snag-f-visit" className="form-select form-select-sm" value={filters.id_visit} onChange={(e) => setFilter('id_visit', e.target.value)} data-testid="snag-filter-visit">
+                <option value="">{t('All visits')}</option>
+                {places.visits.map((v) => (
+                  <option key={v.id} value={v.id}>
+                    {v.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="col-6 col-md-2">
+              <label className="form-label small mb-1" htmlFor="snag-f-sheet">
+                {t('Sheet')}
+              </label>
+              <select id="snag-f-sheet" className="form-select form-select-sm" value={filters.id_map} onChange={(e) => setFilter('id_map', e.target.value)} data-testid="snag-filter-sheet">
+                <option value="">{t('All sheets')}</option>
+                {places.sheets.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </>
+        )}
         <div className="col-6 col-md-2">
           <label className="form-label small mb-1" htmlFor="snag-f-priority">
             {t('Priority')}
@@ -442,9 +501,9 @@ export default function SnaglistPage() {
         <Offcanvas.Body className="p-0">
           {quickRow && (
             <div className="px-3 pt-2">
-              {quickRow.snapshot_url ? (
-                <img src={quickRow.snapshot_url} alt={t('The room where the snag is')} className="img-fluid rounded mb-2 w-100" data-testid="snag-snapshot" />
-              ) : null}
+              <div className="mb-2">
+                <SnagSnapshot snag={quickRow} />
+              </div>
               <Link to={snagViewerPath(quickRow)} className="btn btn-sm btn-outline-primary mb-2" data-testid="snag-open-viewer">
                 <i className="bi bi-badge-vr me-1" aria-hidden="true" />
                 {t('Open in the 360 view')}
