@@ -11,7 +11,7 @@ import {
   type NotificationPreferences,
   type Page,
 } from '@sitewalk/proto';
-import { Notification, NotificationGlobalSetting, NotificationPreference, db, notificationDto, preparedQuery } from '../db/index.js';
+import { Notification, NotificationGlobalSetting, NotificationPreference, db, preparedQuery } from '../db/index.js';
 import { enqueue } from '../queue/index.js';
 import { emitTo } from '../realtime/emitter.js';
 
@@ -152,16 +152,18 @@ export interface NotificationList extends Page<NotificationDto> {
   unread: number;
 }
 
-type NotificationRow = Pick<Notification, 'id' | 'title' | 'message' | 'type' | 'is_read' | 'created_at' | 'link'>;
-type PageRow = { total: number; unread: number } & { [K in keyof NotificationRow]: NotificationRow[K] | null };
+type PageRow = { total: number; unread: number; id: number | null; title: string; message: string; type: string; is_read: boolean; created_at: string; link: string | null };
 
 /**
  * One page and both counts in one statement: the counts (one pass over the
  * user's rows) joined with the page, so a page past the end still gives one
- * row with the counts and no notification.
+ * row with the counts and no notification. created_at comes as the ISO text
+ * the answer carries (what Date#toISOString writes: UTC, milliseconds, both
+ * truncated alike), instead of pg parsing it into a Date to be written back.
  */
 const PAGE_SQL =
-  'select c.total, c.unread, n.id, n.title, n.message, n.type, n.is_read, n.created_at, n.link ' +
+  'select c.total, c.unread, n.id, n.title, n.message, n.type, n.is_read, ' +
+  `to_char(n.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, n.link ` +
   'from (select count(*)::int as total, (count(*) filter (where not is_read))::int as unread from notifications where user_id = $1) c ' +
   'left join lateral (select id, title, message, type, is_read, created_at, link from notifications where user_id = $1 ' +
   'order by created_at desc, id desc limit $2 offset $3) n on true ' +
@@ -173,8 +175,13 @@ const PAGE_SQL =
  * rows straight into the answer without model hydration.
  */
 export async function listNotifications(userId: number, page: number, perPage: number): Promise<NotificationList> {
-  const rows = await preparedQuery<PageRow>('notifications-page-and-counts', PAGE_SQL, [userId, perPage, (page - 1) * perPage]);
-  const items = rows.filter((r): r is PageRow & NotificationRow => r.id !== null).map(notificationDto);
+  const rows = await preparedQuery<PageRow>('notifications-page-and-counts-v2', PAGE_SQL, [userId, perPage, (page - 1) * perPage]);
+  const items: NotificationDto[] = [];
+  for (const r of rows) {
+    if (r.id === null) continue;
+    // The fields of notificationDto (models/notification.ts), in its order: the answer's bytes are the same.
+    items.push({ id: r.id, title: r.title, message: r.message, type: r.type, is_read: r.is_read, created_at: r.created_at, link: r.link });
+  }
   return { items, total: rows[0]?.total ?? 0, page, per_page: perPage, unread: rows[0]?.unread ?? 0 };
 }
 

@@ -60,23 +60,29 @@ export async function resolveToken(token: string): Promise<{ session: Session; u
     session[c] = row[`session.${c}`];
     delete row[`session.${c}`];
   }
-  const rows = { session, user: row };
-  sessionCache.store(hash, rows, row.id as number, (session.expires_at as Date).getTime(), ticket, Date.now());
-  return toModels(rows);
+  const found = { session: Session.fromDatabaseJson(session), user: User.fromDatabaseJson(row) };
+  // Kept as the models' own fields (after objection parsed them): a hit copies them into fresh models.
+  const fields = (m: object) => copyInto<Record<string, unknown>>({}, m as Record<string, unknown>);
+  sessionCache.store(hash, { session: fields(found.session), user: fields(found.user) }, found.user.id, found.session.expires_at.getTime(), ticket, Date.now());
+  return found;
 }
 
-/** Fresh models each time: a route may change what it is given without touching the cached rows. */
+/**
+ * Fresh models each time, so a route may change what it is given without
+ * touching the cache: the cached fields copied into new instances (Dates
+ * too), several times cheaper than objection's fromDatabaseJson.
+ */
 function toModels(rows: CachedRows): { session: Session; user: User } {
-  return { session: Session.fromDatabaseJson(copyRow(rows.session)), user: User.fromDatabaseJson(copyRow(rows.user)) };
+  return { session: copyInto(new Session(), rows.session), user: copyInto(new User(), rows.user) };
 }
 
-function copyRow(row: Record<string, unknown>): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const k in row) {
-    const v = row[k];
-    copy[k] = v instanceof Date ? new Date(v.getTime()) : v;
+function copyInto<M extends object>(model: M, fields: Record<string, unknown>): M {
+  const target = model as Record<string, unknown>;
+  for (const k in fields) {
+    const v = fields[k];
+    target[k] = v instanceof Date ? new Date(v.getTime()) : v;
   }
-  return copy;
+  return model;
 }
 
 /** Replaces a session by a fresh one (new token, new expiry) atomically. */

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isGreyscale, writeSheetImages } from './pdf-page-tiles.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+/** A white page of w × h with a dark square and, optionally, a red one. */
+function page(w: number, h: number, red: boolean) {
+  const data = Buffer.alloc(w * h * 3, 255);
+  const paint = (x0: number, y0: number, size: number, rgb: [number, number, number]) => {
+    for (let y = y0; y < y0 + size; y++) for (let x = x0; x < x0 + size; x++) data.set(rgb, (y * w + x) * 3);
+  };
+  paint(10, 10, Math.min(100, w - 20, h - 20), [40, 40, 40]);
+  if (red) paint(600, 300, 100, [220, 0, 0]);
+  return { data, width: w, height: h };
+}
+
+describe('sheet tiles', () => {
+  it('tells a page without colour from one with a single coloured pixel', () => {
+    expect(isGreyscale(page(64, 64, false).data)).toBe(true);
+    const one = page(64, 64, false).data;
+    one[3 * 2000 + 2] = 254; // one pixel a shade off grey
+    expect(isGreyscale(one)).toBe(false);
+  });
+
+  it('writes a grey page as one-channel tiles and keeps a colour page in colour', async () => {
+    for (const red of [false, true]) {
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sheet-tiles-'));
+      dirs.push(out);
+      const images = await writeSheetImages(page(1100, 700, red), out);
+      expect(images.maxZoom).toBe(2);
+      const tile = path.join(out, images.tilesDir, '2', '0', '1.jpg');
+      expect((await sharp(tile).metadata()).channels).toBe(red ? 3 : 1);
+      // The dark square is still dark, and the red one still red, at full resolution.
+      // (stats() reads its input, not the pipeline: the region is cut out first.)
+      const region = async (file: string, r: sharp.Region) => sharp(await sharp(file).extract(r).png().toBuffer()).stats();
+      const dark = await region(path.join(out, images.tilesDir, '2', '0', '0.jpg'), { left: 30, top: 30, width: 40, height: 40 });
+      expect(dark.channels[0].mean).toBeLessThan(60);
+      if (red) {
+        const r = await region(tile, { left: 600 - 512 + 20, top: 320, width: 40, height: 40 });
+        expect(r.channels[0].mean).toBeGreaterThan(180);
+        expect(r.channels[1].mean).toBeLessThan(60);
+      }
+    }
+  });
+});
