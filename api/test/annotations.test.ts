@@ -200,6 +200,22 @@ describe('snags: who sees and changes them', () => {
     for (const res of refused) expect([res.status, res.body.message]).toEqual([403, 'You can view the snags of this project but not change them.']);
     expect((await api().get(`/api/annotations/${s.id}`).set(w.owner.auth)).body.data.status).toBe('open');
   });
+
+  it('follows the per-member "manage snags" permission the owner sets, whatever the role', async () => {
+    const w = await world();
+    const s = await newSnag(w, w.owner);
+    const viewerAllowed = await createUser();
+    const editorDenied = await createUser();
+    await addMember(w.project, viewerAllowed, 'viewer', { manage_snags: true });
+    await addMember(w.project, editorDenied, 'editor', { manage_snags: false });
+    const moved = await api().put(`/api/annotations/${s.id}`).set(viewerAllowed.auth).send({ status: 'in_progress' });
+    expect(moved.status).toBe(200);
+    expect((await api().get(`/api/annotations/${s.id}`).set(viewerAllowed.auth)).body.data.can_edit).toBe(true);
+    const refused = await api().put(`/api/annotations/${s.id}`).set(editorDenied.auth).send({ title: 'Renamed' });
+    expect([refused.status, refused.body.message]).toEqual([403, 'You can view the snags of this project but not change them.']);
+    const listed = await api().get('/api/annotations').query({ id_project: w.project }).set(editorDenied.auth);
+    expect(listed.body.data.items.map((a: { can_edit: boolean }) => a.can_edit)).toEqual([false]);
+  });
 });
 
 describe('snag files', () => {

@@ -1,7 +1,7 @@
 import type { AdskCallbackResult } from '@sitewalk/proto';
 import { config } from '../config.js';
 import { cryptoBox, type CryptoBox } from '../crypto-box.js';
-import { db } from '../db/index.js';
+import { User, db } from '../db/index.js';
 import { HttpError, forbidden } from '../errors.js';
 import { logger } from '../logger.js';
 import { redis } from '../redis.js';
@@ -77,14 +77,15 @@ async function storeTokens(k: ReturnType<typeof db>, userId: number, t: TokenSet
     updated_at: new Date(),
   };
   await k('adsk_links').insert(row).onConflict('id_user').merge();
-  await k('users').where({ id: userId }).update({ adsk_auth: true });
+  // Through the model, so every API process forgets the cached session that still says 'not linked'.
+  await User.query(k).findById(userId).patch({ adsk_auth: true });
   return { handle, expiresAt };
 }
 
 /** Forgets the link (tokens and flag); the caller revokes first when it can. */
 async function dropLink(userId: number, k: ReturnType<typeof db> = db()): Promise<void> {
   await k('adsk_links').where({ id_user: userId }).delete();
-  await k('users').where({ id: userId }).update({ adsk_auth: false });
+  await User.query(k).findById(userId).patch({ adsk_auth: false });
 }
 
 export interface CallbackOutcome {

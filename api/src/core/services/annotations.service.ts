@@ -27,7 +27,7 @@ import { db } from '../db/index.js';
 import { localDate } from '../db/models/project.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { signedUrl } from '../storage/index.js';
-import { projectAccess, roleFor, whereVisible, type ProjectAccess } from './access.service.js';
+import { accessFor, canManageSnagsOf, projectAccess, whereVisible, type ProjectAccess } from './access.service.js';
 import { annotationChanged } from './annotations-events.js';
 import { ROOM_FILES } from './rooms-dto.js';
 import { removeQuietly } from './visits.service.js';
@@ -43,12 +43,12 @@ export const SNAG_NOT_FOUND = 'Snag not found.';
 export const SNAG_READ_ONLY = 'You can view the snags of this project but not change them.';
 
 /**
- * Who may create, change and delete a project's snags. The one rule every
- * snag call asks (so per-member permissions can be read here later): the
- * owner, a super admin and 'editor' members; other members only read.
+ * Who may create, change and delete a project's snags: the one rule every
+ * snag call asks. The owner, super admins, project admins and members whose
+ * permissions include 'manage snags' (editors by default); the rest only read.
  */
-export function canManageSnags(access: Pick<ProjectAccess, 'role'>): boolean {
-  return access.role !== 'viewer';
+export function canManageSnags(access: Pick<ProjectAccess, 'permissions'> | null): boolean {
+  return access !== null && canManageSnagsOf(access);
 }
 
 /** The project's access, with a missing project named as what was asked for; 403 when the user may only read. */
@@ -94,6 +94,7 @@ interface JoinedRow extends AnnotationRow {
   project_name: string;
   id_owner: number;
   member_role: string | null;
+  member_permissions: unknown;
   visit_name: string;
   visit_code: string;
   room_name: string | null;
@@ -123,6 +124,7 @@ function joinedRows(k: Db, user: Actor) {
       'p.name as project_name',
       'p.id_owner',
       'pm.role as member_role',
+      'pm.permissions as member_permissions',
       'v.name as visit_name',
       'v.code as visit_code',
       'r.name as room_name',
@@ -234,7 +236,7 @@ export async function annotationDtos(user: Actor, ids: number[], k: Db = db()): 
     .filter((r): r is JoinedRow => !!r)
     .map((r) => ({
       ...toDto(r, files.get(r.id) ?? [], now),
-      can_edit: canManageSnags({ role: roleFor(user, r.id_owner, r.member_role) ?? 'viewer' }),
+      can_edit: canManageSnags(accessFor(user, r.id_owner, { role: r.member_role, permissions: r.member_permissions })),
     }));
 }
 
