@@ -10,6 +10,11 @@
  *   - first sharp view: the last tile of the first view has arrived (the
  *     tiles adapter draws it on the next frame); target ≤ 1.5 s.
  *
+ * The reference, loaded in turns with the app in the same run: Photo Sphere
+ * Viewer alone on a blank page (bench/viewer-reference/, built here with
+ * vite) showing the same room with the same adapter. The ratio of the two
+ * says what the app adds to PSV itself, and holds on a busy machine too.
+ *
  * The photo is ../shared/fixtures/panoramas/outdoor-rock-4096x2048.jpg (the
  * example panorama of the Pannellum project, examples/examplepano.jpg, CC
  * BY-SA 3.0 Unported) upscaled ×2, or a generated panorama without it; the
@@ -165,6 +170,16 @@ async function main() {
   const biggest = jsFiles.map((f) => ({ f, size: fs.statSync(path.join(DIST, 'assets', f)).size })).sort((a, b) => b.size - a.size)[0]!;
   const viewerChunkGzip = zlib.gzipSync(fs.readFileSync(path.join(DIST, 'assets', biggest.f)), { level: 9 }).length;
 
+  // The reference page, served by the same server under /reference/.
+  const { build } = await import('vite');
+  await build({
+    configFile: false,
+    root: path.join(ROOT, 'bench/viewer-reference'),
+    base: '/reference/',
+    logLevel: 'warn',
+    build: { outDir: path.join(DIST, 'reference'), emptyOutDir: true, target: 'es2022' },
+  });
+
   const port = await freePort();
   env.PORT = String(port);
   env.APP_URL = `http://127.0.0.1:${port}`;
@@ -203,14 +218,23 @@ async function main() {
   const { launchBrowser } = await import('../e2e/support/chromium.js');
   const browser = await launchBrowser();
   const url = `http://127.0.0.1:${port}/viewer/${visit.code}`;
-  // One warm-up load (the server's first answers compile and open files), not counted.
-  for (let i = 0; i <= RUNS; i++) {
+  const referenceUrl = `http://127.0.0.1:${port}/reference/index.html?code=${visit.code}`;
+  const load = async (at: string) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     const page = await context.newPage();
-    const s = await measure(page, url);
+    const s = await measure(page, at);
     await context.close();
-    if (i > 0) samples.push(s);
-    console.log(`${i === 0 ? 'warm-up' : `run ${i}`}: sphere ${ms(s.base)}, sharp ${ms(s.sharp)} (${s.tiles} tiles); ${STEPS.map((k) => `${k} ${ms(s.steps[k]!)}`).join(', ')}`);
+    return s;
+  };
+  // One warm-up load of each (the server's first answers compile and open files), not counted; then in turns.
+  for (let i = 0; i <= RUNS; i++) {
+    const s = await load(url);
+    const r = await load(referenceUrl);
+    if (i > 0) {
+      samples.push(s);
+      references.push(r);
+    }
+    console.log(`${i === 0 ? 'warm-up' : `run ${i}`}: sphere ${ms(s.base)}, sharp ${ms(s.sharp)} (${s.tiles} tiles), PSV alone ${ms(r.base)} and ${ms(r.sharp)}; ${STEPS.map((k) => `${k} ${ms(s.steps[k]!)}`).join(', ')}`);
   }
   await browser.close();
   await workers.close();
@@ -240,6 +264,12 @@ async function main() {
   lines.push(`| the visit's answer in (JavaScript loaded, ${kb(median(samples.map((s) => s.jsBytes)))} compressed) | ${ms(median(samples.map((s) => s.api)))} | ${ms(Math.min(...samples.map((s) => s.api)))} | ${ms(Math.max(...samples.map((s) => s.api)))} | — |`);
   row('low-resolution sphere on screen', samples.map((s) => s.base), TARGET_BASE_MS);
   row('first sharp view (last tile of the first view in)', samples.map((s) => s.sharp), TARGET_SHARP_MS);
+  const refBase = median(references.map((r) => r.base));
+  const refSharp = median(references.map((r) => r.sharp));
+  lines.push(
+    `| reference: Photo Sphere Viewer alone on a blank page, same room (sphere / sharp) | ${ms(refBase)} / ${ms(refSharp)} | ${ms(Math.min(...references.map((r) => r.base)))} / ${ms(Math.min(...references.map((r) => r.sharp)))} | ${ms(Math.max(...references.map((r) => r.base)))} / ${ms(Math.max(...references.map((r) => r.sharp)))} | — |`,
+  );
+  lines.push('', `**Against PSV alone in the same run: the sphere in ${(base / refBase).toFixed(2)}× its time, the sharp view in ${(sharpMs / refSharp).toFixed(2)}× its time** (1.00× would be no cost of the app at all).`);
   lines.push('', `Where the time goes (medians of each step's end, ms from the navigation start): ${STEPS.map((k) => `${k} ${ms(median(samples.map((x) => x.steps[k]!)))}`).join(' → ')}.`);
   lines.push('', `The first view fetched ${median(samples.map((s) => s.tiles))} tiles (${kb(median(samples.map((s) => s.tileBytes)))}) after a ${kb(median(samples.map((s) => s.baseBytes)))} low-resolution sphere, out of a ${kb(photo.buffer.length)} photo.`, '');
   console.log(lines.join('\n'));
@@ -248,6 +278,7 @@ async function main() {
 }
 
 const samples: Sample[] = [];
+const references: Sample[] = [];
 main().then(
   () => process.exit(0),
   (err: unknown) => {

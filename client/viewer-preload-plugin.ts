@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,10 +7,12 @@ import { transformWithEsbuild, type PluginOption } from 'vite';
  * Gives the public viewer (/viewer/…) a head start (see
  * src/pages/viewer/viewer-preload.ts):
  *
- * - the preload script goes into index.html's head as its own small file
- *   (assets/viewer-preload-<hash>.js, async), not inline: the server's
- *   Content-Security-Policy allows no inline script. In the dev server it is
- *   the module itself.
+ * - the preload script goes inline into index.html's head, right after the
+ *   charset, so it runs while the page is being read, before any file could
+ *   arrive (as a file of its own it came after the app's script and
+ *   stylesheet). The server's Content-Security-Policy allows exactly this
+ *   script by its hash (api/src/http/inline-scripts.ts). In the dev server it
+ *   is the module itself.
  * - a <meta name="sw-viewer-chunks"> lists the viewer screen's chunks and
  *   stylesheets (screen, Photo Sphere Viewer, three.js and what they import),
  *   which the script asks for at once on /viewer/… only; other screens
@@ -48,18 +49,14 @@ function viewerFiles(bundle: Record<string, { type: string }>): string[] {
 }
 
 export function viewerPreloadPlugin(): PluginOption {
-  let script: { fileName: string; code: string } | null = null;
+  let script = '';
   return {
     name: 'sitewalk:viewer-preload',
     async buildStart() {
       // The module with a call to its start, as one self-contained script.
       const source = `${fs.readFileSync(PRELOAD_SOURCE, 'utf8')}\nstartViewerPreload();\n`;
-      const { code } = await transformWithEsbuild(source, PRELOAD_SOURCE, { loader: 'ts', format: 'iife', minify: true, target: 'es2020' });
-      const hash = crypto.createHash('sha256').update(code).digest('hex').slice(0, 8);
-      script = { fileName: `assets/viewer-preload-${hash}.js`, code };
-    },
-    generateBundle() {
-      if (script) this.emitFile({ type: 'asset', fileName: script.fileName, source: script.code });
+      script = (await transformWithEsbuild(source, PRELOAD_SOURCE, { loader: 'ts', format: 'iife', minify: true, target: 'es2020' })).code.trim();
+      if (script.includes('</')) throw new Error('The viewer preload script cannot be inlined: it contains "</".');
     },
     transformIndexHtml: {
       order: 'post',
@@ -68,11 +65,8 @@ export function viewerPreloadPlugin(): PluginOption {
           return [{ tag: 'script', attrs: { type: 'module', src: '/src/pages/viewer/viewer-preload-entry.ts' }, injectTo: 'head-prepend' }];
         }
         const files = viewerFiles(ctx.bundle as unknown as Record<string, { type: string }>);
-        // Right after the charset, ahead of the app's script and stylesheet: an async script is
-        // otherwise fetched at low priority, after them. The list comes first, so the script always finds it.
-        const tags =
-          `\n    <meta name="sw-viewer-chunks" content="${files.map((f) => `/${f}`).join(' ')}" />` +
-          `\n    <script async fetchpriority="high" src="/${script!.fileName}"></script>`;
+        // Right after the charset, ahead of the app's script and stylesheet. The list comes first: the script reads it.
+        const tags = `\n    <meta name="sw-viewer-chunks" content="${files.map((f) => `/${f}`).join(' ')}" />\n    <script>${script}</script>`;
         return html.replace(/<meta charset="[^"]*"\s*\/?>/i, (m) => m + tags);
       },
     },

@@ -3,6 +3,8 @@ import { describe, expect } from 'vitest';
 import { saveScreenshot, test } from './browser.js';
 import { createUser, uniqueName } from './support/backend.js';
 import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
+import { api } from '../api/test/helpers.js';
+import { newProject } from '../api/test/project-helpers.js';
 import { panorama, placeRooms, projectWithSheet, visitWithRooms } from './support/visits-fixtures.js';
 
 /** Tiling and WebGL on a loaded two-core machine take their time. */
@@ -278,6 +280,56 @@ describe('visits and the 360 viewer', () => {
       await page.getByTestId('compare-right').getByLabel('Date of the visit').fill('2026-06-20');
       await expect.poll(() => page.getByTestId('compare-right').locator('select option:checked').textContent(), EVENTUALLY).toContain('June');
       await saveScreenshot(page, 'visits--compare');
+    },
+    400_000,
+  );
+
+  test(
+    'a project with more visits than one page: page links, the page kept in the address, and every project in the chooser beyond the first hundred',
+    async ({ page }) => {
+      const owner = await createUser();
+      const project = await newProject(owner, { name: uniqueName('Aaa Busy site') });
+      const day = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+      // 45 visits (pages of 20: 20, 20, 5) and 101 more projects, through the API.
+      // A few at a time: the test server's database pool is small.
+      for (let from = 0; from < 45; from += 5) {
+        await Promise.all(
+          Array.from({ length: 5 }, (_, j) => api().post('/api/visits').set(owner.auth).send({ id_project: project.id, name: `Walk ${from + j + 1}`, date: day(from + j) }).expect(201)),
+        );
+      }
+      for (let from = 0; from < 101; from += 5) {
+        await Promise.all(Array.from({ length: Math.min(5, 101 - from) }, (_, j) => newProject(owner, { name: `Zz project ${String(from + j + 1).padStart(3, '0')}` })));
+      }
+      await signIn(page, { username: owner.user.username, password: owner.password });
+      await expectSignedInLayout(page);
+
+      await page.goto(`/visits/${project.id}`);
+      const rows = page.getByTestId('visit-row');
+      await expect.poll(() => rows.count(), EVENTUALLY).toBe(20);
+      expect(await page.getByTestId('visits-count').textContent()).toBe('45 visits');
+      expect(await page.getByTestId('visit-name').first().textContent()).toBe('Walk 45');
+      const pages = page.getByRole('navigation', { name: 'Pages' });
+      await pages.getByRole('button', { name: 'Page 3' }).click();
+      await page.waitForURL((url) => url.search === '?page=3');
+      await expect.poll(() => page.getByTestId('visit-name').allTextContents(), EVENTUALLY).toEqual(['Walk 5', 'Walk 4', 'Walk 3', 'Walk 2', 'Walk 1']);
+      expect(await pages.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+      await saveScreenshot(page, 'visits--third-page');
+      // A reload stays on the page; Previous goes back one.
+      await page.reload();
+      await expect.poll(() => rows.count(), EVENTUALLY).toBe(5);
+      expect(await pages.getByRole('button', { name: 'Page 3' }).getAttribute('aria-current')).toBe('page');
+      await pages.getByRole('button', { name: 'Previous page' }).click();
+      await expect.poll(() => page.getByTestId('visit-name').first().textContent(), EVENTUALLY).toBe('Walk 25');
+      expect(await rows.count()).toBe(20);
+      // An address past the last page shows the last page.
+      await page.goto(`/visits/${project.id}?page=9`);
+      await page.waitForURL((url) => url.search === '?page=3');
+      await expect.poll(() => rows.count(), EVENTUALLY).toBe(5);
+
+      // The chooser offers all 102 projects (and "All projects"), not the first hundred.
+      const chooser = page.getByLabel('Project', { exact: true });
+      await expect.poll(() => chooser.locator('option').count(), EVENTUALLY).toBe(103);
+      expect(await chooser.locator('option').last().textContent()).toBe('Zz project 101');
     },
     400_000,
   );

@@ -13,6 +13,7 @@ import { errorMiddleware } from './http/error-middleware.js';
 import { noStoreForApi } from './http/no-store.js';
 import { csrfProtection, requestContext, requestTimeout, serializeJsonOnce } from './http/middleware.js';
 import { securityHeaders } from './http/security-headers.js';
+import { clientInlineScriptHashes } from './http/inline-scripts.js';
 import { isUploadRequest } from './http/upload.js';
 import { indexRoutesByFirstSegment } from './http/route-index.js';
 import { rejectUnreadableText } from './http/validate.js';
@@ -44,6 +45,8 @@ export function createApp(opts: { serveClient?: boolean } = {}): Koa {
       contentSecurityPolicy: {
         useDefaults: true,
         directives: {
+          // The client's own inline script (the public viewer's preload), by its hash; no other inline script.
+          'script-src': ["'self'", ...(opts.serveClient !== false ? clientInlineScriptHashes(config.clientDist) : [])],
           'img-src': ["'self'", 'data:', 'blob:', 'https:'],
           'connect-src': ["'self'", 'ws:', 'wss:'],
           'style-src': ["'self'", "'unsafe-inline'", 'https:'],

@@ -126,6 +126,37 @@ describe('visits', () => {
     expect((await api().get(`/api/visits/${v.id}`).set(owner.auth)).status).toBe(404);
   });
 
+  it('pages through more than a hundred visits: each once, newest first, with the total; a page larger than 100 is refused', async () => {
+    const owner = await createUser();
+    const p = await newProject(owner);
+    const n = 105;
+    const day = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+    for (let from = 0; from < n; from += 15) {
+      const batch = Array.from({ length: Math.min(15, n - from) }, (_, j) => from + j);
+      const answers = await Promise.all(batch.map((i) => api().post('/api/visits').set(owner.auth).send({ id_project: p.id, name: `Walk ${i + 1}`, date: day(i) })));
+      expect(answers.map((a) => a.status)).toEqual(batch.map(() => 201));
+    }
+    const page = async (q: string) => (await api().get(`/api/visits?id_project=${p.id}&${q}`).set(owner.auth)).body.data as { items: { name: string; date: string }[]; total: number; page: number; per_page: number };
+    const first = await page('per_page=100');
+    const second = await page('per_page=100&page=2');
+    expect(first).toMatchObject({ total: n, page: 1, per_page: 100 });
+    expect(second).toMatchObject({ total: n, page: 2, per_page: 100 });
+    expect(first.items).toHaveLength(100);
+    expect(second.items).toHaveLength(5);
+    const names = [...first.items, ...second.items].map((v) => v.name);
+    expect(new Set(names).size).toBe(n);
+    // Newest first across the page boundary: Walk 105 … Walk 1.
+    expect(names).toEqual(Array.from({ length: n }, (_, i) => `Walk ${n - i}`));
+    // The screen's pages of 20: the sixth holds the last five.
+    expect((await page('per_page=20&page=6')).items.map((v) => v.name)).toEqual(['Walk 5', 'Walk 4', 'Walk 3', 'Walk 2', 'Walk 1']);
+    expect((await page('per_page=20&page=7')).items).toEqual([]);
+    for (const q of ['per_page=101', 'page=0', 'per_page=abc']) {
+      const bad = await api().get(`/api/visits?id_project=${p.id}&${q}`).set(owner.auth);
+      expect(bad.status, q).toBe(400);
+      expect(bad.body.message, q).toMatch(/page/);
+    }
+  });
+
   it('answers 400 for bad bodies, 401 without a token, 404 for a visit of a project the user cannot see, 403 for read-only members', async () => {
     const owner = await createUser();
     const viewer = await createUser();

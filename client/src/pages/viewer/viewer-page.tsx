@@ -47,6 +47,8 @@ export default function ViewerPage() {
   const askedPoi = useRef(positiveInt(poiParam));
   const pano = useRef<PanoramaHandle>(null);
   const yawFrame = useRef(0);
+  // Where the 360 view first looks: at the point of interest of the address (set when the visit arrives).
+  const initialView = useRef<{ yaw: number; pitch: number } | undefined>(undefined);
 
   useEffect(() => void loadPanorama(), []);
 
@@ -64,7 +66,10 @@ export default function ViewerPage() {
         if (!live) return;
         performance.mark('sw-visit');
         setRoomId(startRoomId(visit, positiveInt(roomParam)));
-        if (visit.poi) setOpenPoi(visit.poi);
+        if (visit.poi) {
+          setOpenPoi(visit.poi);
+          initialView.current = { yaw: visit.poi.yaw, pitch: visit.poi.pitch };
+        }
         setLoad({ status: 'ready', visit });
       },
       (err: unknown) => {
@@ -119,8 +124,6 @@ export default function ViewerPage() {
     () => (visit && sheet ? visit.rooms.filter((r) => r.id_map === sheet.id).map((r) => ({ id: r.id, name: r.name, x: r.x, y: r.y, heading: r.heading, mark: String(r.position + 1) })) : []),
     [visit, sheet],
   );
-  const initialPoi = openPoi && room && openPoi.id_room === room.id ? openPoi : null;
-  const initialView = useRef(initialPoi ? { yaw: initialPoi.yaw, pitch: initialPoi.pitch } : undefined);
 
   if (load.status === 'loading') return <Spinner size="lg" fullPage />;
   if (load.status === 'missing' || load.status === 'error') {
@@ -221,8 +224,9 @@ export default function ViewerPage() {
             rooms={v.rooms}
             roomId={room.id}
             onRoomChange={(id) => {
+              // The tour reports the first room too: the point of interest of the address stays open.
+              if (id !== room.id) setOpenPoi(null);
               setRoomId(id);
-              setOpenPoi(null);
             }}
             markers={markers}
             onMarkerSelect={(id) => snags.selectMarker(id) || setOpenPoi(pois.find((p) => `poi-${p.id}` === id) ?? null)}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, type ProjectList, type ProjectSummary, type VisitList, type VisitStarResponse, type VisitSummary } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
@@ -8,10 +8,12 @@ import { viewerPath } from '../../lib/share-links';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { Spinner } from '../../components/spinner';
+import { Pagination } from '../projects/pagination';
+import { allPages, pageOf, VISITS_PER_PAGE } from './visits-paging';
 import '../projects/projects.css';
 import './visits.css';
 
-type Load = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; visits: VisitSummary[]; total: number };
+type Load = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; visits: VisitSummary[]; total: number; page: number; pages: number };
 
 const positiveInt = (s: string | undefined) => (s && /^[1-9]\d{0,9}$/.test(s) ? Number(s) : null);
 
@@ -26,14 +28,18 @@ export default function VisitsPage() {
   const navigate = useNavigate();
   const { id } = useParams();
   const projectId = positiveInt(id);
+  // The page is part of the address (?page=3), so a reload or Back keeps it.
+  const [search, setSearch] = useSearchParams();
+  const page = pageOf(search.get('page'));
   const [projects, setProjects] = useState<ProjectSummary[] | null>(null);
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [reloadKey, setReloadKey] = useState(0);
 
   useEffect(() => {
     let live = true;
-    api.get<ProjectList>('/projects', MESSAGES.fetchProjectsFailed, { params: { per_page: 100, sort: 'name', order: 'asc' } }).then(
-      (list) => live && setProjects(list.items),
+    // Every project for the chooser, page after page (the API gives at most 100 at a time).
+    allPages((p, perPage) => api.get<ProjectList>('/projects', MESSAGES.fetchProjectsFailed, { params: { page: p, per_page: perPage, sort: 'name', order: 'asc' } })).then(
+      (items) => live && setProjects(items),
       (err: unknown) => {
         console.warn(err);
         if (live) setProjects([]);
@@ -47,16 +53,26 @@ export default function VisitsPage() {
   useEffect(() => {
     let live = true;
     setLoad({ status: 'loading' });
-    const params: Record<string, string | number> = { per_page: 100, sort: 'date', order: 'desc' };
+    const params: Record<string, string | number> = { page, per_page: VISITS_PER_PAGE, sort: 'date', order: 'desc' };
     if (projectId) params.id_project = projectId;
     api.get<VisitList>('/visits', MESSAGES.fetchVisitsFailed, { params }).then(
-      (list) => live && setLoad({ status: 'ready', visits: list.items, total: list.total }),
+      (list) => {
+        if (!live) return;
+        const pages = Math.max(1, Math.ceil(list.total / list.per_page));
+        // Past the last page (visits deleted since, an old link): the last page instead.
+        if (page > pages) setSearch(pages > 1 ? { page: String(pages) } : {}, { replace: true });
+        else setLoad({ status: 'ready', visits: list.items, total: list.total, page, pages });
+      },
       (err: unknown) => live && setLoad({ status: 'error', message: (err as Error).message || MESSAGES.fetchVisitsFailed }),
     );
     return () => {
       live = false;
     };
-  }, [projectId, reloadKey]);
+  }, [projectId, page, reloadKey, setSearch]);
+  const goToPage = (p: number) => {
+    setSearch(p > 1 ? { page: String(p) } : {});
+    window.scrollTo({ top: 0 });
+  };
 
   const project = projects?.find((p) => p.id === projectId) ?? null;
   const setStar = (visitId: number, starred: boolean) =>
@@ -135,6 +151,7 @@ export default function VisitsPage() {
               <VisitRow key={v.id} visit={v} showProject={!projectId} onStar={(s) => setStar(v.id, s)} />
             ))}
           </ul>
+          <Pagination page={load.page} pages={load.pages} onPage={goToPage} />
         </>
       )}
     </div>
