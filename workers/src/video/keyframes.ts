@@ -315,6 +315,8 @@ export class FlatKeyframeChooser {
     private readonly opts: KeyframeOptions,
     /** Horizontal field of view of the picture, degrees. */
     private readonly hFovDeg: number,
+    /** Image motion between keyframes, degrees: a flat view sees a narrow part of the scene, so smaller steps than a 360 one. */
+    private readonly stepDeg = 10,
   ) {}
 
   get contrast(): number {
@@ -340,7 +342,7 @@ export class FlatKeyframeChooser {
     const gap = time - prevKf.time;
     if (gap < this.opts.minGapSec || sig.contrast < this.opts.minContrast) return false;
     let reason = '';
-    if (this.moved >= this.opts.maxParallaxDeg) reason = 'move';
+    if (this.moved >= this.stepDeg) reason = 'move';
     else if (gap >= this.opts.maxGapSec && this.moved >= this.opts.stillParallaxDeg) reason = 'gap';
     if (!reason) return false;
     this.keyframes.push({ frame, time, headingDeg: 0, reason });
@@ -351,7 +353,7 @@ export class FlatKeyframeChooser {
   finish(): Keyframe[] {
     const l = this.last;
     const prev = this.keyframes[this.keyframes.length - 1];
-    if (l && prev && l.frame !== prev.frame && this.moved >= this.opts.maxParallaxDeg / 3) this.keyframes.push({ frame: l.frame, time: l.time, headingDeg: 0, reason: 'last' });
+    if (l && prev && l.frame !== prev.frame && this.moved >= this.stepDeg / 3) this.keyframes.push({ frame: l.frame, time: l.time, headingDeg: 0, reason: 'last' });
     return this.keyframes;
   }
 }

@@ -45,7 +45,7 @@ export interface ProcessOptions {
    * A flat (not 360°) video: the horizontal field of view assumed for its camera (degrees; COLMAP refines the
    * focal length from it) and the width of the one view per keyframe given to COLMAP.
    */
-  flat: { hFovDeg: number; viewWidth: number };
+  flat: { hFovDeg: number; viewWidth: number; stepDeg: number };
   signal?: AbortSignal;
 }
 
@@ -58,7 +58,7 @@ export const DEFAULT_PROCESS_OPTIONS: ProcessOptions = {
   skipNonReference: true,
   stabiliseViews: true,
   // About what a phone's main camera films (26 mm equivalent, 16:9).
-  flat: { hFovDeg: 68, viewWidth: 640 },
+  flat: { hFovDeg: 68, viewWidth: 640, stepDeg: 10 },
 };
 
 /** One perspective view of a keyframe, as COLMAP sees it. */
@@ -181,7 +181,7 @@ export async function processVideo(
     };
 
     onProgress(2, 'Finding where the camera moved');
-    const chooser = flat ? new FlatKeyframeChooser(opts.keyframes, opts.flat.hFovDeg) : new KeyframeChooser(opts.keyframes);
+    const chooser = flat ? new FlatKeyframeChooser(opts.keyframes, opts.flat.hFovDeg, opts.flat.stepDeg) : new KeyframeChooser(opts.keyframes);
     const times: number[] = [];
     const mw = opts.motionWidth;
     let last: { index: number; full: Uint8Array } | null = null;
