@@ -328,9 +328,10 @@ export interface VideoDetail {
   /** Degrees the picture is turned by the player. */
   rotation: number;
   /**
-   * '360' when equirectangular (2:1): keyframes become 360 rooms; 'flat' otherwise. A flat video is kept,
-   * but today the process step fails it with the reason (the pipeline and the viewer need 360 frames):
-   * show the kind at upload so the user knows before starting.
+   * '360' when equirectangular (2:1): keyframes become 360 rooms; 'flat' otherwise. A flat video is processed
+   * too: its one view per keyframe is reconstructed with the video's own camera (focal length refined by
+   * COLMAP from a typical phone's), and each keyframe becomes a flat room (the frame laid on the sphere where
+   * the camera looked, grey elsewhere). Show the kind at upload so the user knows what to expect.
    */
   kind: '360' | 'flat';
   /** Signed URL of the uploaded file. */

@@ -99,6 +99,18 @@ describe('equirect views', () => {
     expect(out[(24 * 64 + 5) * 3]).toBe(0);
   });
 
+  it('turns a view by shifting its map: the view at yaw 0 shifted by a quarter of the width is the view at yaw 90°', () => {
+    const w = 360, h = 180;
+    const src = new Uint8Array(w * h * 3);
+    for (let i = 0; i < src.length; i++) src[i] = (i * 7919) % 251;
+    const size = { width: 64, height: 48, focal: 32 };
+    const turned = renderView({ data: src, width: w, height: h }, viewMap({ yawDeg: 90, ...size }, w, h), 64, 48);
+    const shifted = renderView({ data: src, width: w, height: h }, viewMap({ yawDeg: 0, ...size }, w, h), 64, 48, w / 4);
+    let worst = 0;
+    for (let i = 0; i < turned.length; i++) worst = Math.max(worst, Math.abs(turned[i] - shifted[i]));
+    expect(worst).toBeLessThanOrEqual(1);
+  });
+
   it('converts YUV 4:2:0 grey and colour', () => {
     const yuv = new Uint8Array([235, 235, 235, 235, 128, 128]);
     for (const v of yuv420ToRgb(yuv, 2, 2)) expect(v).toBeGreaterThanOrEqual(254);
@@ -160,5 +172,22 @@ describe('view pairs of one keyframe', () => {
     const same = pairs.filter(([a, b]) => a.split('/')[1] === b.split('/')[1]);
     expect(same).toEqual([['v0/0.jpg', 'v1/0.jpg'], ['v0/0.jpg', 'v3/0.jpg'], ['v1/0.jpg', 'v2/0.jpg'], ['v2/0.jpg', 'v3/0.jpg']]);
     expect(pairs).toHaveLength(8);
+  });
+
+  it('matches each view with the same view of the next keyframe when the views are cut at fixed world directions, however the camera turned', () => {
+    // Views stabilised: each keyframe's view yaws carry its heading, so view k always looks the same way.
+    const frame = (index: number, headingDeg: number) => ({ index, headingDeg, views: [0, 90, 180, 270].map((y, view) => ({ view, yawDeg: y + headingDeg, name: `v${view}/${index}.jpg` })) });
+    const pairs = choosePairs([frame(0, 0), frame(1, 47), frame(2, 130)], { neighbours: 2, maxAngleDeg: 60, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 0, sameFrameStride: 1 });
+    expect(pairs).toHaveLength(12);
+    for (const [a, b] of pairs) expect(a.split('/')[0]).toBe(b.split('/')[0]);
+  });
+
+  it('matches the first and last keyframes (the start and end a user pins) with more neighbours than the rest', () => {
+    const frame = (index: number) => ({ index, headingDeg: 0, views: [{ view: 0, yawDeg: 0, name: `v0/${index}.jpg` }] });
+    const pairs = choosePairs(Array.from({ length: 10 }, (_, i) => frame(i)), { neighbours: 1, maxAngleDeg: 60, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 0, sameFrameStride: 1, ends: 2, endNeighbours: 3 });
+    const from = (i: number) => pairs.filter(([a]) => a === `v0/${i}.jpg`).map(([, b]) => b);
+    expect(from(0)).toEqual(['v0/1.jpg', 'v0/2.jpg', 'v0/3.jpg']);
+    expect(from(5)).toEqual(['v0/6.jpg']);
+    expect(from(7)).toEqual(['v0/8.jpg', 'v0/9.jpg']);
   });
 });

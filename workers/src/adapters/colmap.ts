@@ -43,6 +43,8 @@ export interface ExtractOptions {
   imageList?: string[];
   /** fx, fy, cx, cy of the PINHOLE camera shared by every image of one folder. */
   pinhole: [number, number, number, number];
+  /** Another camera model and its parameters instead (e.g. SIMPLE_RADIAL f, cx, cy, k for a flat video's unknown lens). */
+  camera?: { model: 'SIMPLE_RADIAL'; params: number[] };
   maxFeatures: number;
   /** SIFT's first octave: −1 (COLMAP's default) doubles the image first, 0 does not (about 4× less work, fewer fine features). */
   firstOctave: number;
@@ -64,9 +66,9 @@ export async function extractFeatures(o: ExtractOptions, onProgress?: ColmapProg
         database_path: o.database,
         image_path: o.imageDir,
         ...(list ? { image_list_path: list } : {}),
-        'ImageReader.camera_model': 'PINHOLE',
+        'ImageReader.camera_model': o.camera?.model ?? 'PINHOLE',
         'ImageReader.single_camera_per_folder': 1,
-        'ImageReader.camera_params': o.pinhole.join(','),
+        'ImageReader.camera_params': (o.camera?.params ?? o.pinhole).join(','),
         'SiftExtraction.use_gpu': 0,
         'SiftExtraction.num_threads': o.threads,
         'SiftExtraction.max_num_features': o.maxFeatures,
@@ -113,6 +115,8 @@ export interface MapperOptions {
   threads: number;
   /** Extra `Mapper.*` options (without the prefix), e.g. { ba_global_images_ratio: 1.5 }. */
   mapper?: Record<string, string | number | boolean>;
+  /** Refine the focal length and distortion (a camera known only roughly); fixed by default. */
+  refineIntrinsics?: boolean;
   signal?: AbortSignal;
 }
 
@@ -127,9 +131,9 @@ export async function runMapper(o: MapperOptions, onProgress?: ColmapProgress): 
       image_path: o.imageDir,
       output_path: o.outputDir,
       'Mapper.num_threads': o.threads,
-      'Mapper.ba_refine_focal_length': 0,
+      'Mapper.ba_refine_focal_length': o.refineIntrinsics ? 1 : 0,
       'Mapper.ba_refine_principal_point': 0,
-      'Mapper.ba_refine_extra_params': 0,
+      'Mapper.ba_refine_extra_params': o.refineIntrinsics ? 1 : 0,
       ...extra,
     },
     onProgress,

@@ -44,12 +44,17 @@ export function viewMap(view: PinholeView, eqWidth: number, eqHeight: number): F
   return map;
 }
 
-/** Samples an equirect RGB image through a view map (bilinear, wrapping around horizontally). */
-export function renderView(src: RgbImage, map: Float32Array, width: number, height: number): Uint8Array {
+/**
+ * Samples an equirect RGB image through a view map (bilinear, wrapping around
+ * horizontally). `xShift` (pixels of the equirect image) turns the view about
+ * the vertical axis: a turn of Y degrees is a shift of Y/360 of the width, so
+ * one map serves every yaw.
+ */
+export function renderView(src: RgbImage, map: Float32Array, width: number, height: number, xShift = 0): Uint8Array {
   const out = new Uint8Array(width * height * 3);
   const W = src.width, H = src.height, d = src.data;
   for (let i = 0; i < width * height; i++) {
-    let x = map[i * 2];
+    let x = map[i * 2] + xShift;
     let y = map[i * 2 + 1];
     if (y < 0) y = 0;
     if (y > H - 1) y = H - 1;
@@ -89,4 +94,46 @@ export function yuv420ToRgb(yuv: Uint8Array, width: number, height: number, out 
     }
   }
   return out;
+}
+
+/**
+ * A flat (pinhole) picture laid into an equirectangular image of `outWidth`
+ * × `outWidth/2`, looking ahead at the centre: what the camera saw at its
+ * place on the sphere, the rest a neutral grey. This is how a flat video's
+ * keyframe becomes a room the 360 viewer can show. Bilinear.
+ */
+export function flatToEquirect(src: RgbImage, focal: number, outWidth: number): RgbImage {
+  const W = outWidth;
+  const H = outWidth / 2;
+  const out = new Uint8Array(W * H * 3).fill(96);
+  const { width: w, height: h, data: d } = src;
+  const cx = w / 2, cy = h / 2;
+  // Only the part of the sphere the picture can cover: half-angles plus a pixel.
+  const halfLon = Math.atan(cx / focal);
+  const halfLat = Math.atan(cy / focal);
+  const u0 = Math.max(0, Math.floor((0.5 - halfLon / (2 * Math.PI)) * W) - 1), u1 = Math.min(W - 1, Math.ceil((0.5 + halfLon / (2 * Math.PI)) * W) + 1);
+  const v0 = Math.max(0, Math.floor((0.5 - halfLat / Math.PI) * H) - 1), v1 = Math.min(H - 1, Math.ceil((0.5 + halfLat / Math.PI) * H) + 1);
+  for (let v = v0; v <= v1; v++) {
+    const lat = (0.5 - (v + 0.5) / H) * Math.PI;
+    const cl = Math.cos(lat), sl = Math.sin(lat);
+    for (let u = u0; u <= u1; u++) {
+      const lon = ((u + 0.5) / W - 0.5) * 2 * Math.PI;
+      const z = cl * Math.cos(lon);
+      if (z <= 1e-6) continue;
+      const x = focal * (cl * Math.sin(lon)) / z + cx - 0.5;
+      const y = focal * -sl / z + cy - 0.5;
+      if (x < 0 || y < 0 || x > w - 1 || y > h - 1) continue;
+      const x0 = Math.floor(x), y0 = Math.floor(y);
+      const x1 = Math.min(w - 1, x0 + 1), y1 = Math.min(h - 1, y0 + 1);
+      const fx = x - x0, fy = y - y0;
+      const a = (y0 * w + x0) * 3, b = (y0 * w + x1) * 3, c = (y1 * w + x0) * 3, e = (y1 * w + x1) * 3;
+      const o = (v * W + u) * 3;
+      for (let k = 0; k < 3; k++) {
+        const top = d[a + k] + (d[b + k] - d[a + k]) * fx;
+        const bot = d[c + k] + (d[e + k] - d[c + k]) * fx;
+        out[o + k] = top + (bot - top) * fy + 0.5;
+      }
+    }
+  }
+  return { data: out, width: W, height: H };
 }

@@ -4,9 +4,13 @@
  * a thin wrapper (load the row, call, store the files, report progress):
  *
  *   const manifest = await processVideo(videoFile, workDir, onProgress);
- *     // ffprobe check, keyframes chosen by motion while decoding once,
- *     // workDir/rooms/NNNN.jpg (360 rooms), workDir/views/vK/NNNN.jpg
- *     // (perspective views for reconstruction), workDir/manifest.json
+ *     // ffprobe check, keyframes chosen by motion while decoding once (only
+ *     // the reference frames), workDir/rooms/NNNN.jpg (360 rooms),
+ *     // workDir/views/vK/NNNN.jpg (perspective views for reconstruction, cut
+ *     // at fixed world directions: the measured turn is taken out),
+ *     // workDir/manifest.json. A flat video (not 2:1) gives flat rooms (the
+ *     // frame laid on the sphere ahead) and one view per keyframe whose
+ *     // focal length COLMAP refines.
  *   const rec = await reconstruct(workDir, onProgress);
  *     // COLMAP: features, matching of walking-order view pairs, mapping
  *     // with the known focal; workDir/reconstruction/cluster-N.ply (binary

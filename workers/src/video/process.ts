@@ -3,9 +3,9 @@ import path from 'node:path';
 import { probeVideo, type VideoProbe } from '../adapters/ffprobe.js';
 import sharp from 'sharp';
 import { decodeTwoStreams } from '../adapters/ffmpeg.js';
-import { renderView, viewMap, yuv420ToRgb } from './equirect.js';
+import { flatToEquirect, renderView, viewMap, yuv420ToRgb } from './equirect.js';
 import { VideoRejected } from './errors.js';
-import { DEFAULT_KEYFRAME_OPTIONS, KeyframeChooser, type KeyframeOptions } from './keyframes.js';
+import { DEFAULT_KEYFRAME_OPTIONS, FlatKeyframeChooser, KeyframeChooser, type KeyframeOptions } from './keyframes.js';
 import { StageClock } from './run-tool.js';
 
 /** Reports where a step stands: 0–100 and a sentence for the user. */
@@ -33,6 +33,19 @@ export interface ProcessOptions {
   minDuration: number;
   /** Fewest keyframes a walk must give. */
   minKeyframes: number;
+  /** Decode only the frames other frames are predicted from (about half the work when the video has B-frames). */
+  skipNonReference: boolean;
+  /**
+   * Cut each keyframe's views at fixed directions of the world rather than of the camera (the yaw measured
+   * while decoding is taken out): view k of one keyframe then looks where view k of the next one looks, so
+   * matching one view with one view suffices however the camera turned, and a head turn costs nothing.
+   */
+  stabiliseViews: boolean;
+  /**
+   * A flat (not 360°) video: the horizontal field of view assumed for its camera (degrees; COLMAP refines the
+   * focal length from it) and the width of the one view per keyframe given to COLMAP.
+   */
+  flat: { hFovDeg: number; viewWidth: number; stepDeg: number };
   signal?: AbortSignal;
 }
 
@@ -42,6 +55,10 @@ export const DEFAULT_PROCESS_OPTIONS: ProcessOptions = {
   motionWidth: 256,
   minDuration: 1,
   minKeyframes: 4,
+  skipNonReference: true,
+  stabiliseViews: true,
+  // About what a phone's main camera films (26 mm equivalent, 16:9).
+  flat: { hFovDeg: 68, viewWidth: 640, stepDeg: 10 },
 };
 
 /** One perspective view of a keyframe, as COLMAP sees it. */
@@ -72,6 +89,8 @@ export interface KeyframeInfo {
 export interface ProcessManifest {
   version: 1;
   video: VideoProbe;
+  /** '360': views cut from equirectangular frames (known focal); 'flat': the frame itself is the one view (focal refined). */
+  kind?: '360' | 'flat';
   views: ViewsOptions & { vFovDeg: number; focal: number; yawsDeg: number[] };
   keyframes: KeyframeInfo[];
   /** Seconds per stage: wall clock, and CPU of this process and its tools. */
@@ -111,29 +130,50 @@ export async function processVideo(
   try {
     onProgress(0, 'Checking the video');
     const video = await probeVideo(input);
-    if (!video.is360) {
-      throw new VideoRejected(`This video is ${video.width}×${video.height}; a 360° walk-through video (equirectangular, twice as wide as high) is needed.`);
-    }
+    const flat = !video.is360;
     if (video.duration < opts.minDuration) throw new VideoRejected(`This video lasts ${video.duration.toFixed(1)} s; a walk-through needs at least ${opts.minDuration} s.`);
     lap('probe');
 
-    const v = opts.views;
+    // A flat video: the decoded picture is the frame (even size); its one view is the frame scaled down, and its
+    // room is the frame laid on the sphere where the camera looked.
+    const frameWidth = video.width & ~1;
+    const frameHeight = video.height & ~1;
+    const flatViewWidth = Math.min(frameWidth, opts.flat.viewWidth) & ~1;
+    const flatFocal = frameWidth / 2 / Math.tan((opts.flat.hFovDeg * Math.PI) / 360);
+    const v: ViewsOptions = flat ? { count: 1, hFovDeg: opts.flat.hFovDeg, width: flatViewWidth, height: Math.round((flatViewWidth * frameHeight) / frameWidth) & ~1 } : opts.views;
     const vFovDeg = verticalFov(v);
     const focal = focalOf(v);
     const yawsDeg = Array.from({ length: v.count }, (_, k) => (k * 360) / v.count);
-    const roomWidth = Math.min(video.width, opts.roomWidth ?? video.width) & ~1;
+    const roomWidth = flat
+      ? Math.min(4096, Math.max(1024, 4 * Math.round(((360 / opts.flat.hFovDeg) * frameWidth) / 8)))
+      : Math.min(video.width, opts.roomWidth ?? video.width) & ~1;
     const roomHeight = (roomWidth / 2) & ~1;
-    const maps = yawsDeg.map((yawDeg) => viewMap({ yawDeg, width: v.width, height: v.height, focal }, roomWidth, roomHeight));
+    const fullWidth = flat ? frameWidth : roomWidth;
+    const fullHeight = flat ? frameHeight : roomHeight;
+    const maps = flat ? [] : yawsDeg.map((yawDeg) => viewMap({ yawDeg, width: v.width, height: v.height, focal }, roomWidth, roomHeight));
     await fsp.mkdir(path.join(stage, 'rooms'));
     for (let k = 0; k < v.count; k++) await fsp.mkdir(path.join(stage, 'views', `v${k}`), { recursive: true });
     const pad = (i: number) => String(i).padStart(4, '0');
     /** Writes keyframe number `n` from its full picture: the 360 room and its perspective views. */
-    const writeKeyframe = async (n: number, yuv: Uint8Array) => {
+    /** Yaw added to every view of a keyframe: its measured heading when the views are stabilised. */
+    const viewTurn = (headingDeg: number) => (opts.stabiliseViews ? headingDeg : 0);
+    const writeKeyframe = async (n: number, yuv: Uint8Array, headingDeg: number) => {
+      if (flat) {
+        const rgb = yuv420ToRgb(yuv, frameWidth, frameHeight);
+        const frameRaw = { raw: { width: frameWidth, height: frameHeight, channels: 3 as const } };
+        const sphere = flatToEquirect({ data: rgb, width: frameWidth, height: frameHeight }, flatFocal, roomWidth);
+        await Promise.all([
+          sharp(sphere.data, { raw: { width: sphere.width, height: sphere.height, channels: 3 } }).jpeg({ quality: 88 }).toFile(path.join(stage, 'rooms', `${pad(n)}.jpg`)),
+          sharp(rgb, frameRaw).resize(v.width, v.height, { fit: 'fill' }).jpeg({ quality: 92 }).toFile(path.join(stage, 'views', 'v0', `${pad(n)}.jpg`)),
+        ]);
+        return;
+      }
       const rgb = yuv420ToRgb(yuv, roomWidth, roomHeight);
       const raw = { raw: { width: roomWidth, height: roomHeight, channels: 3 as const } };
       const room = sharp(rgb, raw).jpeg({ quality: 88 }).toFile(path.join(stage, 'rooms', `${pad(n)}.jpg`));
+      const shift = (viewTurn(headingDeg) / 360) * roomWidth;
       const views = maps.map((map, k) =>
-        sharp(renderView({ data: rgb, width: roomWidth, height: roomHeight }, map, v.width, v.height), { raw: { width: v.width, height: v.height, channels: 3 } })
+        sharp(renderView({ data: rgb, width: roomWidth, height: roomHeight }, map, v.width, v.height, shift), { raw: { width: v.width, height: v.height, channels: 3 } })
           .jpeg({ quality: 92 })
           .toFile(path.join(stage, 'views', `v${k}`, `${pad(n)}.jpg`)),
       );
@@ -141,29 +181,42 @@ export async function processVideo(
     };
 
     onProgress(2, 'Finding where the camera moved');
-    const chooser = new KeyframeChooser(opts.keyframes);
+    const chooser = flat ? new FlatKeyframeChooser(opts.keyframes, opts.flat.hFovDeg, opts.flat.stepDeg) : new KeyframeChooser(opts.keyframes);
     const times: number[] = [];
     const mw = opts.motionWidth;
     let last: { index: number; full: Uint8Array } | null = null;
+    /** Seconds per decoded frame so far: the time of a frame whose timestamp line has not been read yet. */
+    let known = { index: 0, time: 0 };
+    const timeOf = (index: number) => times[index] ?? (known.index > 0 ? (index * known.time) / known.index : index / video.fps);
     const decoded = await decodeTwoStreams(
       input,
-      { greyWidth: mw, fullWidth: roomWidth, fullHeight: roomHeight },
+      { greyWidth: mw, fullWidth, fullHeight },
       ({ index, grey, full }) => {
-        if (index % 30 === 0) onProgress(2 + 93 * Math.min(1, index / video.frames), `Finding where the camera moved (${Math.round(index / video.fps)} s of ${Math.round(video.duration)} s, ${chooser.keyframes.length} keyframes)`);
+        const time = timeOf(index);
+        if (index % 15 === 0) onProgress(2 + 93 * Math.min(1, time / video.duration), `Finding where the camera moved (${Math.round(time)} s of ${Math.round(video.duration)} s, ${chooser.keyframes.length} keyframes)`);
         last = { index, full };
-        if (!chooser.push(index, index / video.fps, { data: grey, width: mw, height: mw / 2 })) return;
+        if (!chooser.push(index, time, { data: grey, width: mw, height: mw / 2 })) return;
         // Two keyframes are written while decoding goes on; a third waits for one of them (bounded memory).
-        const write = writeKeyframe(chooser.keyframes.length - 1, full).finally(() => writing.delete(write));
+        const write = writeKeyframe(chooser.keyframes.length - 1, full, chooser.keyframes[chooser.keyframes.length - 1].headingDeg).finally(() => writing.delete(write));
         // Awaited below; when decoding fails first (the video was deleted, the run cancelled) the
         // write is abandoned, and its failure must not surface as an unhandled rejection.
         write.catch(() => undefined);
         writing.add(write);
         if (writing.size >= 2) return Promise.race(writing);
       },
-      { signal: opts.signal, onTime: (i, t) => (times[i] = t) },
+      {
+        signal: opts.signal,
+        skipNonReference: opts.skipNonReference,
+        onTime: (i, t) => {
+          times[i] = t;
+          if (i > known.index) known = { index: i, time: t };
+        },
+      },
     );
-    if (decoded.frames < Math.max(1, 0.9 * video.frames - 2)) {
-      throw new VideoRejected(`The video is cut off: only ${decoded.frames} of its ${video.frames} frames can be read. Upload the whole file again.`);
+    // How much of the video could be read: by the timestamps (frames may have been skipped on purpose).
+    const readSeconds = Math.max(decoded.frames ? decoded.lastTime + 1 / video.fps : 0, opts.skipNonReference ? 0 : decoded.frames / video.fps);
+    if (readSeconds < 0.9 * video.duration - 2 / video.fps) {
+      throw new VideoRejected(`The video is cut off: only ${readSeconds.toFixed(1)} s of its ${video.duration.toFixed(1)} s can be read. Upload the whole file again.`);
     }
     if (chooser.contrast < opts.keyframes.minContrast) {
       throw new VideoRejected('The video shows almost nothing (a blank or dark picture); the walk cannot be placed.');
@@ -172,7 +225,7 @@ export async function processVideo(
     const before = chooser.keyframes.length;
     const kfs = chooser.finish();
     const lastFrame = last as { index: number; full: Uint8Array } | null;
-    if (kfs.length > before && lastFrame) await writeKeyframe(kfs.length - 1, lastFrame.full);
+    if (kfs.length > before && lastFrame) await writeKeyframe(kfs.length - 1, lastFrame.full, kfs[kfs.length - 1].headingDeg);
     if (kfs.length < opts.minKeyframes) {
       throw new VideoRejected(`The camera hardly moves in this video (${kfs.length} distinct positions); walk through the rooms while filming.`);
     }
@@ -181,16 +234,22 @@ export async function processVideo(
     const manifest: ProcessManifest = {
       version: 1,
       video,
+      kind: flat ? 'flat' : '360',
       views: { ...v, vFovDeg, focal, yawsDeg },
-      keyframes: kfs.map((k, i) => ({
-        index: i,
-        frame: k.frame,
-        time: times[k.frame] ?? k.time,
-        headingDeg: k.headingDeg,
-        reason: k.reason,
-        room: `rooms/${pad(i)}.jpg`,
-        views: yawsDeg.map((yawDeg, view) => ({ view, yawDeg, name: `v${view}/${pad(i)}.jpg` })),
-      })),
+      keyframes: kfs.map((k, i) => {
+        // k.frame counts decoded frames; the video's own frame number comes from the frame's timestamp
+        // (counted from the first frame's: some containers start later than 0).
+        const time = Math.max(0, (times[k.frame] ?? k.time) - (times[0] ?? 0));
+        return {
+          index: i,
+          frame: Math.min(video.frames - 1, Math.max(0, Math.round(time * video.fps))),
+          time,
+          headingDeg: k.headingDeg,
+          reason: k.reason,
+          room: `rooms/${pad(i)}.jpg`,
+          views: yawsDeg.map((yawDeg, view) => ({ view, yawDeg: yawDeg + viewTurn(k.headingDeg), name: `v${view}/${pad(i)}.jpg` })),
+        };
+      }),
       timings: { wall: clock.wall, cpu: clock.cpu },
     };
     await fsp.writeFile(path.join(stage, MANIFEST), JSON.stringify(manifest, null, 1));

@@ -149,14 +149,18 @@ export async function reconstruct(
   const nViews = manifest.keyframes.length * manifest.views.count;
   try {
     const { focal, width, height } = manifest.views;
+    // A flat video's lens is only guessed: a camera with one radial term whose focal length the mapper refines.
+    const flat = manifest.kind === 'flat';
+    const camera = flat ? { model: 'SIMPLE_RADIAL' as const, params: [focal, width / 2, height / 2, 0] } : undefined;
     onProgress(0, 'Finding features in the keyframes');
     await extractFeatures(
-      { database, imageDir, pinhole: [focal, focal, width / 2, height / 2], maxFeatures: opts.maxFeatures, firstOctave: opts.firstOctave, threads: opts.threads, signal: opts.signal },
+      { database, imageDir, pinhole: [focal, focal, width / 2, height / 2], camera, maxFeatures: opts.maxFeatures, firstOctave: opts.firstOctave, threads: opts.threads, signal: opts.signal },
       (done, total) => onProgress((30 * done) / (total || nViews), `Finding features (${done} of ${total} views)`),
     );
     lap('features');
 
-    const pairs = choosePairs(manifest.keyframes, opts.pairs);
+    // One view a keyframe (flat): more neighbours along the walk make up for the views it does not have.
+    const pairs = choosePairs(manifest.keyframes, flat ? { ...opts.pairs, neighbours: Math.max(opts.pairs.neighbours, 4), sameFrameMaxAngleDeg: 0 } : opts.pairs);
     onProgress(30, 'Matching neighbouring keyframes');
     await matchPairs({ database, pairs, threads: opts.threads, workDir: stage, maxTrials: opts.maxTrials, signal: opts.signal }, (done, total) =>
       onProgress(30 + (20 * done) / (total || 1), `Matching neighbouring keyframes (block ${done} of ${total})`),
@@ -167,7 +171,7 @@ export async function reconstruct(
     const sparse = path.join(stage, 'sparse');
     let registered = 0;
     try {
-      await runMapper({ database, imageDir, outputDir: sparse, threads: opts.threads, mapper: opts.mapper, signal: opts.signal }, (_id, k) => {
+      await runMapper({ database, imageDir, outputDir: sparse, threads: opts.threads, mapper: opts.mapper, refineIntrinsics: flat, signal: opts.signal }, (_id, k) => {
         registered = Math.max(registered, k ?? 0);
         onProgress(50 + 45 * Math.min(1, registered / nViews), `Placing the keyframes (${Math.ceil(registered / manifest.views.count)} of ${manifest.keyframes.length})`);
       });

@@ -185,7 +185,7 @@ export function VideoFileCard({ visitId, canEdit, video, onVideo }: Props) {
         )}
         {video && !sending && video.kind === 'flat' && (
           <div className="alert alert-warning small" role="status" data-testid="video-flat-warning">
-            {t('This is a flat video, not a 360° one: only 360° videos (twice as wide as high) can become rooms. Film the walk with a 360° camera.')}
+            {t('This is a flat video, not a 360° one: its rooms show only what the camera faced, and their places on the sheet are less sure. A 360° camera gives whole rooms.')}
           </div>
         )}
         {video && !sending && (
