@@ -134,7 +134,7 @@ describe('snags: create, read, change, delete', () => {
     const stranger = await createUser();
     const cases: [Record<string, unknown>, number, string][] = [
       [{ id_room: other.room }, 400, "This room is not in the snag's visit."],
-      [{ id_assignee: stranger.user.id }, 400, "The assignee must be one of the project's people."],
+      [{ id_assignee: stranger.user.id }, 400, "The assignee must be one of the project's people who may handle snags."],
       [{ title: '  ' }, 400, 'Title is required'],
       [{ id_room: w.room, yaw: undefined }, 400, 'A snag in a room needs yaw and pitch.'],
       [{ id_map: other.map, x: 1, y: 2, id_room: null }, 400, "This sheet is not in the snag's project."],
@@ -215,6 +215,13 @@ describe('snags: who sees and changes them', () => {
     expect([refused.status, refused.body.message]).toEqual([403, 'You can view the snags of this project but not change them.']);
     const listed = await api().get('/api/annotations').query({ id_project: w.project }).set(editorDenied.auth);
     expect(listed.body.data.items.map((a: { can_edit: boolean }) => a.can_edit)).toEqual([false]);
+    // Only people who may move a snag along can be given one.
+    const people = await api().get('/api/annotations/people').query({ id_project: w.project }).set(w.owner.auth);
+    const ids = people.body.data.map((p: { id: number }) => p.id);
+    expect(ids).toContain(viewerAllowed.user.id);
+    expect(ids).not.toContain(editorDenied.user.id);
+    const toReader = await api().put(`/api/annotations/${s.id}`).set(w.owner.auth).send({ id_assignee: editorDenied.user.id });
+    expect([toReader.status, toReader.body.message]).toEqual([400, "The assignee must be one of the project's people who may handle snags."]);
   });
 });
 

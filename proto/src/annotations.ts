@@ -30,7 +30,7 @@ import { pitchField, yawField } from './visits.js';
  * admins) see its snags; anybody else gets 404 for them (their existence is
  * never revealed). Owner, admin and 'editor' members create and change them
  * (api: canManageSnags); other members may only read (403 on change).
- * The assignee must be one of the project's people.
+ * The assignee must be one of the project's people who may handle snags (see GET /annotations/people).
  *
  * Positions: yaw/pitch in radians inside the room (as visits.ts), zoom is
  * Photo Sphere Viewer's 0..100; x/y are sheet pixels (origin top-left) on

@@ -162,17 +162,17 @@ export async function canAccessProject(userId: number, projectId: number): Promi
   return !!(await projectAccess(user, projectId));
 }
 
-/**
- * The users who manage a project's team and hear of join requests: the
- * owner and every member whose permissions include manage_team.
- */
-export async function teamManagerIds(projectId: number, k: Db = db()): Promise<number[]> {
+/** The owner and every active member whose permissions include `permission` (the owner first). */
+export async function projectPeopleWith(projectId: number, permission: ProjectPermission, k: Db = db()): Promise<number[]> {
   const project = await k('projects').where({ id: projectId }).first('id_owner');
   if (!project) return [];
   const members: { id_user: number; role: string; permissions: unknown }[] = await k('project_members as pm')
     .join('users as u', 'u.id', 'pm.id_user')
     .where({ 'pm.id_project': projectId, 'u.active': true })
     .select('pm.id_user', 'pm.role', 'pm.permissions');
-  const managers = members.filter((m) => memberPermissions(m.role, m.permissions).manage_team).map((m) => m.id_user);
-  return [project.id_owner, ...managers.filter((id) => id !== project.id_owner)];
+  const allowed = members.filter((m) => memberPermissions(m.role, m.permissions)[permission]).map((m) => m.id_user);
+  return [project.id_owner, ...allowed.filter((id) => id !== project.id_owner)];
 }
+
+/** The users who manage a project's team and hear of join requests. */
+export const teamManagerIds = (projectId: number, k: Db = db()) => projectPeopleWith(projectId, 'manage_team', k);

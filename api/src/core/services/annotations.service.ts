@@ -27,7 +27,7 @@ import { db } from '../db/index.js';
 import { localDate } from '../db/models/project.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { signedUrl } from '../storage/index.js';
-import { accessFor, canManageSnagsOf, projectAccess, whereVisible, type ProjectAccess } from './access.service.js';
+import { accessFor, canManageSnagsOf, projectAccess, projectPeopleWith, whereVisible, type ProjectAccess } from './access.service.js';
 import { annotationChanged } from './annotations-events.js';
 import { ROOM_FILES } from './rooms-dto.js';
 import { removeQuietly } from './visits.service.js';
@@ -345,20 +345,17 @@ export async function getAnnotation(user: Actor, id: number): Promise<Annotation
   return detail(user, id);
 }
 
-/** GET /annotations/people: the project's owner and members, who snags may be assigned to. */
+/**
+ * GET /annotations/people: who snags may be assigned to — the owner and the
+ * members who may handle snags, so an assignee can always move theirs along.
+ */
 export async function projectPeople(user: Actor, projectId: number, k: Db = db()): Promise<AnnotationPerson[]> {
   await snagProjectAccess(user, projectId, false, 'Project not found.', k);
   const rows = await k('users as u')
-    .whereIn('u.id', k('projects').where({ id: projectId }).select('id_owner').union(k('project_members').where({ id_project: projectId }).select('id_user')))
+    .whereIn('u.id', await projectPeopleWith(projectId, 'manage_snags', k))
     .orderByRaw('lower(u.username)')
     .select('u.id', 'u.username', 'u.first_name', 'u.last_name');
   return rows.map((u) => person(u.id, u.username, u.first_name, u.last_name)!);
-}
-
-async function isProjectPerson(projectId: number, userId: number, k: Db): Promise<boolean> {
-  const owner = await k('projects').where({ id: projectId, id_owner: userId }).first('id');
-  if (owner) return true;
-  return !!(await k('project_members').where({ id_project: projectId, id_user: userId }).first('id'));
 }
 
 export async function recordHistory(
@@ -430,8 +427,8 @@ async function checkPlace(place: Place, visit: { id: number; id_project: number 
 }
 
 async function checkAssignee(projectId: number, assignee: number | null | undefined, k: Db) {
-  if (assignee != null && !(await isProjectPerson(projectId, assignee, k))) {
-    throw badRequest('The assignee must be one of the project\'s people.');
+  if (assignee != null && !(await projectPeopleWith(projectId, 'manage_snags', k)).includes(assignee)) {
+    throw badRequest('The assignee must be one of the project\'s people who may handle snags.');
   }
 }
 
