@@ -100,7 +100,9 @@ describe('visits and the 360 viewer', () => {
       await page.waitForURL(new RegExp(`/visittour/${visitId}/\\d+$`));
       const pano = page.getByTestId('panorama');
       await panoramaReady(pano);
-      await page.getByRole('button', { name: 'Add a hotspot' }).click();
+      const hotspotMode = page.getByRole('button', { name: 'Add a hotspot' });
+      await hotspotMode.click();
+      await expect.poll(() => hotspotMode.getAttribute('aria-pressed'), EVENTUALLY).toBe('true');
       const box = (await pano.boundingBox())!;
       await page.mouse.click(box.x + box.width * 0.6, box.y + box.height * 0.55);
       await expect.poll(() => page.getByTestId('hotspot-form').isVisible(), EVENTUALLY).toBe(true);
@@ -110,8 +112,13 @@ describe('visits and the 360 viewer', () => {
       await expect.poll(() => page.getByTestId('hotspot-item').allTextContents(), EVENTUALLY).toEqual(['→ Office']);
 
       // A point of interest in the Lobby.
-      await page.getByRole('button', { name: 'Add a point of interest' }).click();
-      await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.45);
+      const poiMode = page.getByRole('button', { name: 'Add a point of interest' });
+      await poiMode.click();
+      // The click in the view places a point only once the editor is in that mode and the view has settled after the hotspot.
+      await expect.poll(() => poiMode.getAttribute('aria-pressed'), EVENTUALLY).toBe('true');
+      await panoramaReady(pano);
+      const poiBox = (await pano.boundingBox())!;
+      await page.mouse.click(poiBox.x + poiBox.width * 0.3, poiBox.y + poiBox.height * 0.45);
       const poiForm = page.getByTestId('poi-form');
       await expect.poll(() => poiForm.isVisible(), EVENTUALLY).toBe(true);
       await poiForm.getByLabel('Title').fill('Cracked tile');
