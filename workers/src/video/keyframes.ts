@@ -35,9 +35,9 @@ export interface KeyframeOptions {
 
 export const DEFAULT_KEYFRAME_OPTIONS: KeyframeOptions = {
   maxTurnDeg: 30,
-  // About one keyframe per 0.6–0.8 m in rooms a few metres wide: 12° gave twice the keyframes (and COLMAP work)
-  // for no better placement; 20° let the view pairs of a wall-hugging start fail (the walk split in two).
-  maxParallaxDeg: 16,
+  // About one keyframe per 0.5 m in rooms a few metres wide. 16° halved COLMAP's work on the 50 s walk, but a
+  // short walk then split in two now and then (too little overlap where it hugs a wall); 20° split it every time.
+  maxParallaxDeg: 12,
   minGapSec: 0.2,
   maxGapSec: 2,
   stillParallaxDeg: 1,
