@@ -1,32 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobOf } from '@sitewalk/proto';
-import { Notification, User, closeDb } from '@sitewalk/api/core/db';
-import { closeQueues, queue } from '@sitewalk/api/core/queue';
-import { closeEmitter } from '@sitewalk/api/core/realtime';
-import { closeRedis } from '@sitewalk/api/core/redis';
+import { describe, expect, it } from 'vitest';
+import { Notification, User } from '@sitewalk/api/core/db';
 import { getPreferences, notify, updatePreferences } from '@sitewalk/api/core/services/notifications.service.js';
 import { createUser } from '../../api/test/helpers.js';
-import { handlers } from '../src/jobs/index.js';
-import { startWorkers, type RunningWorkers } from '../src/runner.js';
+import { queuedMailsTo, runNotificationWorkers } from './notification-workers.js';
 import { settled, useOwnRedisPrefix } from './helpers.js';
 
 useOwnRedisPrefix('notify-dispatch');
 
-// Only the notifications queue runs here: mail jobs stay queued, so the test sees what would be mailed.
-let workers: RunningWorkers;
-beforeAll(() => {
-  workers = startWorkers(handlers, { queues: ['notifications'] });
-});
-afterAll(async () => {
-  await workers?.close();
-  await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis()]);
-  await closeDb();
-});
+runNotificationWorkers();
 
-async function mailsTo(email: string) {
-  const jobs = await queue('mail').getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
-  return jobs.filter((j) => j && (j.data as JobOf<'mail.send'>).to === email).map((j) => j.data as JobOf<'mail.send'>);
-}
+const mailsTo = queuedMailsTo;
 
 async function deliver(userId: number, over: Partial<Parameters<typeof notify>[1]> = {}) {
   const job = await notify(userId, { kind: 'project_created', title: 'Project created', message: 'Tower B was created.', type: 'success', link: '/project/7', ...over });

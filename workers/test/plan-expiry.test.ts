@@ -1,34 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobOf } from '@sitewalk/proto';
-import { Notification, closeDb, db } from '@sitewalk/api/core/db';
-import { closeQueues, enqueue, queue } from '@sitewalk/api/core/queue';
-import { closeEmitter } from '@sitewalk/api/core/realtime';
-import { closeRedis } from '@sitewalk/api/core/redis';
+import { describe, expect, it } from 'vitest';
+import { Notification, db } from '@sitewalk/api/core/db';
+import { enqueue, queue } from '@sitewalk/api/core/queue';
 import { PLAN_EXPIRY_SCHEDULER_ID } from '@sitewalk/api/core/services/plan-expiry.service.js';
 import { ensureSchedules } from '../src/schedules.js';
 import { addDays } from '@sitewalk/api/core/services/plan-expiry-rules.js';
 import { createUser, uniqueName } from '../../api/test/helpers.js';
-import { handlers } from '../src/jobs/index.js';
-import { startWorkers, type RunningWorkers } from '../src/runner.js';
+import { queuedMailsTo, runNotificationWorkers } from './notification-workers.js';
 import { settled, useOwnRedisPrefix, waitFor } from './helpers.js';
 
 useOwnRedisPrefix('plan-expiry');
 
-// The notifications queue runs (the scan and notify.dispatch); mail jobs stay queued so the test sees what would be mailed.
-let workers: RunningWorkers;
-beforeAll(() => {
-  workers = startWorkers(handlers, { queues: ['notifications'] });
-});
-afterAll(async () => {
-  await workers?.close();
-  await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis()]);
-  await closeDb();
-});
+runNotificationWorkers();
 
-async function mailsTo(email: string) {
-  const jobs = await queue('mail').getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
-  return jobs.filter((j) => j && (j.data as JobOf<'mail.send'>).to === email).map((j) => j.data as JobOf<'mail.send'>);
-}
+const mailsTo = queuedMailsTo;
 
 async function subscription(expiresAt: string) {
   const owner = await createUser();

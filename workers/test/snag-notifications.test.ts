@@ -1,35 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobOf, VisitDetail } from '@sitewalk/proto';
-import { Notification, closeDb, db } from '@sitewalk/api/core/db';
-import { closeQueues, enqueue, queue } from '@sitewalk/api/core/queue';
-import { closeEmitter } from '@sitewalk/api/core/realtime';
-import { closeRedis } from '@sitewalk/api/core/redis';
+import { Notification, db } from '@sitewalk/api/core/db';
+import { enqueue, queue } from '@sitewalk/api/core/queue';
 import { getPreferences, updatePreferences } from '@sitewalk/api/core/services/notifications.service.js';
 import { api, createUser, type TestUser } from '../../api/test/helpers.js';
 import { addMember, newProject } from '../../api/test/project-helpers.js';
-import { handlers } from '../src/jobs/index.js';
-import { startWorkers, type RunningWorkers } from '../src/runner.js';
 import { SCHEDULES, ensureSchedules } from '../src/schedules.js';
+import { queuedMailsTo, runNotificationWorkers } from './notification-workers.js';
 import { settled, useOwnRedisPrefix, waitFor } from './helpers.js';
 
 useOwnRedisPrefix('snag-notifications');
 
-// The notifications queue runs; mail jobs stay queued, so the test sees what would be mailed.
-let workers: RunningWorkers;
-beforeAll(() => {
-  workers = startWorkers(handlers, { queues: ['notifications'] });
-});
-afterAll(async () => {
-  await workers?.close();
-  await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis()]);
-  await closeDb();
-});
+runNotificationWorkers();
 
 async function mailsTo(email: string) {
-  const jobs = await queue('mail').getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
-  return jobs
-    .filter((j) => j && (j.data as JobOf<'mail.send'>).to === email && (j.data as JobOf<'mail.send'>).reason.startsWith('notification:snag'))
-    .map((j) => j.data as JobOf<'mail.send'>);
+  return (await queuedMailsTo(email)).filter((m) => m.reason.startsWith('notification:snag'));
 }
 
 async function team() {
