@@ -72,4 +72,67 @@ describe('SessionCache', () => {
     expect(c.get('a', 1)).toBeUndefined();
     expect(c.get('d', 1)).toBeDefined();
   });
+
+  describe('share', () => {
+    /** A lookup that answers when the test says so, counting how often it was started. */
+    function pendingLoad() {
+      const started: number[] = [];
+      const answers: Array<(v: string) => void> = [];
+      const load = (ticket: number) => {
+        started.push(ticket);
+        return new Promise<string>((resolve) => answers.push(resolve));
+      };
+      return { load, started, answer: (i: number, v: string) => answers[i](v) };
+    }
+
+    it('makes lookups of one token at the same time one lookup, and the next after it settled a new one', async () => {
+      const c = liveCache();
+      const l = pendingLoad();
+      const burst = Array.from({ length: 50 }, () => c.share('a', l.load));
+      expect(l.started).toEqual([c.generation]);
+      l.answer(0, 'rows of a');
+      expect(await Promise.all(burst)).toEqual(Array(50).fill('rows of a'));
+      const later = c.share('a', l.load);
+      expect(l.started).toHaveLength(2);
+      l.answer(1, 'again');
+      expect(await later).toBe('again');
+    });
+
+    it('never hands a lookup begun before a write to a request that came after it', async () => {
+      const c = liveCache();
+      const l = pendingLoad();
+      const g = c.generation;
+      const before = c.share('a', l.load);
+      c.apply({ op: 'begin', id: 'w', users: [1] }, 0);
+      const after = c.share('a', l.load);
+      expect(l.started).toEqual([g, g + 1]);
+      l.answer(1, 'read after the write');
+      l.answer(0, 'read before the write');
+      expect(await before).toBe('read before the write');
+      expect(await after).toBe('read after the write');
+      // The older lookup settling last does not drop the newer one.
+      const joined = c.share('a', l.load);
+      expect(l.started).toHaveLength(2);
+      expect(await joined).toBe('read after the write');
+    });
+
+    it('shares nothing while its subscription is down, and keeps no failed lookup', async () => {
+      const deaf = new SessionCache({ ttlMs: 5_000, maxEntries: 3, blockMs: 60_000 });
+      const l = pendingLoad();
+      void deaf.share('a', l.load);
+      void deaf.share('a', l.load);
+      expect(l.started).toHaveLength(2);
+
+      const c = liveCache();
+      let calls = 0;
+      const failing = () => {
+        calls++;
+        return Promise.reject(new Error('database away'));
+      };
+      await expect(Promise.all([c.share('b', failing), c.share('b', failing)])).rejects.toThrow('database away');
+      expect(calls).toBe(1);
+      await expect(c.share('b', failing)).rejects.toThrow('database away');
+      expect(calls).toBe(2);
+    });
+  });
 });

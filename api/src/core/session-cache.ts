@@ -18,6 +18,9 @@
  *   ticket (the generation) before asking the database and `store` refuses
  *   the answer when any message or change of state came in between.
  * - An entry lives `ttlMs` at most, and never past its session's expiry.
+ * - Lookups of one token under way at once are one lookup (`share`), but only
+ *   within one generation: a request that comes after a write never gets an
+ *   answer read before it.
  */
 export interface CachedRows {
   /** The session row, as pg typed it. */
@@ -52,6 +55,8 @@ export class SessionCache {
   #pending = new Map<string, { users: number[]; until: number }>();
   #live = false;
   #generation = 0;
+  /** Lookups under way: token hash → the generation they began in and their answer. */
+  #lookups = new Map<string, { ticket: number; answer: Promise<unknown> }>();
 
   constructor(readonly options: SessionCacheOptions) {}
 
@@ -84,6 +89,26 @@ export class SessionCache {
       return undefined;
     }
     return e;
+  }
+
+  /**
+   * The answer of `load` for this token hash, shared by every caller who asks
+   * while a lookup begun in the same generation is under way. Without it, when
+   * a busy token's entry expires every request in flight asks the database at
+   * once, and that burst queues the whole pool behind it. `load` gets the
+   * ticket to hand to `store`.
+   */
+  share<T>(tokenHash: string, load: (ticket: number) => Promise<T>): Promise<T> {
+    const ticket = this.#generation;
+    // Deaf to other processes' writes, it cannot tell whether an answer under way is still good.
+    if (!this.#live) return load(ticket);
+    const running = this.#lookups.get(tokenHash);
+    if (running && running.ticket === ticket) return running.answer as Promise<T>;
+    const answer: Promise<T> = load(ticket).finally(() => {
+      if (this.#lookups.get(tokenHash)?.answer === answer) this.#lookups.delete(tokenHash);
+    });
+    this.#lookups.set(tokenHash, { ticket, answer });
+    return answer;
   }
 
   /**

@@ -49,11 +49,15 @@ export async function resolveToken(token: string): Promise<{ session: Session; u
   if (!token || token.length > 200) return null;
   listenForAuthWrites();
   const hash = hashToken(token);
-  const now = Date.now();
-  const cached = sessionCache.get(hash, now);
+  const cached = sessionCache.get(hash, Date.now());
   if (cached) return toModels(cached);
-  const ticket = sessionCache.generation;
-  const [row] = await preparedQuery<Record<string, unknown>>('session-resolve-token', RESOLVE_TOKEN_SQL, [hash, new Date(now)]);
+  const rows = await sessionCache.share(hash, (ticket) => lookUpToken(hash, ticket));
+  return rows ? toModels(rows) : null;
+}
+
+/** One database lookup of a token hash; its answer is kept in the cache unless a write came in since `ticket`. */
+async function lookUpToken(hash: string, ticket: number): Promise<CachedRows | null> {
+  const [row] = await preparedQuery<Record<string, unknown>>('session-resolve-token', RESOLVE_TOKEN_SQL, [hash, new Date()]);
   if (!row) return null;
   const session: Record<string, unknown> = {};
   for (const c of SESSION_COLUMNS) {
@@ -61,10 +65,11 @@ export async function resolveToken(token: string): Promise<{ session: Session; u
     delete row[`session.${c}`];
   }
   const found = { session: Session.fromDatabaseJson(session), user: User.fromDatabaseJson(row) };
-  // Kept as the models' own fields (after objection parsed them): a hit copies them into fresh models.
+  // Kept as the models' own fields (after objection parsed them): every caller gets fresh models copied from them.
   const fields = (m: object) => copyInto<Record<string, unknown>>({}, m as Record<string, unknown>);
-  sessionCache.store(hash, { session: fields(found.session), user: fields(found.user) }, found.user.id, found.session.expires_at.getTime(), ticket, Date.now());
-  return found;
+  const rows = { session: fields(found.session), user: fields(found.user) };
+  sessionCache.store(hash, rows, found.user.id, found.session.expires_at.getTime(), ticket, Date.now());
+  return rows;
 }
 
 /**
