@@ -8,6 +8,7 @@ import { useInstantValue } from '../../lib/use-instant-value';
 import { useProjectLookups } from '../../stores/projects.store';
 import { Spinner } from '../../components/spinner';
 import { ProjectCard } from './project-card';
+import { FilterSelect } from '../../components/filter-select';
 import { Pagination } from './pagination';
 import {
   SORT_OPTIONS,
@@ -111,56 +112,44 @@ export default function ProjectsPage() {
               />
             </div>
           </div>
-          <div className="col-6 col-lg-2">
-            <label htmlFor="project-category" className="form-label small mb-1">
-              {t('Category')}
-            </label>
-            <select id="project-category" className="form-select" value={shownCategory ?? ''} onChange={(e) => {
-              const category = e.target.value ? Number(e.target.value) : null;
+          <FilterSelect
+            id="project-category"
+            className="col-6 col-lg-2"
+            label={t('Category')}
+            value={shownCategory ?? ''}
+            anyLabel={t('All categories')}
+            options={(categories ?? []).map((c) => ({ value: c.id, label: c.name }))}
+            onChange={(v) => {
+              const category = v ? Number(v) : null;
               setShownCategory(category);
               update({ category });
-            }}>
-              <option value="">{t('All categories')}</option>
-              {(categories ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="col-6 col-lg-2">
-            <label htmlFor="project-type" className="form-label small mb-1">
-              {t('Project type')}
-            </label>
-            <select id="project-type" className="form-select" value={shownType ?? ''} onChange={(e) => {
-              const type = e.target.value ? Number(e.target.value) : null;
+            }}
+          />
+          <FilterSelect
+            id="project-type"
+            className="col-6 col-lg-2"
+            label={t('Project type')}
+            value={shownType ?? ''}
+            anyLabel={t('All types')}
+            options={(types ?? []).map((pt) => ({ value: pt.id, label: pt.name }))}
+            onChange={(v) => {
+              const type = v ? Number(v) : null;
               setShownType(type);
               update({ type });
-            }}>
-              <option value="">{t('All types')}</option>
-              {(types ?? []).map((pt) => (
-                <option key={pt.id} value={pt.id}>
-                  {pt.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="col-6 col-lg-3">
-            <label htmlFor="project-sort" className="form-label small mb-1">
-              {t('Sort by')}
-            </label>
-            <select id="project-sort" className="form-select" value={shownSort} onChange={(e) => {
-              const sort = e.target.value as ProjectListState['sort'];
+            }}
+          />
+          <FilterSelect
+            id="project-sort"
+            className="col-6 col-lg-3"
+            label={t('Sort by')}
+            value={shownSort}
+            options={SORT_OPTIONS.map((o) => ({ value: o.value, label: t(o.label) }))}
+            onChange={(v) => {
+              const sort = v as ProjectListState['sort'];
               setShownSort(sort);
               update({ sort });
-            }}>
-              {SORT_OPTIONS.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {t(o.label)}
-                </option>
-              ))}
-            </select>
-          </div>
+            }}
+          />
           <div className="col-6 col-lg-2">
             <div className="form-check form-switch mb-2 text-nowrap">
               <input

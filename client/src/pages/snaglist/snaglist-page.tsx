@@ -23,6 +23,7 @@ import { formatDay, formatDateTime, formatNumber } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { Spinner } from '../../components/spinner';
+import { FilterSelect } from '../../components/filter-select';
 import { Pagination } from '../projects/pagination';
 import { SnagPanel } from '../../components/snags/snag-panel';
 import { SnagSnapshot } from '../../components/snags/snag-snapshot';
@@ -236,89 +237,83 @@ export default function SnaglistPage() {
           </label>
           <input id="snag-f-search" type="search" className="form-control form-control-sm" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('Title or description')} data-testid="snag-filter-search" />
         </div>
-        <div className="col-6 col-md-2">
-          <label className="form-label small mb-1" htmlFor="snag-f-project">
-            {t('Project')}
-          </label>
-          <select id="snag-f-project" className="form-select form-select-sm" value={filters.id_project} onChange={(e) => {
-              // A visit or sheet of another project would match nothing.
-              setFilters((f) => ({ ...f, id_project: e.target.value, id_visit: '', id_map: '' }));
-              setPage(1);
-            }} data-testid="snag-filter-project">
-            <option value="">{t('All projects')}</option>
-            {projects.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="snag-f-project"
+          className="col-6 col-md-2"
+          small
+          testId="snag-filter-project"
+          label={t('Project')}
+          value={filters.id_project}
+          anyLabel={t('All projects')}
+          options={projects.map((p) => ({ value: p.id, label: p.name }))}
+          onChange={(v) => {
+            // A visit or sheet of another project would match nothing.
+            setFilters((f) => ({ ...f, id_project: v, id_visit: '', id_map: '' }));
+            setPage(1);
+          }}
+        />
         {filters.id_project && (
           <>
-            <div className="col-6 col-md-2">
-              <label className="form-label small mb-1" htmlFor="snag-f-visit">
-                {t('Visit')}
-              </label>
-              <select id="snag-f-visit" className="form-select form-select-sm" value={filters.id_visit} onChange={(e) => setFilter('id_visit', e.target.value)} data-testid="snag-filter-visit">
-                <option value="">{t('All visits')}</option>
-                {places.visits.map((v) => (
-                  <option key={v.id} value={v.id}>
-                    {v.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="col-6 col-md-2">
-              <label className="form-label small mb-1" htmlFor="snag-f-sheet">
-                {t('Sheet')}
-              </label>
-              <select id="snag-f-sheet" className="form-select form-select-sm" value={filters.id_map} onChange={(e) => setFilter('id_map', e.target.value)} data-testid="snag-filter-sheet">
-                <option value="">{t('All sheets')}</option>
-                {places.sheets.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.name}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FilterSelect
+              id="snag-f-visit"
+              className="col-6 col-md-2"
+              small
+              testId="snag-filter-visit"
+              label={t('Visit')}
+              value={filters.id_visit}
+              anyLabel={t('All visits')}
+              options={places.visits.map((v) => ({ value: v.id, label: v.name }))}
+              onChange={(v) => setFilter('id_visit', v)}
+            />
+            <FilterSelect
+              id="snag-f-sheet"
+              className="col-6 col-md-2"
+              small
+              testId="snag-filter-sheet"
+              label={t('Sheet')}
+              value={filters.id_map}
+              anyLabel={t('All sheets')}
+              options={places.sheets.map((m) => ({ value: m.id, label: m.name }))}
+              onChange={(v) => setFilter('id_map', v)}
+            />
           </>
         )}
-        <div className="col-6 col-md-2">
-          <label className="form-label small mb-1" htmlFor="snag-f-priority">
-            {t('Priority')}
-          </label>
-          <select id="snag-f-priority" className="form-select form-select-sm" value={filters.priority} onChange={(e) => setFilter('priority', e.target.value as Filters['priority'])} data-testid="snag-filter-priority">
-            <option value="">{t('Any priority')}</option>
-            {ANNOTATION_PRIORITIES.map((p) => (
-              <option key={p} value={p}>
-                {t(PRIORITY_LABELS[p])}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="col-6 col-md-2">
-          <label className="form-label small mb-1" htmlFor="snag-f-assignee">
-            {t('Assignee')}
-          </label>
-          <select id="snag-f-assignee" className="form-select form-select-sm" value={filters.assignee} onChange={(e) => setFilter('assignee', e.target.value as Filters['assignee'])} data-testid="snag-filter-assignee">
-            <option value="">{t('Anyone')}</option>
-            <option value="me">{t('Assigned to me')}</option>
-            <option value="none">{t('Nobody')}</option>
-          </select>
-        </div>
-        <div className="col-6 col-md-1">
-          <label className="form-label small mb-1" htmlFor="snag-f-due">
-            {t('Due')}
-          </label>
-          <select id="snag-f-due" className="form-select form-select-sm" value={filters.due} onChange={(e) => setFilter('due', e.target.value as Filters['due'])} data-testid="snag-filter-due">
-            <option value="">{t('Any')}</option>
-            {ANNOTATION_DUE_FILTERS.map((d) => (
-              <option key={d} value={d}>
-                {t(DUE_LABELS[d])}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="snag-f-priority"
+          className="col-6 col-md-2"
+          small
+          testId="snag-filter-priority"
+          label={t('Priority')}
+          value={filters.priority}
+          anyLabel={t('Any priority')}
+          options={ANNOTATION_PRIORITIES.map((p) => ({ value: p, label: t(PRIORITY_LABELS[p]) }))}
+          onChange={(v) => setFilter('priority', v as Filters['priority'])}
+        />
+        <FilterSelect
+          id="snag-f-assignee"
+          className="col-6 col-md-2"
+          small
+          testId="snag-filter-assignee"
+          label={t('Assignee')}
+          value={filters.assignee}
+          anyLabel={t('Anyone')}
+          options={[
+            { value: 'me', label: t('Assigned to me') },
+            { value: 'none', label: t('Nobody') },
+          ]}
+          onChange={(v) => setFilter('assignee', v as Filters['assignee'])}
+        />
+        <FilterSelect
+          id="snag-f-due"
+          className="col-6 col-md-1"
+          small
+          testId="snag-filter-due"
+          label={t('Due')}
+          value={filters.due}
+          anyLabel={t('Any')}
+          options={ANNOTATION_DUE_FILTERS.map((d) => ({ value: d, label: t(DUE_LABELS[d]) }))}
+          onChange={(v) => setFilter('due', v as Filters['due'])}
+        />
         <div className="col-12 col-md-2">
           <label className="form-label small mb-1" htmlFor="snag-f-sort">
             {t('Sort by')}
