@@ -41,6 +41,8 @@ async function bootPanorama(preload: ViewerPreload): Promise<BootedPanorama | nu
   const host = document.createElement('div');
   host.className = 'sw-pano sw-pano-boot';
   host.dataset.testid = 'panorama-boot';
+  // Goes with the viewer to the screen's element (moveToHost): read by the browser tests.
+  host.dataset.panoEarly = 'true';
   document.body.appendChild(host);
   const session = createPanorama(host, {
     current: {
