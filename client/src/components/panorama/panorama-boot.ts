@@ -35,8 +35,11 @@ async function bootPanorama(preload: ViewerPreload): Promise<BootedPanorama | nu
   const roomId = startRoomId(visit, preload.room);
   const room = visit.rooms.find((r) => r.id === roomId);
   if (!room?.panorama) return null;
-  const base = await preload.base;
-  if (base && base.url === room.panorama.base_url) Cache.add(base.url, base.url, base.blob);
+  // The viewer (WebGL, PSV, plugins: the slowest part of its start) is made now; its first room is given once
+  // the low-resolution image the preload script is fetching is in PSV's cache, so PSV does not fetch it twice.
+  const imageIn = preload.base.then((base) => {
+    if (base && base.url === room.panorama.base_url) Cache.add(base.url, base.url, base.blob);
+  });
   // A layer over the page until the screen takes the viewer into its place.
   const host = document.createElement('div');
   host.className = 'sw-pano sw-pano-boot';
@@ -44,17 +47,16 @@ async function bootPanorama(preload: ViewerPreload): Promise<BootedPanorama | nu
   // Goes with the viewer to the screen's element (moveToHost): read by the browser tests.
   host.dataset.panoEarly = 'true';
   document.body.appendChild(host);
-  const session = createPanorama(host, {
-    current: {
-      rooms: visit.rooms,
-      roomId: room.id,
-      // As the screen does: a point of interest of the address is where the view first looks.
-      initialView: visit.poi ? { yaw: visit.poi.yaw, pitch: visit.poi.pitch } : undefined,
-      // English until the screen with its translations takes over and names them again.
-      linkLabel: (name) => `Go to ${name}`,
-      keyboardAlways: true,
-    },
-  });
+  const options = {
+    rooms: visit.rooms,
+    roomId: room.id,
+    // As the screen does: a point of interest of the address is where the view first looks.
+    initialView: visit.poi ? { yaw: visit.poi.yaw, pitch: visit.poi.pitch } : undefined,
+    // English until the screen with its translations takes over and names them again.
+    linkLabel: (name: string) => `Go to ${name}`,
+    keyboardAlways: true,
+  };
+  const session = createPanorama(host, { current: options }, imageIn);
   return { session, code: visit.code, taken: false };
 }
 

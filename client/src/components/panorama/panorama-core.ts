@@ -159,8 +159,12 @@ export function moveToHost(session: PanoramaSession, host: HTMLElement): void {
   session.host = host;
 }
 
-/** Creates the viewer in a new container inside `host`, showing `options.current.roomId`. */
-export function createPanorama(host: HTMLElement, options: { current: PanoramaOptions }): PanoramaSession {
+/**
+ * Creates the viewer in a new container inside `host`, showing `options.current.roomId`.
+ * With `later`, the rooms are given (and the first one loaded) only when `later` resolves:
+ * WebGL and the viewer start meanwhile (the early viewer waits for its first sphere's image so).
+ */
+export function createPanorama(host: HTMLElement, options: { current: PanoramaOptions }, later?: Promise<unknown>): PanoramaSession {
   const p = options.current;
   const container = document.createElement('div');
   container.className = 'sw-pano-container';
@@ -184,7 +188,7 @@ export function createPanorama(host: HTMLElement, options: { current: PanoramaOp
         dataMode: 'client',
         positionMode: 'manual',
         renderMode: '2d',
-        nodes: tourNodes(p.rooms),
+        nodes: later ? undefined : tourNodes(p.rooms),
         startNodeId: nodeId(p.roomId),
         preload: true,
         showLinkTooltip: true,
@@ -237,6 +241,8 @@ export function createPanorama(host: HTMLElement, options: { current: PanoramaOp
     session.onNodeChanged?.();
     session.options.current.onRoomChange?.(id);
   });
+  // The first room of a viewer made ahead of its image: the first panorama shows without a transition.
+  if (later) void later.then(() => tour.setNodes(tourNodes(session.options.current.rooms), nodeId(session.options.current.roomId)));
   return session;
 }
 
