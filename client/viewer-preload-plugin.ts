@@ -13,10 +13,14 @@ import { transformWithEsbuild, type PluginOption } from 'vite';
  *   stylesheet). The server's Content-Security-Policy allows exactly this
  *   script by its hash (api/src/http/inline-scripts.ts). In the dev server it
  *   is the module itself.
- * - a <meta name="sw-viewer-chunks"> lists the viewer screen's chunks and
- *   stylesheets (screen, Photo Sphere Viewer, three.js and what they import),
- *   which the script asks for at once on /viewer/… only; other screens
- *   never fetch them.
+ * - a <meta name="sw-viewer-boot"> lists the early viewer's chunk
+ *   (src/components/panorama/panorama-boot.ts, emitted as a chunk of its own)
+ *   and what it imports (Photo Sphere Viewer, three.js), and a
+ *   <meta name="sw-viewer-chunks"> the rest of the viewer screen's chunks and
+ *   stylesheets. The script asks for both at once on /viewer/… only (the
+ *   first at high priority) and imports the early viewer; other screens never
+ *   fetch them. The build fails if the early viewer's chunk would import the
+ *   app's entry (it would then wait for the whole app).
  */
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -24,7 +28,7 @@ const PRELOAD_SOURCE = path.join(HERE, 'src/pages/viewer/viewer-preload.ts');
 /** The early viewer (src/components/panorama/panorama-boot.ts): a chunk of its own, imported by the preload script. */
 const BOOT_MODULE = path.join(HERE, 'src/components/panorama/panorama-boot.ts');
 /** Modules whose chunks the viewer screen needs before it can show the sphere. */
-const VIEWER_MODULES = [...['src/pages/viewer/viewer-page.tsx', 'src/components/panorama/panorama-viewer.tsx'].map((f) => path.join(HERE, f))];
+const VIEWER_MODULES = ['src/pages/viewer/viewer-page.tsx', 'src/components/panorama/panorama-viewer.tsx'].map((f) => path.join(HERE, f));
 
 interface ChunkLike {
   type: 'chunk';
