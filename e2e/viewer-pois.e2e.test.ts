@@ -146,6 +146,12 @@ describe('points of interest in the public viewer', () => {
             spheres: performance.getEntriesByType('resource').filter((e) => /\/base\.jpg/.test(e.name)).length,
           }));
           expect(asked).toEqual({ preload: 1, visits: 1, spheres: 1 });
+          // The sphere was made before the app ran (panorama-boot.ts) and the screen took that viewer over:
+          // one viewer, inside the screen's 360 view, and no early layer left over the page.
+          expect(await view.getAttribute('data-pano-early')).toBe('true');
+          expect(await view.locator('.psv-container').count()).toBe(1);
+          expect(await pub.locator('.psv-container').count()).toBe(1);
+          expect(await pub.getByTestId('panorama-boot').count()).toBe(0);
         }
         await saveScreenshot(pub, 'viewer-pois--deep-link');
 

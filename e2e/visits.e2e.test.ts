@@ -292,6 +292,49 @@ describe('visits and the 360 viewer', () => {
   );
 
   test(
+    'comparing two dates of a sheet walked more than a hundred times: every visit can be picked on either side',
+    async ({ page }) => {
+      const owner = await createUser();
+      const project = await projectWithSheet(owner, uniqueName('Busy tower'));
+      const sheet = project.maps[0];
+      const day = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+      // 130 visits of the sheet (more than the API's largest page of 100), a few at a time: the test server's pool is small.
+      for (let from = 0; from < 130; from += 5) {
+        await Promise.all(
+          Array.from({ length: 5 }, (_, j) =>
+            api().post('/api/visits').set(owner.auth).send({ id_project: project.id, name: `Walk ${from + j + 1}`, date: day(from + j), id_map: sheet.id }).expect(201),
+          ),
+        );
+      }
+      await signIn(page, { username: owner.user.username, password: owner.password });
+      await expectSignedInLayout(page);
+
+      await page.goto(`/compare/${sheet.id}`);
+      const left = page.getByTestId('compare-left');
+      const right = page.getByTestId('compare-right');
+      // Both pickers offer all 130 visits, and the default pair is the two newest (beyond the first hundred).
+      await expect.poll(() => left.locator('select option').count(), EVENTUALLY).toBe(130);
+      expect(await right.locator('select option').count()).toBe(130);
+      expect(await left.locator('select option:checked').textContent()).toContain('Walk 129');
+      expect(await right.locator('select option:checked').textContent()).toContain('Walk 130');
+      await expect.poll(() => left.getByTestId('compare-no-room').textContent(), EVENTUALLY).toBe('No room of this visit is placed on this sheet.');
+
+      // The oldest date on one side, a date in the middle on the other (nearest visit), and a pick from the list.
+      await left.getByLabel('Date of the visit').fill(day(0));
+      await expect.poll(() => left.locator('select option:checked').textContent(), EVENTUALLY).toMatch(/— Walk 1$/);
+      await right.getByLabel('Date of the visit').fill(day(104));
+      await expect.poll(() => right.locator('select option:checked').textContent(), EVENTUALLY).toContain('Walk 105');
+      await right.locator('select').selectOption({ label: (await right.locator('select option').nth(115).textContent())! });
+      await expect.poll(() => right.locator('select option:checked').textContent(), EVENTUALLY).toContain('Walk 116');
+      // The choice is in the address: a reload keeps both sides.
+      await page.reload();
+      await expect.poll(() => right.locator('select option:checked').textContent(), EVENTUALLY).toContain('Walk 116');
+      expect(await left.locator('select option:checked').textContent()).toMatch(/— Walk 1$/);
+    },
+    400_000,
+  );
+
+  test(
     'a project with more visits than one page: page links, the page kept in the address, and every project in the chooser beyond the first hundred',
     async ({ page }) => {
       const owner = await createUser();

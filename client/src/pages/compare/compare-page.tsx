@@ -8,6 +8,7 @@ import { Spinner } from '../../components/spinner';
 import PanoramaViewer, { type PanoramaHandle, type TourRoom } from '../../components/panorama/panorama-viewer';
 import NotFoundPage from '../not-found/not-found-page';
 import { formatDay } from '../../lib/format';
+import { allPages } from '../visits/visits-paging';
 import '../projects/projects.css';
 import '../visits/visits.css';
 
@@ -28,7 +29,8 @@ const asTour = (r: Room & { panorama: NonNullable<Room['panorama']> }): TourRoom
  * /compare/{id}: two visits of one sheet (id = the sheet) side by side, at
  * the two rooms nearest the same place, turning together (yaw, pitch and
  * zoom, corrected by the rooms' headings), to see what changed between two
- * dates. Each side picks its visit by date; a click on the sheet picks the place.
+ * dates. Each side picks its visit by date among all the sheet's visits (read
+ * page after page); a click on the sheet picks the place.
  */
 export default function ComparePage() {
   const { t, i18n } = useTranslation();
@@ -45,12 +47,15 @@ export default function ComparePage() {
   const fetchAll = useCallback(async () => {
     if (sheetId === null) return;
     try {
+      // Every visit of the sheet, page after page (the API gives at most 100 at a time), so any two dates can be picked.
       const [s, list] = await Promise.all([
         api.get<MapDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed),
-        api.get<VisitList>('/visits', MESSAGES.fetchVisitsFailed, { params: { id_map: sheetId, per_page: 100, sort: 'date', order: 'asc' } }),
+        allPages((page, perPage) =>
+          api.get<VisitList>('/visits', MESSAGES.fetchVisitsFailed, { params: { id_map: sheetId, page, per_page: perPage, sort: 'date', order: 'asc' } }),
+        ),
       ]);
       setSheet(s);
-      setVisits(list.items);
+      setVisits(list);
       setLoad({ status: 'ready' });
     } catch (err) {
       const code = err instanceof ApiError ? err.status : null;
@@ -177,7 +182,7 @@ export default function ComparePage() {
               testId={`compare-pano-${side}`}
             />
           ) : (
-            <div className="d-flex h-100 align-items-center justify-content-center bg-body-secondary p-3 text-center small">
+            <div className="d-flex h-100 align-items-center justify-content-center bg-body-secondary p-3 text-center small" data-testid={visitId && !details[visitId] ? undefined : 'compare-no-room'}>
               {visitId && !details[visitId] ? <Spinner /> : t('No room of this visit is placed on this sheet.')}
             </div>
           )}

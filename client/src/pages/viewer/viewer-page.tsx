@@ -13,7 +13,7 @@ import { tk } from '../../lib/i18n-keys';
 import type { PanoramaHandle, TourMarker } from '../../components/panorama/panorama-viewer';
 import { PoiPanel } from './poi-panel';
 import { useVisitSnags } from '../../components/snags/use-visit-snags';
-import { positiveInt, startRoomId, takePreloadedVisit, viewerVisitQuery } from './viewer-preload';
+import { dropBootedViewer, positiveInt, startRoomId, takePreloadedVisit, viewerVisitQuery } from './viewer-preload';
 import './viewer.css';
 
 // Leaflet loads only when the visit has a sheet to show.
@@ -88,6 +88,17 @@ export default function ViewerPage() {
 
   const visit = load.status === 'ready' ? load.visit : null;
   const room = visit?.rooms.find((r) => r.id === roomId) ?? null;
+  // The early sphere (made before the app ran) goes when no 360 view takes it: an error, a visit without rooms, another page.
+  const showsNoRoom = load.status === 'missing' || load.status === 'error' || (load.status === 'ready' && !room);
+  useEffect(() => {
+    if (showsNoRoom) dropBootedViewer();
+  }, [showsNoRoom]);
+  useEffect(
+    () => () => {
+      if (!window.location.pathname.startsWith('/viewer/')) dropBootedViewer();
+    },
+    [],
+  );
 
   // The points of interest of the room on screen.
   useEffect(() => {
@@ -236,6 +247,7 @@ export default function ViewerPage() {
             label={t('360° view of {name}. Use the arrow keys to look around.', { name: room.name })}
             linkLabel={(name) => t('Go to {name}', { name })}
             keyboardAlways
+            adoptBooted
             handleRef={pano}
           />
           </Suspense>

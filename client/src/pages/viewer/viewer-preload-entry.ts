@@ -1,4 +1,5 @@
 // The script index.html runs first (see viewer-preload.ts); it does nothing outside /viewer/….
+// In the dev server the early viewer comes through Vite's own import.
 import { startViewerPreload } from './viewer-preload';
 
-startViewerPreload();
+startViewerPreload(window, () => import('../../components/panorama/panorama-boot'));

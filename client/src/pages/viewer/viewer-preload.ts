@@ -62,6 +62,8 @@ export interface ViewerPreload {
   visit: Promise<{ status: number; body: unknown } | null>;
   /** The start room's low-resolution sphere (panorama.base_url); null when there is none or it failed. */
   base: Promise<{ url: string; blob: Blob } | null>;
+  /** The room the address asks for (the start room is worked out from the answer). */
+  room: number | null;
   /** The screen took the visit answer (a "Try again" asks the server afresh). */
   visitTaken?: boolean;
 }
@@ -74,6 +76,14 @@ declare global {
 
 /** The meta tag the build fills with the viewer screen's chunks (see viewer-preload-plugin.ts). */
 export const VIEWER_CHUNKS_META = 'sw-viewer-chunks';
+/** The meta tag with the chunk of components/panorama/panorama-boot.ts first, then the files it needs. */
+export const VIEWER_BOOT_META = 'sw-viewer-boot';
+
+/** How components/panorama/panorama-boot.ts is started (typed loosely: this script imports nothing). */
+export type BootWindow = {
+  /** Called by the boot chunk when it runs, with its start function. */
+  __swPanoBootHook?: (bootPanorama: (p: ViewerPreload) => Promise<unknown>) => void;
+};
 
 interface VisitShape {
   start_room: number | null;
@@ -87,7 +97,12 @@ function visitOf(answer: { status: number; body: unknown } | null): VisitShape |
   return data && Array.isArray(data.rooms) ? data : null;
 }
 
-export function startViewerPreload(w: Window = window): void {
+/**
+ * On /viewer/… only: asks for the visit, its start room's low-resolution
+ * sphere and the viewer's chunks at once, and starts the early viewer
+ * (panorama-boot.ts, from the build's meta tag, or `loadBoot` in the dev server).
+ */
+export function startViewerPreload(w: Window = window, loadBoot?: () => Promise<unknown>): void {
   const address = parseViewerPath(w.location.pathname);
   if (!address || w.__swViewerPreload) return;
   // Read by the benchmark (bench/viewer-perf.ts), as the other sw- marks.
@@ -109,16 +124,37 @@ export function startViewerPreload(w: Window = window): void {
         () => null,
       );
   });
-  w.__swViewerPreload = { query, visit, base };
+  const preload: ViewerPreload = { query, visit, base, room: address.room };
+  w.__swViewerPreload = preload;
 
-  // The screen's JavaScript and stylesheets, fetched now rather than one after another once the app runs.
-  const meta = w.document.querySelector<HTMLMetaElement>(`meta[name="${VIEWER_CHUNKS_META}"]`);
-  for (const href of (meta?.content ?? '').split(' ').filter(Boolean)) {
+  // The screen's JavaScript and stylesheets, fetched now rather than one after another once the app runs:
+  // first (and before the app's own files) the early viewer's (Photo Sphere Viewer, three.js), then the screen's.
+  const files = (name: string) => (w.document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '').split(' ').filter(Boolean);
+  const bootFiles = files(VIEWER_BOOT_META);
+  for (const href of [...bootFiles, ...files(VIEWER_CHUNKS_META)]) {
     const link = w.document.createElement('link');
     // Vite's own loader finds these by href and does not fetch them again.
     link.rel = href.endsWith('.css') ? 'stylesheet' : 'modulepreload';
     link.setAttribute('href', href);
+    link.setAttribute('fetchpriority', bootFiles.includes(href) ? 'high' : 'low');
     w.document.head.appendChild(link);
+  }
+
+  // The viewer itself, made as soon as Photo Sphere Viewer, the answer and the sphere are here, before the app runs.
+  // Set now, so the screen waits for it rather than making a second viewer. The chunk, when it runs, hands its
+  // start function to the hook (its export names are the bundler's own).
+  const bootUrl = bootFiles[0];
+  const load = loadBoot ?? (bootUrl ? () => import(/* @vite-ignore */ bootUrl) as Promise<unknown> : null);
+  if (load) {
+    const hooked = w as unknown as BootWindow;
+    (w as { __swPanoBoot?: Promise<unknown> }).__swPanoBoot = new Promise((resolve) => {
+      hooked.__swPanoBootHook = (bootPanorama) => resolve(bootPanorama(preload));
+      // Loaded without calling the hook, or not loaded: no early viewer (a second resolve does nothing).
+      load().then(
+        () => resolve(null),
+        () => resolve(null),
+      );
+    });
   }
 }
 
@@ -136,4 +172,18 @@ export async function preloadedBase(url: string): Promise<Blob | null> {
   if (!p) return null;
   const got = await p.base;
   return got && got.url === url ? got.blob : null;
+}
+
+/**
+ * Removes the early viewer (panorama-boot.ts) when no 360 view took it over:
+ * the screen shows no room, or an error. Typed loosely: this file imports nothing.
+ */
+export function dropBootedViewer(): void {
+  const boot = (window as { __swPanoBoot?: Promise<{ taken: boolean; session: { viewer: { destroy(): void }; host: HTMLElement } } | null> }).__swPanoBoot;
+  void boot?.then((b) => {
+    if (!b || b.taken) return;
+    b.taken = true;
+    b.session.viewer.destroy();
+    b.session.host.remove();
+  });
 }
