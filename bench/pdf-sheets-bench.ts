@@ -43,11 +43,12 @@ async function runWorker(uploadId: number) {
   const { closeDb } = await import('../api/src/core/db/index.js');
   const { closeQueues } = await import('../api/src/core/queue/index.js');
   const { closeEmitter } = await import('../api/src/core/realtime/emitter.js');
-  // pdf.js imports its parser (2 MB of JavaScript, about a second of CPU here) at its first
-  // document, once per process: a running worker has paid that with its first PDF job, so the
-  // run measures the job in such a worker and loads it first (it registers as globalThis.pdfjsWorker).
-  const pdfjsParser = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-  await import(pdfjsParser);
+  // pdf.js (its API and its parser, 2 MB of JavaScript, about a second of CPU here) is imported at
+  // the first document, once per process: a running worker has paid that with its first PDF job, so
+  // the run measures the job in such a worker and loads it first, the way the job does (the core's
+  // loader, which also puts back the built-ins pdf.js's polyfills replace).
+  const { loadPdfJs } = await import('../api/src/core/pdfjs.js');
+  await loadPdfJs();
   // What the process holds before the job: Node, tsx and the loaded modules.
   const loadedRssKb = Math.round(process.memoryUsage().rss / 1024);
   let firstMs: number | null = null;
