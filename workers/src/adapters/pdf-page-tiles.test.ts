@@ -48,6 +48,23 @@ describe('sheet tiles', () => {
     }
   });
 
+  it('cuts a page drawn in grey (one band) into the same tiles and thumbnail as the page drawn in colour', async () => {
+    const rgbPage = page(1100, 700, false);
+    const grey = Buffer.alloc(1100 * 700);
+    for (let i = 0; i < grey.length; i++) grey[i] = rgbPage.data[i * 3];
+    const [a, b] = [fs.mkdtempSync(path.join(os.tmpdir(), 'sheet-tiles-')), fs.mkdtempSync(path.join(os.tmpdir(), 'sheet-tiles-'))];
+    dirs.push(a, b);
+    const fromRgb = await writeSheetImages(rgbPage, a);
+    const fromGrey = await writeSheetImages({ data: grey, width: 1100, height: 700, channels: 1 }, b);
+    expect(fromGrey).toEqual(fromRgb);
+    for (const file of ['tiles/2/0/0.jpg', 'tiles/2/1/2.jpg', 'tiles/0/0/0.jpg', 'thumbnail.jpg']) {
+      const [x, y] = await Promise.all([a, b].map((d) => sharp(path.join(d, file)).raw().toBuffer({ resolveWithObject: true })));
+      expect(y.info).toEqual(x.info);
+      expect(y.data.equals(x.data)).toBe(true);
+      expect((await sharp(path.join(b, file)).metadata()).channels).toBe(1);
+    }
+  });
+
   it('writes a grey page as one-channel tiles and keeps a colour page in colour', async () => {
     for (const red of [false, true]) {
       const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sheet-tiles-'));

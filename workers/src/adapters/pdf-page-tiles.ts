@@ -88,10 +88,11 @@ export function thumbnailSize(width: number, height: number, box: number = SHEET
  */
 function thumbnailOf(image: RawImage, grey: boolean): sharp.Sharp {
   const size = thumbnailSize(image.width, image.height);
+  const channels = image.channels ?? 3;
   if (!grey) {
-    return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 }, limitInputPixels: false }).resize({ ...size, fit: 'fill' });
+    return sharp(image.data, { raw: { width: image.width, height: image.height, channels }, limitInputPixels: false }).resize({ ...size, fit: 'fill' });
   }
-  return sharp(image.data, { raw: { width: image.width * 3, height: image.height, channels: 1 }, limitInputPixels: false })
+  return sharp(image.data, { raw: { width: image.width * channels, height: image.height, channels: 1 }, limitInputPixels: false })
     .resize({ ...size, fit: 'fill' })
     .toColourspace('b-w');
 }
@@ -106,13 +107,16 @@ function thumbnailOf(image: RawImage, grey: boolean): sharp.Sharp {
  */
 export async function writeSheetImages(image: RawImage, outDir: string): Promise<SheetImages> {
   const tileSize = SHEET_RENDERING.tileSize;
-  const source = () => sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 }, limitInputPixels: false });
+  const channels = image.channels ?? 3;
+  const source = () => sharp(image.data, { raw: { width: image.width, height: image.height, channels }, limitInputPixels: false });
   await fsp.mkdir(outDir, { recursive: true });
   const tilesDir = 'tiles';
   const thumbnail = 'thumbnail.jpg';
-  const grey = isGreyscale(image.data, image.width * image.height);
+  // A page drawn in grey is grey; one drawn in colour may still have none.
+  const grey = channels === 1 || isGreyscale(image.data, image.width * image.height);
   await Promise.all([
-    (grey ? source().extractChannel(0) : source())
+    // (Without 'b-w', sharp would turn one band back into three for its default sRGB output.)
+    (channels === 1 ? source().toColourspace('b-w') : grey ? source().extractChannel(0) : source())
       // Standard Huffman tables: optimising them per tile costs a second pass for a few per cent of bytes.
       .jpeg({ quality: TILE_FORMAT.quality, chromaSubsampling: TILE_FORMAT.chromaSubsampling, optimiseCoding: false })
       .tile({ size: tileSize, overlap: 0, layout: 'google', skipBlanks: -1, background: { r: 255, g: 255, b: 255, alpha: 1 } })
