@@ -88,8 +88,18 @@ async function makeSheet(
   buffer: Buffer,
 ): Promise<number | null> {
   // One row per (upload, page): a rerun or a retry finds the row instead of adding a sheet.
+  // The sheets of an upload are dated by the upload: pages are started side by side, in no fixed
+  // order, and sheet lists sort by date, then upload, then page — so they list in page order.
   const [row] = await db()('maps')
-    .insert({ id_project: upload.id_project, id_upload: upload.id, page: page.page, name: sheetName(page), page_label: page.label ?? '', status: 'processing' })
+    .insert({
+      id_project: upload.id_project,
+      id_upload: upload.id,
+      page: page.page,
+      name: sheetName(page),
+      page_label: page.label ?? '',
+      status: 'processing',
+      created_at: upload.created_at,
+    })
     .onConflict(['id_upload', 'page'])
     .merge({ status: 'processing', updated_at: db().fn.now() })
     .returning(['id']);
