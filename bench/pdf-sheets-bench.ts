@@ -44,9 +44,9 @@ async function runWorker(uploadId: number) {
   const { closeQueues } = await import('../api/src/core/queue/index.js');
   const { closeEmitter } = await import('../api/src/core/realtime/emitter.js');
   // pdf.js (its API and its parser, 2 MB of JavaScript, about a second of CPU here) is imported at
-  // the first document, once per process: a running worker has paid that with its first PDF job, so
-  // the run measures the job in such a worker and loads it first, the way the job does (the core's
-  // loader, which also puts back the built-ins pdf.js's polyfills replace).
+  // the first document, once per process: a workers process serving the sheets queue loads it when it
+  // starts (workers/src/main.ts), so the run measures the job in such a worker and loads it first, the
+  // same way (the core's loader, which also puts back the built-ins pdf.js's polyfills replace).
   const { loadPdfJs } = await import('../api/src/core/pdfjs.js');
   await loadPdfJs();
   // What the process holds before the job: Node, tsx and the loaded modules.
