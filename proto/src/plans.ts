@@ -164,7 +164,30 @@ export type PlanInfo = {
   max_projects: number | null;
   max_storage_mb: number | null;
   max_video_minutes: number | null;
+  /** What the plan's owner and members use together, against the limits above. */
+  usage: PlanUsage;
 };
+
+/**
+ * What the people of a plan (its owner and active members) use: the projects
+ * they own, the bytes uploaded into them (PDFs, 360 photos, videos, snag and
+ * point-of-interest files, covers) and the minutes of their videos.
+ */
+export interface PlanUsage {
+  projects: number;
+  storage_bytes: number;
+  video_seconds: number;
+}
+
+/**
+ * A plan-limit refusal (a new project, an upload or a video the plan has no
+ * room for, or a plan that has expired) answers this status with the reason.
+ * Without a plan there are no limits; a null limit is no limit.
+ */
+export const PLAN_LIMIT_STATUS = 403;
+
+/** Storage limits are in MB of 1,048,576 bytes. */
+export const PLAN_BYTES_PER_MB = 1024 * 1024;
 
 /** SPEC §3 plan_slot. */
 export type PlanSlot = {
