@@ -27,6 +27,7 @@ describe('plan limit rules', () => {
     expect(r?.kind).toBe('video_minutes');
     expect(r?.message).toContain('but the plan "Team" of this project\'s owner has only 1 min of video left of its 5 min');
     expect(r?.message).toContain('ask the project owner for a larger plan');
+    expect(planRefusal(plan, { ...none, video_seconds: 30 }, { video_seconds: 5 * 60 })?.message).toContain('This video lasts 5 min, but your plan "Team" has only 4.5 min of video left');
   });
 
   it('never refuses what frees space or adds nothing counted, even over a limit', () => {

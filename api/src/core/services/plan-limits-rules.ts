@@ -46,7 +46,9 @@ const mb = (bytes: number) => {
   const v = bytes / BYTES_PER_MB;
   return v >= 100 ? `${Math.round(v)} MB` : `${(Math.floor(v * 10) / 10).toFixed(1)} MB`;
 };
+/** Under a minute in seconds, else minutes with at most one decimal (rounded down: never more than there is). */
 const minutes = (seconds: number) => {
+  if (seconds < 60) return `${Math.floor(seconds)} s`;
   const m = Math.floor((seconds / 60) * 10) / 10;
   return `${Number.isInteger(m) ? m : m.toFixed(1)} min`;
 };
