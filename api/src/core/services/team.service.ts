@@ -40,6 +40,7 @@ import { getSettings } from './settings.service.js';
 import { unusablePasswordHash } from './passwords.js';
 import { issueUserToken } from './user-tokens.service.js';
 import { fullName } from './users.service.js';
+import { removeIfAbandoned } from './invited-accounts.service.js';
 
 type InviteMemberRequest = z.infer<typeof inviteMemberSchema>;
 type RemoveMemberRequest = z.infer<typeof removeMemberSchema>;
@@ -314,6 +315,7 @@ async function accountForInvitee(trx: Knex.Transaction, email: string, language:
     super_admin: false,
     active: false,
     email_verified_at: null,
+    invited_at: new Date(),
     language,
   });
 }
@@ -410,6 +412,8 @@ export async function cancelInvitation(user: Actor, projectId: number, targetId:
     .where({ id_project: projectId, id_user: targetId, status: 'pending' })
     .update({ status: 'cancelled', responded_at: new Date() });
   if (!n) throw notFound('There is no pending invitation for this person.');
+  // An account the invitation made, never activated and now invited nowhere, goes (its link stops working).
+  await removeIfAbandoned(targetId);
   emitTo(userRoom(targetId), 'team:changed', { id_project: projectId, change: 'invitation' });
   await announceTeamChange(projectId, 'invitation');
   return { cancelled: true };
