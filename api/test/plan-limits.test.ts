@@ -98,6 +98,8 @@ describe('plan limits', () => {
       const refused = await api().post('/api/projects').set(who.auth).send({ name: 'One too many' });
       expect(refused.status).toBe(PLAN_LIMIT_STATUS);
       expect(refused.body.message).toBe(`Your plan "${plan.name}" allows 2 project(s) and 2 already exist. Delete a project or ask for a larger plan.`);
+      // The figures of the message, for the client to say it in the reader's language.
+      expect(refused.body.data).toEqual({ plan_limit: { kind: 'projects', whose: 'ours', vars: { plan: plan.name, limit: 2, used: 2 } } });
     }
     expect(await db()('projects').whereIn('id_owner', [owner.user.id, member.user.id]).count<{ n: number }[]>({ n: '*' }).first().then((r) => Number(r?.n))).toBe(2);
     // Without a plan there is no limit; a super admin is never refused.

@@ -189,6 +189,45 @@ export const PLAN_LIMIT_STATUS = 403;
 /** Storage limits are in MB of 1,048,576 bytes. */
 export const PLAN_BYTES_PER_MB = 1024 * 1024;
 
+export const PLAN_LIMIT_KINDS = ['expired', 'projects', 'storage', 'video_minutes'] as const;
+export type PlanLimitKind = (typeof PLAN_LIMIT_KINDS)[number];
+
+/**
+ * The reasons of a refusal, by kind and by whose plan it is: 'ours' when the
+ * person asking belongs to the plan, 'owner' when they upload into a project
+ * of someone else's plan. The server fills them for its message; the client
+ * fills their translation from `data.plan_limit` of the 403 answer.
+ */
+export const PLAN_LIMIT_MESSAGES: Record<PlanLimitKind, Record<'ours' | 'owner', string>> = {
+  expired: {
+    ours: 'Your plan "{plan}" expired on {date}. Nothing new can be added until it is renewed; everything already stored stays available.',
+    owner: 'The plan "{plan}" of this project\'s owner expired on {date}. Nothing new can be added until it is renewed; everything already stored stays available.',
+  },
+  projects: {
+    ours: 'Your plan "{plan}" allows {limit} project(s) and {used} already exist. Delete a project or ask for a larger plan.',
+    owner: 'The plan "{plan}" of this project\'s owner allows {limit} project(s) and {used} already exist. Delete a project or ask the project owner for a larger plan.',
+  },
+  storage: {
+    ours: 'This file needs {needed}, but your plan "{plan}" has only {left} left of its {limit} MB of storage. Delete files or ask for a larger plan.',
+    owner: 'This file needs {needed}, but the plan "{plan}" of this project\'s owner has only {left} left of its {limit} MB of storage. Delete files or ask the project owner for a larger plan.',
+  },
+  video_minutes: {
+    ours: 'This video lasts {needed}, but your plan "{plan}" has only {left} of video left of its {limit} min. Delete a video or ask for a larger plan.',
+    owner: 'This video lasts {needed}, but the plan "{plan}" of this project\'s owner has only {left} of video left of its {limit} min. Delete a video or ask the project owner for a larger plan.',
+  },
+};
+
+/** `data.plan_limit` of a plan-limit refusal: which limit, whose plan, and the figures of its message. */
+export interface PlanLimitRefusal {
+  kind: PlanLimitKind;
+  whose: 'ours' | 'owner';
+  vars: Record<string, string | number>;
+}
+
+/** A message template with its {placeholders} filled. */
+export const fillPlanLimitMessage = (template: string, vars: Record<string, string | number>): string =>
+  template.replace(/\{(\w+)\}/g, (all, k: string) => (k in vars ? String(vars[k]) : all));
+
 /** SPEC §3 plan_slot. */
 export type PlanSlot = {
   total: number;

@@ -52,6 +52,8 @@ describe('plan limit rules', () => {
     const r = planRefusal({ ...plan, expired: true }, none, { projects: 1 });
     expect(r).toEqual({
       kind: 'expired',
+      whose: 'ours',
+      vars: { plan: 'Team', date: '2027-01-31' },
       message: 'Your plan "Team" expired on 2027-01-31. Nothing new can be added until it is renewed; everything already stored stays available.',
     });
   });

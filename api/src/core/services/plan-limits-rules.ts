@@ -1,4 +1,4 @@
-import { PLAN_BYTES_PER_MB } from '@sitewalk/proto';
+import { PLAN_BYTES_PER_MB, PLAN_LIMIT_MESSAGES, fillPlanLimitMessage, type PlanLimitKind, type PlanLimitRefusal } from '@sitewalk/proto';
 
 /**
  * The rules of a plan's limits, free of the database so they are
@@ -32,10 +32,10 @@ export interface PlanAddition {
   video_seconds?: number;
 }
 
-export type PlanLimitKind = 'expired' | 'projects' | 'storage' | 'video_minutes';
+export type { PlanLimitKind };
 
-export interface PlanRefusal {
-  kind: PlanLimitKind;
+export interface PlanRefusal extends PlanLimitRefusal {
+  /** The reason in English, as the API answers it. */
   message: string;
 }
 
@@ -65,40 +65,28 @@ export function planRefusal(plan: PlanLimits, used: PlanUsageFigures, add: PlanA
   const bytes = add.storage_bytes ?? 0;
   const seconds = add.video_seconds ?? 0;
   if (projects <= 0 && bytes <= 0 && seconds <= 0) return null;
-  const inner = ours ? `your plan "${plan.name}"` : `the plan "${plan.name}" of this project's owner`;
-  const whose = inner[0].toUpperCase() + inner.slice(1);
-  const fix = ours ? 'ask for a larger plan' : 'ask the project owner for a larger plan';
+  const whose = ours ? 'ours' : 'owner';
+  const refuse = (kind: PlanLimitKind, vars: Record<string, string | number>): PlanRefusal => ({
+    kind,
+    whose,
+    vars,
+    message: fillPlanLimitMessage(PLAN_LIMIT_MESSAGES[kind][whose], vars),
+  });
 
-  if (plan.expired) {
-    return {
-      kind: 'expired',
-      message: `${whose} expired on ${plan.expires_at}. Nothing new can be added until it is renewed; everything already stored stays available.`,
-    };
-  }
+  if (plan.expired) return refuse('expired', { plan: plan.name, date: plan.expires_at });
   if (projects > 0 && plan.max_projects != null && used.projects + projects > plan.max_projects) {
-    return {
-      kind: 'projects',
-      message: `${whose} allows ${plan.max_projects} project(s) and ${used.projects} already exist. Delete a project or ${fix}.`,
-    };
+    return refuse('projects', { plan: plan.name, limit: plan.max_projects, used: used.projects });
   }
   if (bytes > 0 && plan.max_storage_mb != null) {
     const limit = plan.max_storage_mb * BYTES_PER_MB;
     if (used.storage_bytes + bytes > limit) {
-      const left = Math.max(0, limit - used.storage_bytes);
-      return {
-        kind: 'storage',
-        message: `This file needs ${mb(bytes)}, but ${inner} has only ${mb(left)} left of its ${plan.max_storage_mb} MB of storage. Delete files or ${fix}.`,
-      };
+      return refuse('storage', { plan: plan.name, needed: mb(bytes), left: mb(Math.max(0, limit - used.storage_bytes)), limit: plan.max_storage_mb });
     }
   }
   if (seconds > 0 && plan.max_video_minutes != null) {
     const limit = plan.max_video_minutes * 60;
     if (used.video_seconds + seconds > limit) {
-      const left = Math.max(0, limit - used.video_seconds);
-      return {
-        kind: 'video_minutes',
-        message: `This video lasts ${minutes(seconds)}, but ${inner} has only ${minutes(left)} of video left of its ${plan.max_video_minutes} min. Delete a video or ${fix}.`,
-      };
+      return refuse('video_minutes', { plan: plan.name, needed: minutes(seconds), left: minutes(Math.max(0, limit - used.video_seconds)), limit: plan.max_video_minutes });
     }
   }
   return null;

@@ -90,7 +90,10 @@ async function enforce(k: Db, actor: Actor, planHolder: number, add: PlanAdditio
   // Inside the writing transaction, one plan's additions take turns, so two uploads at once cannot both take the last megabytes.
   if (k.isTransaction) await k('plan_subscriptions').where({ id: plan.id_subscription }).forUpdate().first('id');
   const refusal = planRefusal(plan, await planUsage(k, plan.user_ids), add, plan.user_ids.includes(actor.id));
-  if (refusal) throw new HttpError(PLAN_LIMIT_STATUS, refusal.message, { plan_limit: refusal.kind });
+  if (refusal) {
+    const { message, ...detail } = refusal;
+    throw new HttpError(PLAN_LIMIT_STATUS, message, { plan_limit: detail });
+  }
 }
 
 /** Refuses (403) a new project the actor's plan has no room for. */
