@@ -91,24 +91,27 @@ export function PlanMembersCard({ info, slot, members, me, onChanged }: Props) {
           </div>
         </div>
       )}
-      <div className="mt-3" data-testid="plan-usage">
-        {planUsageRows(info).map((r) => (
-          <div key={r.label} className="mb-2">
-            <div className="d-flex justify-content-between small gap-2">
-              <span>{t(r.label)}</span>
-              <span className={r.full ? 'text-danger' : undefined} data-testid={`plan-usage-${r.label.toLowerCase().replace(/\s+/g, '-')}`}>
-                {t(r.text.key, r.text.vars)}
-              </span>
-            </div>
-            {r.percent != null && (
-              <div className="progress mt-1" role="progressbar" aria-label={t(r.label)} aria-valuenow={r.percent} aria-valuemin={0} aria-valuemax={100} style={{ height: '0.5rem' }}>
-                <div className={`progress-bar ${r.full ? 'bg-danger' : r.percent >= 80 ? 'bg-warning' : ''}`} style={{ width: `${r.percent}%` }} />
+      {/* A profile cached by an older version has no usage yet: the card shows it after the next load. */}
+      {info.usage && (
+        <div className="mt-3" data-testid="plan-usage">
+          {planUsageRows(info).map((r) => (
+            <div key={r.label} className="mb-2">
+              <div className="d-flex flex-wrap justify-content-between small column-gap-2">
+                <span>{t(r.label)}</span>
+                <span className={r.full ? 'text-danger' : undefined} data-testid={`plan-usage-${r.label.toLowerCase().replace(/\s+/g, '-')}`}>
+                  {t(r.text.key, r.text.vars)}
+                </span>
               </div>
-            )}
-          </div>
-        ))}
-        {info.expired && <div className="small text-danger">{t('Nothing new can be added until the plan is renewed.')}</div>}
-      </div>
+              {r.percent != null && (
+                <div className="progress mt-1" role="progressbar" aria-label={t(r.label)} aria-valuenow={r.percent} aria-valuemin={0} aria-valuemax={100} style={{ height: '0.5rem' }}>
+                  <div className={`progress-bar ${r.full ? 'bg-danger' : r.percent >= 80 ? 'bg-warning' : ''}`} style={{ width: `${r.percent}%` }} />
+                </div>
+              )}
+            </div>
+          ))}
+          {info.expired && <div className="small text-danger">{t('Nothing new can be added until the plan is renewed.')}</div>}
+        </div>
+      )}
       <h4 className="h6 mt-3">{t('People in this plan')}</h4>
       {people.length === 0 ? (
         <p className="text-body-secondary small" data-testid="plan-members-empty">
