@@ -222,4 +222,29 @@ describe('plan limits', () => {
     await api().put(`/api/plan-subscriptions/${plan.subscription}`).set(admin.auth).send({ expires_at: '2099-01-31' }).expect(200);
     expect((await api().post('/api/projects').set(owner.auth).send({ name: 'Renewed' })).status).toBe(201);
   });
+
+  it('refuses handing a project over to someone whose plan has no room for it, and allows it once there is room', async () => {
+    const admin = await createUser({ super_admin: true });
+    const giver = await createUser();
+    const taker = await createUser();
+    const plan = await planFor(admin, taker, { max_projects: 1, max_storage_mb: 1 });
+    const own = await newProject(taker);
+    const p = await newProject(giver);
+    await addMember(p.id, taker, 'editor');
+    const visit = await newVisit(giver, p.id);
+    const file = await noisePng(200, 200);
+    expect((await snagFile(giver, visit.id, file)).status).toBe(201);
+    const handOver = () => api().post('/api/team-members/transfer-ownership').set(giver.auth).send({ id_project: p.id, id_user: taker.user.id });
+
+    const refused = await handOver();
+    expect(refused.status).toBe(PLAN_LIMIT_STATUS);
+    expect(refused.body.message).toBe(`The plan "${plan.name}" of the new owner allows 1 project(s) and 1 already exist, so it has no room for this project.`);
+    expect(refused.body.data.plan_limit).toMatchObject({ kind: 'projects', whose: 'new_owner' });
+    expect((await db()('projects').where({ id: p.id }).first('id_owner')).id_owner).toBe(giver.user.id);
+
+    await api().delete(`/api/projects/${own.id}`).set(taker.auth).expect(200);
+    const moved = await handOver();
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect((await planInfo(taker)).usage).toMatchObject({ projects: 1, storage_bytes: file.length });
+  });
 });

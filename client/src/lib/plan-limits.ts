@@ -1,5 +1,5 @@
 import { tk } from './i18n-keys';
-import { PLAN_BYTES_PER_MB, PLAN_LIMIT_KINDS, PLAN_LIMIT_MESSAGES, type PlanInfo, type PlanLimitRefusal } from '@sitewalk/proto';
+import { PLAN_BYTES_PER_MB, PLAN_LIMIT_KINDS, PLAN_LIMIT_WHOSE, PLAN_LIMIT_MESSAGES, type PlanInfo, type PlanLimitRefusal } from '@sitewalk/proto';
 
 /**
  * Plan limits on the client: the reason of a refusal in the reader's
@@ -11,7 +11,7 @@ type Translate = (key: string, vars?: Record<string, unknown>) => string;
 
 function refusalOf(data: unknown): PlanLimitRefusal | null {
   const r = (data as { plan_limit?: Partial<PlanLimitRefusal> } | null)?.plan_limit;
-  if (!r || !PLAN_LIMIT_KINDS.includes(r.kind as never) || (r.whose !== 'ours' && r.whose !== 'owner') || typeof r.vars !== 'object' || !r.vars) return null;
+  if (!r || !PLAN_LIMIT_KINDS.includes(r.kind as never) || !PLAN_LIMIT_WHOSE.includes(r.whose as never) || typeof r.vars !== 'object' || !r.vars) return null;
   return r as PlanLimitRefusal;
 }
 

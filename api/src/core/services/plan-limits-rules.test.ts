@@ -23,7 +23,7 @@ describe('plan limit rules', () => {
   it('counts video minutes, and names the owner\'s plan for someone uploading into another person\'s project', () => {
     const used = { ...none, video_seconds: 4 * 60 };
     expect(planRefusal(plan, used, { video_seconds: 60 })).toBeNull();
-    const r = planRefusal(plan, used, { video_seconds: 90 }, false);
+    const r = planRefusal(plan, used, { video_seconds: 90 }, 'owner');
     expect(r?.kind).toBe('video_minutes');
     expect(r?.message).toContain('but the plan "Team" of this project\'s owner has only 1 min of video left of its 5 min');
     expect(r?.message).toContain('ask the project owner for a larger plan');

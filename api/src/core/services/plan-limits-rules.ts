@@ -1,4 +1,4 @@
-import { PLAN_BYTES_PER_MB, PLAN_LIMIT_MESSAGES, fillPlanLimitMessage, type PlanLimitKind, type PlanLimitRefusal } from '@sitewalk/proto';
+import { PLAN_BYTES_PER_MB, PLAN_LIMIT_MESSAGES, fillPlanLimitMessage, type PlanLimitKind, type PlanLimitRefusal, type PlanLimitWhose } from '@sitewalk/proto';
 
 /**
  * The rules of a plan's limits, free of the database so they are
@@ -56,16 +56,15 @@ const minutes = (seconds: number) => {
 /**
  * Whether `add` fits the plan. Only additions are ever refused: a request
  * that frees space (or creates nothing counted) passes even over a limit,
- * so people can always clean up. `ours` says whether the person asking
- * belongs to the plan (their own plan) or uploads into a project of
- * someone else's plan.
+ * so people can always clean up. `whose` says whether the person asking
+ * belongs to the plan ('ours'), uploads into a project of someone else's
+ * plan ('owner') or hands a project to someone of that plan ('new_owner').
  */
-export function planRefusal(plan: PlanLimits, used: PlanUsageFigures, add: PlanAddition, ours = true): PlanRefusal | null {
+export function planRefusal(plan: PlanLimits, used: PlanUsageFigures, add: PlanAddition, whose: PlanLimitWhose = 'ours'): PlanRefusal | null {
   const projects = add.projects ?? 0;
   const bytes = add.storage_bytes ?? 0;
   const seconds = add.video_seconds ?? 0;
   if (projects <= 0 && bytes <= 0 && seconds <= 0) return null;
-  const whose = ours ? 'ours' : 'owner';
   const refuse = (kind: PlanLimitKind, vars: Record<string, string | number>): PlanRefusal => ({
     kind,
     whose,

@@ -3,7 +3,7 @@ import { PLAN_LIMIT_STATUS } from '@sitewalk/proto';
 import { db } from '../db/index.js';
 import { HttpError } from '../errors.js';
 import { dayInZone, daysBetween } from './plan-expiry-rules.js';
-import { planRefusal, type PlanAddition, type PlanLimits, type PlanUsageFigures } from './plan-limits-rules.js';
+import { planRefusal, type PlanAddition, type PlanLimits, type PlanRefusal, type PlanUsageFigures } from './plan-limits-rules.js';
 
 /**
  * Enforces the limits of subscription plans (projects, storage, video
@@ -65,9 +65,14 @@ export async function planOfUser(k: Db, userId: number): Promise<UserPlan | null
 }
 
 /** What the people of a plan use: their projects, the bytes uploaded into them and the minutes of their videos. */
-export async function planUsage(k: Db, userIds: number[]): Promise<PlanUsageFigures> {
+export const planUsage = (k: Db, userIds: number[]) => usageOf(k, 'id_owner = any(:ids)', { ids: userIds });
+
+/** What one project holds (1 project, its bytes and video seconds). */
+export const projectUsage = (k: Db, projectId: number) => usageOf(k, 'id = :id', { id: projectId });
+
+async function usageOf(k: Db, projects: string, bindings: Record<string, unknown>): Promise<PlanUsageFigures> {
   const { rows } = await k.raw(
-    `with p as (select id, cover_bytes from projects where id_owner = any(:ids)),
+    `with p as (select id, cover_bytes from projects where ${projects}),
           v as (select id from visits where id_project in (select id from p))
      select (select count(*) from p)::int as projects,
             (coalesce((select sum(cover_bytes) from p), 0)
@@ -77,10 +82,17 @@ export async function planUsage(k: Db, userIds: number[]): Promise<PlanUsageFigu
            + coalesce((select sum(size_bytes) from annotation_files where id_visit in (select id from v)), 0)
            + coalesce((select sum(o.file_size) from pois o join rooms r on r.id = o.id_room where r.id_visit in (select id from v)), 0))::float8 as storage_bytes,
             coalesce((select sum(duration) from videos where id_project in (select id from p)), 0)::float8 as video_seconds`,
-    { ids: userIds },
+    bindings,
   );
   const r = rows[0];
   return { projects: Number(r.projects), storage_bytes: Number(r.storage_bytes), video_seconds: Number(r.video_seconds) };
+}
+
+/** A refusal becomes the 403 answer: the English reason, and its figures for the client. */
+function refuseIf(refusal: PlanRefusal | null): void {
+  if (!refusal) return;
+  const { message, ...detail } = refusal;
+  throw new HttpError(PLAN_LIMIT_STATUS, message, { plan_limit: detail });
 }
 
 async function enforce(k: Db, actor: Actor, planHolder: number, add: PlanAddition): Promise<void> {
@@ -89,11 +101,7 @@ async function enforce(k: Db, actor: Actor, planHolder: number, add: PlanAdditio
   if (!plan) return;
   // Inside the writing transaction, one plan's additions take turns, so two uploads at once cannot both take the last megabytes.
   if (k.isTransaction) await k('plan_subscriptions').where({ id: plan.id_subscription }).forUpdate().first('id');
-  const refusal = planRefusal(plan, await planUsage(k, plan.user_ids), add, plan.user_ids.includes(actor.id));
-  if (refusal) {
-    const { message, ...detail } = refusal;
-    throw new HttpError(PLAN_LIMIT_STATUS, message, { plan_limit: detail });
-  }
+  refuseIf(planRefusal(plan, await planUsage(k, plan.user_ids), add, plan.user_ids.includes(actor.id) ? 'ours' : 'owner'));
 }
 
 /** Refuses (403) a new project the actor's plan has no room for. */
@@ -112,6 +120,21 @@ export async function checkProjectAddition(k: Db, actor: Actor, projectId: numbe
   const project: { id_owner: number } | undefined = await k('projects').where({ id: projectId }).first('id_owner');
   if (!project) return;
   await enforce(k, actor, project.id_owner, add);
+}
+
+/**
+ * Refuses (403) handing a project over to someone whose plan has no room for
+ * it: one more project, its storage and its video minutes. Nothing moves
+ * when both owners share the plan.
+ */
+export async function checkHandOver(k: Db, actor: Actor, projectId: number, newOwnerId: number): Promise<void> {
+  if (actor.super_admin) return;
+  const plan = await planOfUser(k, newOwnerId);
+  if (!plan) return;
+  const project: { id_owner: number } | undefined = await k('projects').where({ id: projectId }).first('id_owner');
+  if (!project || plan.user_ids.includes(project.id_owner)) return;
+  if (k.isTransaction) await k('plan_subscriptions').where({ id: plan.id_subscription }).forUpdate().first('id');
+  refuseIf(planRefusal(plan, await planUsage(k, plan.user_ids), await projectUsage(k, projectId), 'new_owner'));
 }
 
 /** Usage of the plan a user owns or belongs to, for the Plan card (null without a plan). */

@@ -41,6 +41,7 @@ import { unusablePasswordHash } from './passwords.js';
 import { issueUserToken } from './user-tokens.service.js';
 import { fullName } from './users.service.js';
 import { removeIfAbandoned } from './invited-accounts.service.js';
+import { checkHandOver } from './plan-limits.service.js';
 
 type InviteMemberRequest = z.infer<typeof inviteMemberSchema>;
 type RemoveMemberRequest = z.infer<typeof removeMemberSchema>;
@@ -286,6 +287,7 @@ export async function transferOwnership(user: Actor, projectId: number, newOwner
     if (newOwnerId === previous) throw badRequest('This person already owns the project.');
     const row = await trx('project_members').where({ id_project: projectId, id_user: newOwnerId }).first('id');
     if (!row) throw notFound(NOT_A_MEMBER);
+    await checkHandOver(trx, user, projectId, newOwnerId);
     await trx('project_members').where({ id: row.id }).delete();
     await trx('project_members')
       .insert({ id_project: projectId, id_user: previous, role: 'project_admin', permissions: JSON.stringify({}) })
