@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { PLAN_LIMIT_STATUS } from '@sitewalk/proto';
+import { PLAN_LIMIT_STATUS, SETTINGS_DEFAULTS } from '@sitewalk/proto';
 import { db } from '../db/index.js';
 import { HttpError } from '../errors.js';
 import { dayInZone, daysBetween } from './plan-expiry-rules.js';
@@ -36,7 +36,7 @@ export interface UserPlan extends PlanLimits {
 
 async function siteToday(k: Db): Promise<string> {
   const row: { value: unknown } | undefined = await k('settings').where({ key: 'timezone' }).first('value');
-  return dayInZone(new Date(), typeof row?.value === 'string' && row.value ? row.value : 'Asia/Amman');
+  return dayInZone(new Date(), typeof row?.value === 'string' && row.value ? row.value : SETTINGS_DEFAULTS.timezone);
 }
 
 /** The plan a user owns or belongs to (as an active member), with its limits; null without one. */
