@@ -192,6 +192,11 @@ describe('plan limits', () => {
     const plan = await planFor(admin, owner, { max_video_minutes: 1 });
     const p = await newProject(owner);
     const [a, b, c] = [await newVisit(owner, p.id), await newVisit(owner, p.id), await newVisit(owner, p.id)];
+    // Someone of another plan already uses 40 s of their own minute: it is not counted here.
+    const other = await createUser();
+    await planFor(admin, other, { max_video_minutes: 1 });
+    const otherProject = await newProject(other);
+    expect((await videoUpload(other, (await newVisit(other, otherProject.id)).id, video40)).status).toBe(201);
 
     expect((await videoUpload(owner, a.id, video40)).status).toBe(201);
     const usage = (await planInfo(owner)).usage;
