@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { db } from '../api/src/core/db/index.js';
 import { newProject } from '../api/test/project-helpers.js';
+import { api } from '../api/test/helpers.js';
 import { test } from './browser.js';
 import { createUser, uniqueName } from './support/backend.js';
 import { planWithMember } from './support/plans-fixtures.js';
@@ -149,5 +150,39 @@ describe('plans and tiers screens', () => {
     // A member id that does not exist is the 404 page.
     await page.goto('/editmember/999999');
     await expect.poll(() => page.getByText(/not found/i).count(), EVENTUALLY).toBeGreaterThan(0);
+  });
+
+  test('a user at the project limit of their plan sees it on the Plan card, and creating one more shows why it is refused, in English and in Arabic', async ({ page }) => {
+    const admin = await createUser({ super_admin: true });
+    const owner = await createUser();
+    const created = await api().post('/api/plans').set(admin.auth).send({ name: uniqueName('Solo'), price: 5, period: 'month', member_slots: 0, max_projects: 1, max_storage_mb: 50 });
+    expect(created.status).toBe(201);
+    const planName = created.body.data.name as string;
+    await api().post(`/api/plans/${created.body.data.id}/subscriptions`).set(admin.auth).send({ user: owner.user.username, expires_at: '2099-12-31' }).expect(201);
+    await newProject(owner, { name: 'The one project' });
+
+    await signIn(page, { username: owner.user.username, password: owner.password });
+    await page.goto('/profile');
+    const card = page.getByTestId('plan-card');
+    await expect.poll(() => card.getByTestId('plan-usage-projects').innerText(), EVENTUALLY).toBe('1 of 1');
+    expect(await card.getByTestId('plan-usage-storage').innerText()).toBe('0 MB of 50 MB');
+    expect(await card.getByTestId('plan-usage-video-minutes').innerText()).toBe('0 min, no limit');
+
+    await page.goto('/editproject/new');
+    await page.getByLabel('Project name').fill('One too many');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain(`Your plan "${planName}" allows 1 project(s) and 1 already exist. Delete a project or ask for a larger plan.`);
+    expect(new URL(page.url()).pathname).toBe('/editproject/new');
+
+    await page.evaluate(() => {
+      sessionStorage.setItem('language', 'ar');
+      localStorage.setItem('ls_language', 'ar');
+    });
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('dir')), EVENTUALLY).toBe('rtl');
+    await page.getByLabel('اسم المشروع').fill('One too many');
+    await page.getByRole('button', { name: 'إنشاء' }).click();
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain(`تسمح خطتك "${planName}" بعدد 1 من المشاريع، ويوجد منها 1 بالفعل.`);
+    expect(await db()('projects').where({ id_owner: owner.user.id }).count<{ n: number }[]>({ n: '*' }).first().then((r) => Number(r?.n))).toBe(1);
   });
 });

@@ -117,6 +117,11 @@ export const jobPayloads = {
   'annotations.remind-overdue': z.object({ day: z.iso.date().optional() }),
   /** Removes finished snag-list exports older than ANNOTATION_EXPORT.keepHours (hourly). */
   'annotations.exports-sweep': z.object({}),
+  /**
+   * Removes the accounts project invitations made for unknown e-mails that
+   * nobody activated before the invitation link expired (hourly).
+   */
+  'users.purge-invited': z.object({}),
 } as const;
 
 export type JobName = keyof typeof jobPayloads;
@@ -155,6 +160,8 @@ export const JOB_POLICIES: Record<JobName, JobPolicy> = {
   'annotations.remind-overdue': { queue: 'notifications', attempts: 3, backoffMs: 30_000, concurrency: 1, timeoutMs: 10 * 60_000 },
   'annotations.exports-sweep': { queue: 'exports', attempts: 2, backoffMs: 30_000, concurrency: 1, timeoutMs: 10 * 60_000 },
   // Mostly waiting on Autodesk; a retry resumes where the last attempt stopped.
+  // One DELETE statement; a failed run is simply made again by the next tick.
+  'users.purge-invited': { queue: 'notifications', attempts: 2, backoffMs: 60_000, concurrency: 1, timeoutMs: 5 * 60_000 },
   'adsk.sync': { queue: 'design-cloud', attempts: 5, backoffMs: 10_000, concurrency: 2, timeoutMs: 2 * 3600_000 },
 };
 

@@ -164,7 +164,78 @@ export type PlanInfo = {
   max_projects: number | null;
   max_storage_mb: number | null;
   max_video_minutes: number | null;
+  /** What the plan's owner and members use together, against the limits above. */
+  usage: PlanUsage;
 };
+
+/**
+ * What the people of a plan (its owner and active members) use: the projects
+ * they own, the bytes uploaded into them (PDFs, 360 photos, videos, snag and
+ * point-of-interest files, covers) and the minutes of their videos.
+ */
+export interface PlanUsage {
+  projects: number;
+  storage_bytes: number;
+  video_seconds: number;
+}
+
+/**
+ * A plan-limit refusal (a new project, an upload or a video the plan has no
+ * room for, or a plan that has expired) answers this status with the reason.
+ * Without a plan there are no limits; a null limit is no limit.
+ */
+export const PLAN_LIMIT_STATUS = 403;
+
+/** Storage limits are in MB of 1,048,576 bytes. */
+export const PLAN_BYTES_PER_MB = 1024 * 1024;
+
+export const PLAN_LIMIT_KINDS = ['expired', 'projects', 'storage', 'video_minutes'] as const;
+export type PlanLimitKind = (typeof PLAN_LIMIT_KINDS)[number];
+
+export const PLAN_LIMIT_WHOSE = ['ours', 'owner', 'new_owner'] as const;
+export type PlanLimitWhose = (typeof PLAN_LIMIT_WHOSE)[number];
+
+/**
+ * The reasons of a refusal, by kind and by whose plan it is: 'ours' when the
+ * person asking belongs to the plan, 'owner' when they upload into a project
+ * of someone else's plan, 'new_owner' when a project is handed over to
+ * someone whose plan has no room for it. The server fills them for its
+ * message; the client fills their translation from `data.plan_limit` of the
+ * 403 answer.
+ */
+export const PLAN_LIMIT_MESSAGES: Record<PlanLimitKind, Record<PlanLimitWhose, string>> = {
+  expired: {
+    new_owner: 'The plan "{plan}" of the new owner expired on {date}, so it cannot take this project until it is renewed.',
+    ours: 'Your plan "{plan}" expired on {date}. Nothing new can be added until it is renewed; everything already stored stays available.',
+    owner: 'The plan "{plan}" of this project\'s owner expired on {date}. Nothing new can be added until it is renewed; everything already stored stays available.',
+  },
+  projects: {
+    new_owner: 'The plan "{plan}" of the new owner allows {limit} project(s) and {used} already exist, so it has no room for this project.',
+    ours: 'Your plan "{plan}" allows {limit} project(s) and {used} already exist. Delete a project or ask for a larger plan.',
+    owner: 'The plan "{plan}" of this project\'s owner allows {limit} project(s) and {used} already exist. Delete a project or ask the project owner for a larger plan.',
+  },
+  storage: {
+    new_owner: 'This project holds {needed}, but the plan "{plan}" of the new owner has only {left} left of its {limit} MB of storage.',
+    ours: 'This file needs {needed}, but your plan "{plan}" has only {left} left of its {limit} MB of storage. Delete files or ask for a larger plan.',
+    owner: 'This file needs {needed}, but the plan "{plan}" of this project\'s owner has only {left} left of its {limit} MB of storage. Delete files or ask the project owner for a larger plan.',
+  },
+  video_minutes: {
+    new_owner: 'This project has {needed} of video, but the plan "{plan}" of the new owner has only {left} of video left of its {limit} min.',
+    ours: 'This video lasts {needed}, but your plan "{plan}" has only {left} of video left of its {limit} min. Delete a video or ask for a larger plan.',
+    owner: 'This video lasts {needed}, but the plan "{plan}" of this project\'s owner has only {left} of video left of its {limit} min. Delete a video or ask the project owner for a larger plan.',
+  },
+};
+
+/** `data.plan_limit` of a plan-limit refusal: which limit, whose plan, and the figures of its message. */
+export interface PlanLimitRefusal {
+  kind: PlanLimitKind;
+  whose: PlanLimitWhose;
+  vars: Record<string, string | number>;
+}
+
+/** A message template with its {placeholders} filled. */
+export const fillPlanLimitMessage = (template: string, vars: Record<string, string | number>): string =>
+  template.replace(/\{(\w+)\}/g, (all, k: string) => (k in vars ? String(vars[k]) : all));
 
 /** SPEC §3 plan_slot. */
 export type PlanSlot = {

@@ -22,6 +22,8 @@ export const SCHEDULES: readonly Schedule[] = [
   { id: 'annotations-exports-sweep-hourly', job: 'annotations.exports-sweep', repeat: { every: 3600_000 } },
   // Just after midnight, site time: plans that expire soon or today.
   { id: PLAN_EXPIRY_SCHEDULER_ID, job: 'plan.expiry-scan', repeat: { pattern: PLAN_EXPIRY_CRON } },
+  // Invited accounts nobody activated go an hour or less after their invitation link expires.
+  { id: 'users-purge-invited-hourly', job: 'users.purge-invited', repeat: { every: 3600_000 } },
 ];
 
 /** Upserts the schedulers of the queues this process serves. */

@@ -91,8 +91,16 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
       const retry = (mapped.details as { retry_after?: number } | undefined)?.retry_after ?? (mapped.status === 503 ? RETRY_AFTER_SECONDS : undefined);
       if (retry) ctx.set('Retry-After', String(retry));
     }
-    ctx.body = envelope('error', mapped.message, mapped.status === 400 && mapped.details ? { issues: sanitizeIssues(mapped.details) } : null);
+    ctx.body = envelope('error', mapped.message, answerData(mapped));
   }
+}
+
+/** What an error answer carries besides its message: the checks that failed (400), or which plan limit refused it (so the client can say it in the reader's language). */
+function answerData(mapped: { status: number; details?: unknown }): unknown {
+  if (mapped.status === 400 && mapped.details) return { issues: sanitizeIssues(mapped.details) };
+  const planLimit = (mapped.details as { plan_limit?: unknown } | undefined)?.plan_limit;
+  if (mapped.status === 403 && planLimit) return { plan_limit: planLimit };
+  return null;
 }
 
 function sanitizeIssues(details: unknown): unknown {

@@ -1,17 +1,18 @@
-import { MESSAGES } from '@sitewalk/proto';
+import { MESSAGES, PLAN_LIMIT_MESSAGES } from '@sitewalk/proto';
 import { ROUTES } from '../routes/route-table';
 import { extractKeys } from '../lib/i18n-keys';
 
 /**
  * Every text the client shows: the literal t()/tk() keys of the given
  * sources, the route table's titles, menu labels, breadcrumbs and
- * descriptions, and the SPEC §8 message catalogue.
+ * descriptions, the SPEC §8 message catalogue and the plan-limit refusals.
  */
 export function requiredKeys(sources: readonly string[]): Set<string> {
   const keys = new Set<string>();
   for (const src of sources) for (const k of extractKeys(src)) keys.add(k);
   for (const r of ROUTES) for (const k of [r.title, r.menuLabel, r.breadcrumb, r.description]) if (k) keys.add(k);
   for (const m of Object.values(MESSAGES)) keys.add(m);
+  for (const m of Object.values(PLAN_LIMIT_MESSAGES)) for (const k of Object.values(m)) keys.add(k);
   return keys;
 }
 

@@ -1,6 +1,8 @@
 import axios, { AxiosError, type AxiosProgressEvent, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { CONSTANTS, type Envelope } from '@sitewalk/proto';
 import { sleep, unavailableRetryDelay } from './retry-policy';
+import { planLimitText } from './plan-limits';
+import { translate } from '../i18n/i18n';
 
 /**
  * The one HTTP client of the app (SPEC §7): base /api, JSON, cookies, bearer
@@ -127,7 +129,8 @@ export function toApiError(err: unknown, fallback: string): ApiError {
   if (err instanceof ApiError) return err;
   const status = axios.isAxiosError(err) ? (err.response?.status ?? null) : null;
   const data = axios.isAxiosError(err) ? (envelopeOf(err.response?.data)?.data ?? null) : null;
-  return new ApiError(errorMessage(err, fallback), status, data);
+  // A plan-limit refusal carries its figures: say it in the reader's language.
+  return new ApiError(planLimitText(data, translate) ?? errorMessage(err, fallback), status, data);
 }
 
 export interface ApiResult<T> {

@@ -13,6 +13,7 @@ import { annotationsExport } from './annotations-export.js';
 import { annotationsRemindOverdue } from './annotations-remind-overdue.js';
 import { annotationsExportsSweep } from './annotations-exports-sweep.js';
 import { adskSync } from './adsk-sync.js';
+import { usersPurgeInvited } from './users-purge-invited.js';
 
 /**
  * One handler per job of the registry in proto/src/jobs.ts. Each is
@@ -35,4 +36,5 @@ export const handlers: HandlerTable = {
   'annotations.remind-overdue': annotationsRemindOverdue,
   'annotations.exports-sweep': annotationsExportsSweep,
   'adsk.sync': adskSync,
+  'users.purge-invited': usersPurgeInvited,
 };

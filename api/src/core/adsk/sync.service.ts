@@ -13,6 +13,7 @@ import { newProjectCode } from '../services/project-code.service.js';
 import { pdfJobId } from '../services/pdf-uploads.service.js';
 import { projectFolder } from '../services/sheets.service.js';
 import { NOT_LINKED_MESSAGE, requireIntegration } from './link.service.js';
+import { checkProjectAddition, checkProjectAllowed } from '../services/plan-limits.service.js';
 
 /**
  * Syncs of Autodesk hubs and projects into SiteWalk: the run rows the UI
@@ -168,6 +169,7 @@ export async function ensureLinkedProject(
 
 /** A new SiteWalk project owned by the user, as POST /projects makes one (awaiting approval unless a super admin). */
 async function createProjectFor(trx: Knex.Transaction, user: Actor, name: string): Promise<number> {
+  await checkProjectAllowed(trx, user);
   const project = await Project.query(trx).insertAndFetch({
     name: name.slice(0, 200) || 'Autodesk project',
     description: 'Brought in from Autodesk.',
@@ -228,6 +230,7 @@ export async function importPdf(
   }
   const { size } = await fsp.stat(localPath(key));
   const uploadId = await db().transaction(async (trx) => {
+    await checkProjectAddition(trx, actor, projectId, { storage_bytes: size });
     const [imp] = await trx('adsk_imports')
       .insert({ id_project: projectId, item_id: entry.item_id, version_id: entry.version_id, view_guid: viewGuid, name: entry.name.slice(0, 255) })
       .onConflict(['id_project', 'version_id', 'view_guid'])
@@ -245,6 +248,10 @@ export async function importPdf(
     await trx('adsk_imports').where({ id: imp.id }).update({ id_upload: upload.id });
     await trx('projects').where({ id: projectId }).update({ updated_at: trx.fn.now() });
     return upload.id;
+  }).catch(async (err) => {
+    // Refused (the plan is full) or failed: the downloaded copy goes.
+    await remove(key);
+    throw err;
   });
   if (uploadId === null) {
     await remove(key);

@@ -7,6 +7,7 @@ import { detectType, type UploadedFile } from '../uploaded-file.js';
 import { newKey, putFile, remove } from '../storage/index.js';
 import { visitFolder } from './rooms-dto.js';
 import { removeQuietly } from './visits.service.js';
+import { checkProjectAddition } from './plan-limits.service.js';
 import { SNAG_NOT_FOUND, annotationDto, announce, recordHistory, snagProjectAccess, toFileDto } from './annotations.service.js';
 
 type Actor = { id: number; super_admin: boolean };
@@ -50,9 +51,11 @@ export async function uploadAnnotationFile(user: Actor, fields: { id_visit: numb
   const { ext, mime } = await checkContent(file);
   const key = newKey(`${visitFolder(visit.id_project, visit.id)}/annotations`, ext);
   const filename = path.posix.basename(key);
+  await checkProjectAddition(db(), user, visit.id_project, { storage_bytes: file.size });
   await putFile(key, file.filepath);
   try {
     const row = await db().transaction(async (trx) => {
+      await checkProjectAddition(trx, user, visit.id_project, { storage_bytes: file.size });
       if (fields.id_annotation) {
         const snag = await trx('annotations').where({ id: fields.id_annotation }).forUpdate().first('id', 'id_visit');
         if (!snag || snag.id_visit !== visit.id) throw notFound(SNAG_NOT_FOUND);

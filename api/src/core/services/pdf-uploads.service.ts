@@ -8,6 +8,7 @@ import { logger } from '../logger.js';
 import { notify } from './notifications.service.js';
 import { requireProject } from './access.service.js';
 import { mapFolder, projectFolder } from './sheets.service.js';
+import { checkProjectAddition } from './plan-limits.service.js';
 
 type Actor = { id: number; super_admin: boolean };
 
@@ -26,17 +27,21 @@ const displayName = (name: string | null) =>
 export async function acceptPdfUpload(user: Actor, projectId: number, file: UploadedFile): Promise<PdfUpload> {
   await requireProject(user, projectId, 'upload');
   await detectType(file, ['application/pdf'], 'a PDF');
+  await checkProjectAddition(db(), user, projectId, { storage_bytes: file.size });
   const key = newKey(`${projectFolder(projectId)}/pdf`, 'pdf');
   await putFile(key, file.filepath);
   let upload: PdfUpload;
   try {
-    upload = await PdfUpload.query().insertAndFetch({
-      id_project: projectId,
-      id_user: user.id,
-      file_key: key,
-      original_name: displayName(file.originalFilename),
-      size_bytes: file.size,
-      status: 'queued',
+    upload = await db().transaction(async (trx) => {
+      await checkProjectAddition(trx, user, projectId, { storage_bytes: file.size });
+      return PdfUpload.query(trx).insertAndFetch({
+        id_project: projectId,
+        id_user: user.id,
+        file_key: key,
+        original_name: displayName(file.originalFilename),
+        size_bytes: file.size,
+        status: 'queued',
+      });
     });
   } catch (err) {
     await remove(key);

@@ -22,6 +22,7 @@ import { queueMail } from '../mail/mail-queue.js';
 import { notify, notifySuperAdmins, type NotifyInput } from './notifications.service.js';
 import { getSettings } from './settings.service.js';
 import { dayInZone, daysBetween } from './plan-expiry-rules.js';
+import { usageOfUserPlan } from './plan-limits.service.js';
 
 /**
  * Subscription plans: the catalogue (super admins), the subscriptions that
@@ -358,7 +359,7 @@ export async function planProfile(userId: number): Promise<{ plan_info: PlanInfo
     .join('plans as p', 'p.id', 's.id_plan')
     .where('s.id', sub.id)
     .first('s.id_plan', 'p.name', 'p.price', 'p.currency', 'p.period', 'p.member_slots', 'p.max_projects', 'p.max_storage_mb', 'p.max_video_minutes', k.raw(`to_char(s.expires_at, 'YYYY-MM-DD') as expires_at`));
-  const [members, settings] = await Promise.all([membersView(k, sub.id, sub.id_owner), getSettings()]);
+  const [members, settings, usage] = await Promise.all([membersView(k, sub.id, sub.id_owner), getSettings(), usageOfUserPlan(userId, k)]);
   const daysLeft = daysBetween(dayInZone(new Date(), settings.timezone), row.expires_at);
   const used = members.members.length + members.invites.length;
   return {
@@ -377,6 +378,7 @@ export async function planProfile(userId: number): Promise<{ plan_info: PlanInfo
       max_projects: num(row.max_projects),
       max_storage_mb: num(row.max_storage_mb),
       max_video_minutes: num(row.max_video_minutes),
+      usage: usage ?? { projects: 0, storage_bytes: 0, video_seconds: 0 },
     },
     plan_slot: { total: row.member_slots, used, free: Math.max(0, row.member_slots - used) },
     plan_members: members,

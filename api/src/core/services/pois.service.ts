@@ -7,6 +7,7 @@ import { badRequest, notFound, payloadTooLarge } from '../errors.js';
 import { detectType, type UploadedFile } from '../uploaded-file.js';
 import { newKey, putFile, remove } from '../storage/index.js';
 import { toPoiDto, visitFolder } from './rooms-dto.js';
+import { checkProjectAddition } from './plan-limits.service.js';
 import { removeQuietly, requirePoi, requireRoom } from './visits.service.js';
 
 type Actor = { id: number; super_admin: boolean };
@@ -64,7 +65,7 @@ const displayName = (name: string | null, ext: string) =>
 
 /** POST /pois/{id}/file: attaches an image or a PDF, checked by its bytes; replaces any earlier one. */
 export async function attachPoiFile(user: Actor, poiId: number, file: UploadedFile): Promise<PoiDto> {
-  const { visit } = await requirePoi(user, poiId, 'edit-sheets');
+  const { visit, poi: before } = await requirePoi(user, poiId, 'edit-sheets');
   const { ext, mime } = await detectType(file, POI_FILE.types, 'an image (JPEG, PNG or WebP) or a PDF');
   if (mime.startsWith('image/')) {
     const meta = await sharp(file.filepath).metadata().catch(() => null);
@@ -73,6 +74,8 @@ export async function attachPoiFile(user: Actor, poiId: number, file: UploadedFi
       throw payloadTooLarge(`The image is too large: ${meta.width} × ${meta.height} pixels. The limit is ${Math.round(UPLOAD_LIMITS.imagePixels / 1e6)} megapixels.`);
     }
   }
+  const grows = (current: { file_size: number | string | null } | undefined) => file.size - Number(current?.file_size ?? 0);
+  await checkProjectAddition(db(), user, visit.id_project, { storage_bytes: grows(before) });
   const key = newKey(`${visitFolder(visit.id_project, visit.id)}/pois`, ext);
   await putFile(key, file.filepath);
   let previous: string | null = null;
@@ -81,6 +84,7 @@ export async function attachPoiFile(user: Actor, poiId: number, file: UploadedFi
       const { poi } = await requirePoi(user, poiId, 'edit-sheets', trx);
       const current = await Poi.query(trx).findById(poi.id).forUpdate();
       previous = current?.file_key ?? null;
+      await checkProjectAddition(trx, user, visit.id_project, { storage_bytes: grows(current) });
       return Poi.query(trx).patchAndFetchById(poi.id, { file_key: key, file_name: displayName(file.originalFilename, ext), file_mime: mime, file_size: file.size });
     });
     await removeQuietly([previous]);

@@ -6,6 +6,7 @@ import { detectType, type UploadedFile } from '../uploaded-file.js';
 import { newKey, putBuffer, remove } from '../storage/index.js';
 import { requireProject } from './access.service.js';
 import { projectFolder } from './sheets.service.js';
+import { checkProjectAddition } from './plan-limits.service.js';
 
 export const PROJECT_COVER_MIMES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 /** The cover as the project page shows it, and the copy the project cards load. */
@@ -48,6 +49,10 @@ async function coverImages(file: UploadedFile): Promise<{ cover: Buffer; thumb: 
 export async function replaceProjectCover(user: { id: number; super_admin: boolean }, projectId: number, file: UploadedFile): Promise<void> {
   await requireProject(user, projectId, 'manage');
   const images = await coverImages(file);
+  const bytes = images.cover.length + images.thumb.length;
+  // The new cover replaces the old one: only the difference counts against the plan.
+  const growth = (current: Project | undefined) => ({ storage_bytes: bytes - Number(current?.cover_bytes ?? 0) });
+  await checkProjectAddition(db(), user, projectId, growth(await Project.query().findById(projectId)));
   const folder = `${projectFolder(projectId)}/cover`;
   const coverKey = newKey(folder, 'webp');
   const thumbKey = coverKey.replace(/\.webp$/, '-thumb.webp');
@@ -58,7 +63,8 @@ export async function replaceProjectCover(user: { id: number; super_admin: boole
       const { project } = await requireProject(user, projectId, 'manage', trx);
       const current = await Project.query(trx).findById(project.id).forUpdate();
       previous = [current?.cover ?? null, current?.cover_thumb ?? null];
-      await Project.query(trx).patch({ cover: coverKey, cover_thumb: thumbKey, updated_at: new Date() }).where({ id: projectId });
+      await checkProjectAddition(trx, user, projectId, growth(current));
+      await Project.query(trx).patch({ cover: coverKey, cover_thumb: thumbKey, cover_bytes: bytes, updated_at: new Date() }).where({ id: projectId });
     });
   } catch (err) {
     await Promise.all([remove(coverKey), remove(thumbKey)]);
@@ -73,7 +79,7 @@ export async function deleteProjectCover(user: { id: number; super_admin: boolea
     await requireProject(user, projectId, 'manage', trx);
     const current = await Project.query(trx).findById(projectId).forUpdate();
     if (!current?.cover && !current?.cover_thumb) return [];
-    await Project.query(trx).patch({ cover: null, cover_thumb: null, updated_at: new Date() }).where({ id: projectId });
+    await Project.query(trx).patch({ cover: null, cover_thumb: null, cover_bytes: 0, updated_at: new Date() }).where({ id: projectId });
     return [current.cover, current.cover_thumb];
   });
   await Promise.all(previous.map((k) => remove(k)));

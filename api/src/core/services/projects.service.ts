@@ -21,6 +21,7 @@ import { notifySuperAdmins } from './notifications.service.js';
 import { newProjectCode } from './project-code.service.js';
 import { getSettings } from './settings.service.js';
 import { projectFolder, projectMaps, toMapSummary, toPdfUploadDto } from './sheets.service.js';
+import { checkProjectAllowed } from './plan-limits.service.js';
 import { recentUploads } from './pdf-uploads.service.js';
 
 type Actor = { id: number; super_admin: boolean; username?: string };
@@ -251,8 +252,10 @@ async function setCategories(k: Db, projectId: number, categories: number[]) {
 /** POST /projects: the user's new project, awaiting approval unless a super admin made it. */
 export async function createProject(user: Actor, input: ProjectCreateRequest): Promise<ProjectDetail> {
   const { categories, ...fields } = input;
+  await checkProjectAllowed(db(), user);
   const detail = await db().transaction(async (trx) => {
     await checkReferences(trx, user.id, input);
+    await checkProjectAllowed(trx, user);
     const project = await Project.query(trx).insertAndFetch({
       ...fields,
       id_owner: user.id,

@@ -9,6 +9,7 @@ import { enqueue } from '../queue/index.js';
 import { newKey, putFile, remove } from '../storage/index.js';
 import { logger } from '../logger.js';
 import { roomDtos, roomFolder, toPoiDto, visitFolder } from './rooms-dto.js';
+import { checkProjectAddition } from './plan-limits.service.js';
 import { removeQuietly, requireRoom, requireVisit, roomJobId, settleLostRooms } from './visits.service.js';
 
 type Actor = { id: number; super_admin: boolean };
@@ -62,6 +63,7 @@ export async function acceptRoomUpload(user: Actor, fields: { id_visit: number; 
   const { visit } = await requireVisit(user, fields.id_visit, 'upload');
   const image = await checkPanorama(file);
   const original = displayName(file.originalFilename);
+  await checkProjectAddition(db(), user, visit.id_project, { storage_bytes: file.size });
   const key = newKey(`${visitFolder(visit.id_project, visit.id)}/originals`, image.ext);
   await putFile(key, file.filepath);
   let room: Room;
@@ -70,6 +72,7 @@ export async function acceptRoomUpload(user: Actor, fields: { id_visit: number; 
       // The visit may have gone while the file was read; its lock also orders concurrent uploads.
       const current = await Visit.query(trx).findById(visit.id).forUpdate();
       if (!current) throw new HttpError(404, 'Visit not found.');
+      await checkProjectAddition(trx, user, visit.id_project, { storage_bytes: file.size });
       const last = await trx('rooms').where({ id_visit: visit.id }).max<{ max: number | null }>('position as max').first();
       const inserted = await Room.query(trx).insertAndFetch({
         id_visit: visit.id,

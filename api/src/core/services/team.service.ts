@@ -40,6 +40,8 @@ import { getSettings } from './settings.service.js';
 import { unusablePasswordHash } from './passwords.js';
 import { issueUserToken } from './user-tokens.service.js';
 import { fullName } from './users.service.js';
+import { removeIfAbandoned } from './invited-accounts.service.js';
+import { checkHandOver } from './plan-limits.service.js';
 
 type InviteMemberRequest = z.infer<typeof inviteMemberSchema>;
 type RemoveMemberRequest = z.infer<typeof removeMemberSchema>;
@@ -285,6 +287,7 @@ export async function transferOwnership(user: Actor, projectId: number, newOwner
     if (newOwnerId === previous) throw badRequest('This person already owns the project.');
     const row = await trx('project_members').where({ id_project: projectId, id_user: newOwnerId }).first('id');
     if (!row) throw notFound(NOT_A_MEMBER);
+    await checkHandOver(trx, user, projectId, newOwnerId);
     await trx('project_members').where({ id: row.id }).delete();
     await trx('project_members')
       .insert({ id_project: projectId, id_user: previous, role: 'project_admin', permissions: JSON.stringify({}) })
@@ -314,6 +317,7 @@ async function accountForInvitee(trx: Knex.Transaction, email: string, language:
     super_admin: false,
     active: false,
     email_verified_at: null,
+    invited_at: new Date(),
     language,
   });
 }
@@ -410,6 +414,8 @@ export async function cancelInvitation(user: Actor, projectId: number, targetId:
     .where({ id_project: projectId, id_user: targetId, status: 'pending' })
     .update({ status: 'cancelled', responded_at: new Date() });
   if (!n) throw notFound('There is no pending invitation for this person.');
+  // An account the invitation made, never activated and now invited nowhere, goes (its link stops working).
+  await removeIfAbandoned(targetId);
   emitTo(userRoom(targetId), 'team:changed', { id_project: projectId, change: 'invitation' });
   await announceTeamChange(projectId, 'invitation');
   return { cancelled: true };

@@ -26,6 +26,7 @@ import { roomFolder, visitFolder } from './rooms-dto.js';
 import { removeQuietly, requireVisit } from './visits.service.js';
 import { canEditSheets, type ProjectNeed } from './access.service.js';
 import { createRun, moveRun, readRun, reconcileRun, toRunDto, videoJobId, type RunRow } from './video-run.service.js';
+import { checkProjectAddition } from './plan-limits.service.js';
 
 export { videoJobId };
 
@@ -130,6 +131,12 @@ async function toDetail(video: Video, canEdit: boolean, k: Db = db()): Promise<V
 export async function acceptVideoUpload(user: Actor, visitId: number, file: UploadedFile): Promise<VideoDetail> {
   const { visit } = await requireVisit(user, visitId, 'upload');
   const { ext, probe } = await checkVideo(file);
+  // A new video replaces the visit's earlier one: only the difference counts against the plan.
+  const growth = (previous: Video | undefined) => ({
+    storage_bytes: file.size - Number(previous?.size_bytes ?? 0),
+    video_seconds: probe.duration - (previous?.duration ?? 0),
+  });
+  await checkProjectAddition(db(), user, visit.id_project, growth(await Video.query().findOne({ id_visit: visit.id })));
   const folder = videoFolder(visit.id_project, visit.id, crypto.randomUUID());
   const key = `${folder}/source.${ext}`;
   await putFile(key, file.filepath);
@@ -141,6 +148,7 @@ export async function acceptVideoUpload(user: Actor, visitId: number, file: Uplo
       const current = await Visit.query(trx).findById(visit.id).forUpdate();
       if (!current) throw notFound('Visit not found.');
       const previous = await Video.query(trx).findOne({ id_visit: visit.id });
+      await checkProjectAddition(trx, user, visit.id_project, growth(previous));
       if (previous) old = await dropVideo(previous, trx);
       const inserted = await Video.query(trx).insertAndFetch({
         id_visit: visit.id,

@@ -9,6 +9,7 @@ import { formatDateTime } from '../../lib/format';
 import { ROLE_LABELS } from '../../lib/team-rules';
 import { onServerEvent } from '../../realtime/socket';
 import { Spinner } from '../../components/spinner';
+import { SectionCard } from '../../components/section-card';
 
 const personName = (u: { first_name: string; last_name: string; username: string }) => `${u.first_name} ${u.last_name}`.trim() || u.username;
 
@@ -50,16 +51,16 @@ export default function InvitationsPage() {
   };
 
   return (
-    <section className="card border-0 shadow-sm" aria-labelledby="invitations-heading">
-      <div className="card-header bg-transparent d-flex flex-wrap align-items-center gap-2">
-        <h2 id="invitations-heading" className="h6 mb-0 me-auto">
-          {t('My invitations')}
-        </h2>
+    <SectionCard
+      headingId="invitations-heading"
+      title={t('My invitations')}
+      action={
         <Link to="/join" className="btn btn-sm btn-outline-primary">
           <i className="bi bi-box-arrow-in-right me-1" aria-hidden="true" />
           {t('Join a project with a code')}
         </Link>
-      </div>
+      }
+    >
       <div className="card-body p-0">
         {error ? (
           <div className="alert alert-danger m-3 d-flex align-items-center gap-2" role="alert">
@@ -100,6 +101,6 @@ export default function InvitationsPage() {
           </ul>
         )}
       </div>
-    </section>
+    </SectionCard>
   );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { MESSAGES, type Plan } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { Spinner } from '../../components/spinner';
+import { SectionCard } from '../../components/section-card';
 import { formatMoney, limitText } from './plan-format';
 
 /** /plans (super admins): the subscription plans, each opened in the generic edit form. */
@@ -24,16 +25,16 @@ export default function PlansPage() {
   }, []);
 
   return (
-    <section className="card border-0 shadow-sm" aria-labelledby="plans-heading">
-      <div className="card-header bg-transparent d-flex flex-wrap align-items-center gap-2">
-        <h2 id="plans-heading" className="h6 mb-0 me-auto">
-          {t('Subscription plans')}
-        </h2>
+    <SectionCard
+      headingId="plans-heading"
+      title={t('Subscription plans')}
+      action={
         <Link to="/editplan/new" className="btn btn-primary btn-sm">
           <i className="bi bi-plus-lg me-1" aria-hidden="true" />
           {t('New plan')}
         </Link>
-      </div>
+      }
+    >
       <div className="card-body">
         {error ? (
           <div className="alert alert-danger mb-0" role="alert">
@@ -77,6 +78,6 @@ export default function PlansPage() {
           </div>
         )}
       </div>
-    </section>
+    </SectionCard>
   );
 }

@@ -8,6 +8,7 @@ import { tk } from '../../lib/i18n-keys';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import { TextField } from '../../components/text-field';
 import { formatMoney } from '../plans/plan-format';
+import { planUsageRows } from '../../lib/plan-limits';
 
 export const MEMBER_ROLE_LABELS = { member: tk('Member'), manager: tk('Manager') } as const;
 export const MEMBER_STATUS_LABELS = { active: tk('Joined'), invited: tk('Invitation pending') } as const;
@@ -88,6 +89,27 @@ export function PlanMembersCard({ info, slot, members, me, onChanged }: Props) {
           <div className="progress mt-1" role="progressbar" aria-label={t('Member slots')} aria-valuenow={slot.used} aria-valuemin={0} aria-valuemax={slot.total} style={{ height: '0.5rem' }}>
             <div className={`progress-bar ${slot.free === 0 ? 'bg-warning' : ''}`} style={{ width: `${usedPct}%` }} />
           </div>
+        </div>
+      )}
+      {/* A profile cached by an older version has no usage yet: the card shows it after the next load. */}
+      {info.usage && (
+        <div className="mt-3" data-testid="plan-usage">
+          {planUsageRows(info).map((r) => (
+            <div key={r.label} className="mb-2">
+              <div className="d-flex flex-wrap justify-content-between small column-gap-2">
+                <span>{t(r.label)}</span>
+                <span className={r.full ? 'text-danger' : undefined} data-testid={`plan-usage-${r.label.toLowerCase().replace(/\s+/g, '-')}`}>
+                  {t(r.text.key, r.text.vars)}
+                </span>
+              </div>
+              {r.percent != null && (
+                <div className="progress mt-1" role="progressbar" aria-label={t(r.label)} aria-valuenow={r.percent} aria-valuemin={0} aria-valuemax={100} style={{ height: '0.5rem' }}>
+                  <div className={`progress-bar ${r.full ? 'bg-danger' : r.percent >= 80 ? 'bg-warning' : ''}`} style={{ width: `${r.percent}%` }} />
+                </div>
+              )}
+            </div>
+          ))}
+          {info.expired && <div className="small text-danger">{t('Nothing new can be added until the plan is renewed.')}</div>}
         </div>
       )}
       <h4 className="h6 mt-3">{t('People in this plan')}</h4>

@@ -4,6 +4,7 @@ import { MESSAGES, type Tier, type TierAdminStats, type TierUsageMonth, type Tie
 import { api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { Spinner } from '../../components/spinner';
+import { SectionCard } from '../../components/section-card';
 import { TextField } from '../../components/text-field';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import { formatMoney } from '../plans/plan-format';
@@ -75,12 +76,7 @@ function TiersCard({ tiers, onChanged }: { tiers: Tier[]; onChanged(): Promise<v
   };
 
   return (
-    <section className="card border-0 shadow-sm" aria-labelledby="tiers-heading">
-      <div className="card-header bg-transparent">
-        <h2 id="tiers-heading" className="h6 mb-0">
-          {t('Project tiers')}
-        </h2>
-      </div>
+    <SectionCard headingId="tiers-heading" title={t('Project tiers')}>
       <div className="card-body">
         <p className="small text-body-secondary">
           {t('A tier covers an area from its lower limit up to, but not including, its upper limit, and buildings and floors from the lower to the upper number. Tiers may not overlap; an empty upper limit has no end.')}
@@ -166,7 +162,7 @@ function TiersCard({ tiers, onChanged }: { tiers: Tier[]; onChanged(): Promise<v
         onCancel={() => setDeleting(null)}
         onConfirm={() => void remove()}
       />
-    </section>
+    </SectionCard>
   );
 }
 
@@ -188,12 +184,7 @@ function FindTierCard() {
     <TextField className="col-4" label={label} value={size[k]} onChange={(v) => setSize((s) => ({ ...s, [k]: v }))} inputMode="decimal" dir="ltr" required />
   );
   return (
-    <section className="card border-0 shadow-sm" aria-labelledby="find-tier-heading">
-      <div className="card-header bg-transparent">
-        <h2 id="find-tier-heading" className="h6 mb-0">
-          {t('Find the tier of a project')}
-        </h2>
-      </div>
+    <SectionCard headingId="find-tier-heading" title={t('Find the tier of a project')}>
       <form className="card-body" onSubmit={submit} data-testid="find-tier-form">
         <div className="row g-2 align-items-end">
           {field('area', t('Area (m²)'))}
@@ -212,7 +203,7 @@ function FindTierCard() {
           {answer?.message && <div className="alert alert-warning mb-0">{answer.message}</div>}
         </div>
       </form>
-    </section>
+    </SectionCard>
   );
 }
 

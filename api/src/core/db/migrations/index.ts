@@ -9,6 +9,7 @@ import * as annotationExports from './20261126_0410_annotation_exports.js';
 import * as teams from './20261126_0500_teams.js';
 import * as plans from './20261126_0510_plans.js';
 import * as designCloud from './20261126_0600_design_cloud.js';
+import * as planLimits from './20261127_0700_plan_limits.js';
 
 /**
  * Every migration, in order. Listed here (not discovered on disk) so they run
@@ -25,4 +26,5 @@ export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: 
   '20261126_0500_teams': teams,
   '20261126_0510_plans': plans,
   '20261126_0600_design_cloud': designCloud,
+  '20261127_0700_plan_limits': planLimits,
 };

@@ -33,6 +33,7 @@ export class Project extends BaseModel {
   id_project_type!: number | null;
   cover!: string | null;
   cover_thumb!: string | null;
+  cover_bytes!: number | string;
   project_code!: string;
   active!: boolean;
   validated!: boolean;

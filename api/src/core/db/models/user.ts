@@ -29,6 +29,7 @@ export class User extends BaseModel {
   language!: string;
   active!: boolean;
   email_verified_at!: Date | null;
+  invited_at!: Date | null;
   created_at!: Date;
   updated_at!: Date;
 
