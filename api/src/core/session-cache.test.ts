@@ -106,13 +106,13 @@ describe('SessionCache', () => {
       c.apply({ op: 'begin', id: 'w', users: [1] }, 0);
       const after = c.share('a', l.load);
       expect(l.started).toEqual([g, g + 1]);
-      l.answer(1, 'read after the write');
+      // The older lookup settling first does not drop the newer one, which later callers still join.
       l.answer(0, 'read before the write');
       expect(await before).toBe('read before the write');
-      expect(await after).toBe('read after the write');
-      // The older lookup settling last does not drop the newer one.
       const joined = c.share('a', l.load);
       expect(l.started).toHaveLength(2);
+      l.answer(1, 'read after the write');
+      expect(await after).toBe('read after the write');
       expect(await joined).toBe('read after the write');
     });
 
