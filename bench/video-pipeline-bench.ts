@@ -61,13 +61,41 @@ const { values: flags } = parseArgs({
     'plain-limit-min': { type: 'string' },
     'deadline-min': { type: 'string' },
     'sitewalk-from': { type: 'string', default: 'head' },
+    seed: { type: 'string' },
+    reverse: { type: 'boolean', default: false },
+    'start-at': { type: 'string' },
+    speed: { type: 'string' },
+    bob: { type: 'string' },
+    'tilt-deg': { type: 'string' },
   },
 });
 const SECONDS = Number(flags.seconds ?? process.env.VIDEO_BENCH_SECONDS ?? (flags.quick ? 20 : 50));
 const WIDTH = 1920;
 const HEIGHT = 960;
 const FPS = 30;
-const SEED = 1;
+const SEED = Number(flags.seed ?? 1);
+const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+/** Another walk than the default loop (test/fixtures/walk-video/path.ts WalkVariant): judged changes must hold on more than one walk. */
+const VARIANT = {
+  reverse: flags.reverse || undefined,
+  startAt: num(flags['start-at']),
+  speed: num(flags.speed),
+  bob: num(flags.bob),
+  tiltDeg: num(flags['tilt-deg']),
+};
+const variantText = () =>
+  [
+    VARIANT.reverse ? 'reversed' : '',
+    VARIANT.startAt !== undefined ? `start at ${VARIANT.startAt} m along the loop` : '',
+    VARIANT.speed !== undefined ? `${VARIANT.speed} m/s` : '',
+    VARIANT.bob !== undefined ? `bobbing ±${VARIANT.bob} m` : '',
+    VARIANT.tiltDeg !== undefined ? `tilting up to ±${VARIANT.tiltDeg}°` : '',
+  ].filter(Boolean).join(', ');
+const variantTag = () =>
+  [VARIANT.reverse ? 'rev' : '', VARIANT.startAt !== undefined ? `at${VARIANT.startAt}` : '', VARIANT.speed !== undefined ? `v${VARIANT.speed}` : '', VARIANT.bob !== undefined ? `bob${VARIANT.bob}` : '', VARIANT.tiltDeg !== undefined ? `tilt${VARIANT.tiltDeg}` : '']
+    .filter(Boolean)
+    .map((t) => `-${t}`)
+    .join('');
 const DATA = path.resolve(ROOT, process.env.DATA_DIR ?? '.data/video-bench');
 
 type V3 = [number, number, number];
@@ -620,17 +648,18 @@ async function main() {
   const fixture = path.join(ROOT, 'test/fixtures/walk-video');
   const hash = createHash('sha1');
   for (const f of fs.readdirSync(fixture).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort()) hash.update(fs.readFileSync(path.join(fixture, f)));
-  const walkDir = path.join(DATA, `walk-${SECONDS}s-${WIDTH}-seed${SEED}-${hash.digest('hex').slice(0, 8)}`);
+  const walkDir = path.join(DATA, `walk-${SECONDS}s-${WIDTH}-seed${SEED}${variantTag()}-${hash.digest('hex').slice(0, 8)}`);
   const pathJson = path.join(walkDir, 'walk.path.json');
   let generatedIn = 'reused from an earlier run';
   if (!fs.existsSync(pathJson) || !fs.existsSync(path.join(walkDir, 'walk.mp4'))) {
     console.log(`Generating the ${SECONDS} s 360 walk (${WIDTH} × ${HEIGHT}, ${FPS} fps) into ${path.relative(ROOT, walkDir)} …`);
-    const g = await generateWalk({ kind: '360', seconds: SECONDS, width: WIDTH, height: HEIGHT, fps: FPS, seed: SEED, outDir: walkDir });
+    const g = await generateWalk({ kind: '360', seconds: SECONDS, width: WIDTH, height: HEIGHT, fps: FPS, seed: SEED, outDir: walkDir, variant: VARIANT });
     generatedIn = `generated in ${(g.ms / 1000).toFixed(0)} s`;
   }
   const truth = JSON.parse(fs.readFileSync(pathJson, 'utf8')) as PathJson;
   const video = path.join(walkDir, 'walk.mp4');
   const walked = truth.frames[truth.frames.length - 1].s;
+  const startEnd = Math.hypot(truth.frames[truth.frames.length - 1].x - truth.frames[0].x, truth.frames[truth.frames.length - 1].y - truth.frames[0].y);
   console.log(`Walk: ${truth.seconds} s, ${walked.toFixed(1)} m, ${truth.frameCount} frames (${generatedIn}).`);
 
   const outcomes: Outcome[] = [];
@@ -678,7 +707,7 @@ async function main() {
     '',
     `Machine: ${machine()}; ${colmapVersion()}, ${ffmpegVersion()}, COLMAP on the CPU; load average before the run ${loadBefore}, after ${loadAfter} (1, 5, 15 min; the machine is shared).`,
     `SiteWalk's code: ${siteWalkWhat || 'not loaded'}.
-Input: the generated 360 walk of test/fixtures/walk-video (seed ${SEED}): ${truth.seconds} s, ${truth.camera.width} × ${truth.camera.height}, ${truth.fps} fps, H.264; ${walked.toFixed(1)} m walked at 1 m/s through six textured rooms with a ${truth.pause?.seconds ?? 0} s pause and ${truth.headTurns.length} head turns (${generatedIn}, not timed). Wall and CPU time include cutting the frames; CPU time is that of the bench process and the tools it ran (ffmpeg, COLMAP). Frames placed: frames (keyframes for SiteWalk) in the largest model / all frames given to it. Trajectory error: camera centres against the true path after a 3D similarity alignment (Umeyama). Placement: start and end given (the first and last placed positions fitted to their true places on the plan by a 2D similarity on the floor plane), then the distance of every placed position to its true place; for SiteWalk its own projectCluster makes that fit (with the floor it finds), and the bench's fit of the same cameras is given beside it.`,
+Input: the generated 360 walk of test/fixtures/walk-video (seed ${SEED}): ${truth.seconds} s, ${truth.camera.width} × ${truth.camera.height}, ${truth.fps} fps, H.264; ${walked.toFixed(1)} m walked at ${truth.speed} m/s through six textured rooms${variantText() ? ` (${variantText()}; start and end ${startEnd.toFixed(1)} m apart)` : ` (start and end ${startEnd.toFixed(1)} m apart)`} with a ${truth.pause?.seconds ?? 0} s pause and ${truth.headTurns.length} head turns (${generatedIn}, not timed). Wall and CPU time include cutting the frames; CPU time is that of the bench process and the tools it ran (ffmpeg, COLMAP). Frames placed: frames (keyframes for SiteWalk) in the largest model / all frames given to it. Trajectory error: camera centres against the true path after a 3D similarity alignment (Umeyama). Placement: start and end given (the first and last placed positions fitted to their true places on the plan by a 2D similarity on the floor plane), then the distance of every placed position to its true place; for SiteWalk its own projectCluster makes that fit (with the floor it finds), and the bench's fit of the same cameras is given beside it.`,
     '',
     '| Run | Wall time | × video | CPU time | Frames placed | Trajectory RMSE (sim3) | Placement error mean / median / max | Phases (wall) |',
     '| --- | ---: | ---: | ---: | --- | --- | --- | --- |',

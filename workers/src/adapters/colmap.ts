@@ -86,7 +86,7 @@ export async function extractFeatures(o: ExtractOptions, onProgress?: ColmapProg
 
 /** Matches exactly the listed image pairs (names relative to the image folder), with geometric verification. */
 export async function matchPairs(
-  o: { database: string; pairs: [string, string][]; threads: number; workDir: string; maxTrials?: number; signal?: AbortSignal },
+  o: { database: string; pairs: [string, string][]; threads: number; workDir: string; maxTrials?: number; crossCheck?: boolean; signal?: AbortSignal },
   onProgress?: ColmapProgress,
 ): Promise<void> {
   const file = path.join(o.workDir, 'pairs.txt');
@@ -101,6 +101,7 @@ export async function matchPairs(
       'SiftMatching.num_threads': o.threads,
       'SiftMatching.max_num_matches': 8192,
       'SiftMatching.max_num_trials': o.maxTrials ?? 10000,
+      'SiftMatching.cross_check': o.crossCheck ?? true,
     },
     onProgress,
     /Matching block \[(\d+)\/(\d+)\]/,
