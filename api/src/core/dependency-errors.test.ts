@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { KnexTimeoutError } from 'knex';
@@ -6,14 +5,14 @@ import { DBError, UniqueViolationError } from 'objection';
 import { Redis } from 'ioredis';
 import { classifyDependencyError } from './dependency-errors.js';
 
-/** A port nothing listens on: taken from the OS, then released. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/**
+ * A loopback port nothing listens on. Not one taken from the OS and let go:
+ * a test file running alongside may be handed that same port for a server of
+ * its own before the connection is tried. Port 1 (tcpmux) lies below the
+ * range the OS hands out, and no service of a machine that runs SiteWalk
+ * listens there.
+ */
+const CLOSED_PORT = 1;
 
 // Objection's typings omit the constructors of its database errors; they take one options object.
 const wrapped = (C: unknown, args: object): Error => new (C as new (a: object) => Error)(args);
@@ -21,7 +20,7 @@ const pgError = (code: string, message: string) => Object.assign(new pg.Database
 
 describe('classifyDependencyError', () => {
   it('recognises a PostgreSQL that does not listen (a real refused connection)', async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
     const err = await client.connect().then(() => null, (e: unknown) => e);
     expect(classifyDependencyError(err, { databasePort: port })).toEqual({ dependency: 'database', reason: 'ECONNREFUSED' });
@@ -30,7 +29,7 @@ describe('classifyDependencyError', () => {
   });
 
   it('recognises a Redis command given up after the reconnect attempts (a real MaxRetriesPerRequestError)', async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const client = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 0, retryStrategy: () => 10 });
     client.on('error', () => undefined);
     const err = await client.get('x').then(() => null, (e: unknown) => e);
