@@ -8,7 +8,7 @@ import { useInstantValue } from '../../lib/use-instant-value';
 import { useProjectLookups } from '../../stores/projects.store';
 import { Spinner } from '../../components/spinner';
 import { ProjectCard } from './project-card';
-import { FilterSelect } from '../../components/filter-select';
+import { LabelledSelect } from '../../components/labelled-select';
 import { Pagination } from './pagination';
 import {
   SORT_OPTIONS,
@@ -112,7 +112,7 @@ export default function ProjectsPage() {
               />
             </div>
           </div>
-          <FilterSelect
+          <LabelledSelect
             id="project-category"
             className="col-6 col-lg-2"
             label={t('Category')}
@@ -125,7 +125,7 @@ export default function ProjectsPage() {
               update({ category });
             }}
           />
-          <FilterSelect
+          <LabelledSelect
             id="project-type"
             className="col-6 col-lg-2"
             label={t('Project type')}
@@ -138,7 +138,7 @@ export default function ProjectsPage() {
               update({ type });
             }}
           />
-          <FilterSelect
+          <LabelledSelect
             id="project-sort"
             className="col-6 col-lg-3"
             label={t('Sort by')}

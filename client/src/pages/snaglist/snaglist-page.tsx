@@ -23,7 +23,7 @@ import { formatDay, formatDateTime, formatNumber } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { Spinner } from '../../components/spinner';
-import { FilterSelect } from '../../components/filter-select';
+import { LabelledSelect } from '../../components/labelled-select';
 import { Pagination } from '../projects/pagination';
 import { SnagPanel } from '../../components/snags/snag-panel';
 import { SnagSnapshot } from '../../components/snags/snag-snapshot';
@@ -237,7 +237,7 @@ export default function SnaglistPage() {
           </label>
           <input id="snag-f-search" type="search" className="form-control form-control-sm" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('Title or description')} data-testid="snag-filter-search" />
         </div>
-        <FilterSelect
+        <LabelledSelect
           id="snag-f-project"
           className="col-6 col-md-2"
           small
@@ -254,7 +254,7 @@ export default function SnaglistPage() {
         />
         {filters.id_project && (
           <>
-            <FilterSelect
+            <LabelledSelect
               id="snag-f-visit"
               className="col-6 col-md-2"
               small
@@ -265,7 +265,7 @@ export default function SnaglistPage() {
               options={places.visits.map((v) => ({ value: v.id, label: v.name }))}
               onChange={(v) => setFilter('id_visit', v)}
             />
-            <FilterSelect
+            <LabelledSelect
               id="snag-f-sheet"
               className="col-6 col-md-2"
               small
@@ -278,7 +278,7 @@ export default function SnaglistPage() {
             />
           </>
         )}
-        <FilterSelect
+        <LabelledSelect
           id="snag-f-priority"
           className="col-6 col-md-2"
           small
@@ -289,7 +289,7 @@ export default function SnaglistPage() {
           options={ANNOTATION_PRIORITIES.map((p) => ({ value: p, label: t(PRIORITY_LABELS[p]) }))}
           onChange={(v) => setFilter('priority', v as Filters['priority'])}
         />
-        <FilterSelect
+        <LabelledSelect
           id="snag-f-assignee"
           className="col-6 col-md-2"
           small
@@ -303,7 +303,7 @@ export default function SnaglistPage() {
           ]}
           onChange={(v) => setFilter('assignee', v as Filters['assignee'])}
         />
-        <FilterSelect
+        <LabelledSelect
           id="snag-f-due"
           className="col-6 col-md-1"
           small

@@ -8,6 +8,7 @@ import { tk } from '../../lib/i18n-keys';
 import { formatNumber } from '../../lib/format';
 import { Spinner } from '../../components/spinner';
 import { visitLoadScreen, type VisitLoad } from '../../components/visit-load-guard';
+import { LabelledSelect } from '../../components/labelled-select';
 import type { SheetRoomsHandle } from '../sheet/sheet-rooms-map';
 import '../projects/projects.css';
 import '../visits/visits.css';
@@ -126,18 +127,14 @@ export default function VisitSheetPage() {
       <div className="d-flex flex-wrap align-items-end gap-2">
         <h2 className="h5 mb-0 me-auto text-break">{visit.name}</h2>
         {sheets.length > 0 && (
-          <div>
-            <label htmlFor="placement-sheet" className="form-label small mb-1">
-              {t('Sheet')}
-            </label>
-            <select id="placement-sheet" className="form-select form-select-sm" value={sheetId ?? ''} onChange={(e) => setParams({ map: e.target.value }, { replace: true })}>
-              {sheets.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <LabelledSelect
+            id="placement-sheet"
+            small
+            label={t('Sheet')}
+            value={sheetId ?? ''}
+            options={sheets.map((s) => ({ value: s.id, label: s.name }))}
+            onChange={(v) => setParams({ map: v }, { replace: true })}
+          />
         )}
         <Link to={`/editvisit/${visit.id}`} className="btn btn-outline-secondary btn-sm">
           <i className="bi bi-pencil me-1" aria-hidden="true" />

@@ -10,6 +10,7 @@ import { viewerPath } from '../../lib/share-links';
 import { IDENTITY, fitTwoPoints, mirrorAbout, overlayCentre, toDegrees, type Point, type Similarity } from '../../lib/projection-transform';
 import { adjustPositions, isRunBusy } from '../../lib/video-run';
 import { Spinner } from '../../components/spinner';
+import { LabelledSelect } from '../../components/labelled-select';
 import type { EditorTool } from './projection-editor';
 import { videoApi } from './video-api';
 
@@ -210,18 +211,14 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
             </div>
           ) : (
             <div className="d-flex flex-wrap align-items-end gap-2">
-              <div>
-                <label htmlFor="projection-sheet" className="form-label small mb-1">
-                  {t('Sheet')}
-                </label>
-                <select id="projection-sheet" className="form-select form-select-sm mw-100" value={sheetId ?? ''} onChange={(e) => setSheetId(Number(e.target.value))}>
-                  {sheets.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.name}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <LabelledSelect
+                id="projection-sheet"
+                small
+                label={t('Sheet')}
+                value={sheetId ?? ''}
+                options={sheets.map((s) => ({ value: s.id, label: s.name }))}
+                onChange={(v) => setSheetId(Number(v))}
+              />
               {video.can_edit && (
                 <button type="button" className="btn btn-sm btn-primary" onClick={() => void project()} disabled={busy || busyRun || !sheet}>
                   <i className="bi bi-layers me-1" aria-hidden="true" />

@@ -1,4 +1,4 @@
-export interface FilterOption {
+export interface SelectOption {
   value: string | number;
   /** Already translated. */
   label: string;
@@ -10,23 +10,23 @@ interface Props {
   label: string;
   value: string | number;
   onChange: (value: string) => void;
-  options: readonly FilterOption[];
+  options: readonly SelectOption[];
   /** The first choice, value '', that filters nothing ("All projects"); already translated. */
   anyLabel?: string;
-  /** The grid column it takes in the filter row. */
-  className: string;
+  /** The wrapper's classes, e.g. the grid column it takes in a filter row. */
+  className?: string;
   small?: boolean;
   testId?: string;
 }
 
-/** One labelled choice of a list's filter row (projects, snag list): the label above, the select below. */
-export function FilterSelect({ id, label, value, onChange, options, anyLabel, className, small, testId }: Props) {
+/** A labelled choice: the label above, the select below (filter rows of the lists, the sheet pickers). */
+export function LabelledSelect({ id, label, value, onChange, options, anyLabel, className, small, testId }: Props) {
   return (
     <div className={className}>
       <label htmlFor={id} className="form-label small mb-1">
         {label}
       </label>
-      <select id={id} className={small ? 'form-select form-select-sm' : 'form-select'} value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+      <select id={id} className={`form-select mw-100${small ? ' form-select-sm' : ''}`} value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
         {anyLabel !== undefined && <option value="">{anyLabel}</option>}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
