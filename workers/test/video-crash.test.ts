@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
@@ -13,7 +12,7 @@ import { readRun } from '@sitewalk/api/core/services/video-run.service.js';
 import { acceptVideoUpload, startProcessing } from '@sitewalk/api/core/services/videos.service.js';
 import { api, createUser } from '../../api/test/helpers.js';
 import { newProject } from '../../api/test/project-helpers.js';
-import { generateWalk } from '../../test/fixtures/walk-video/generate.js';
+import { cachedWalk } from './walk-fixture.js';
 import { handlers } from '../src/jobs/index.js';
 import { startWorkers, type RunningWorkers } from '../src/runner.js';
 import { runTs, type Child } from './child-process.js';
@@ -55,9 +54,7 @@ function killTree(pid: number) {
 }
 
 it('a worker killed while COLMAP runs: another worker finishes generate-ply, once, and the run completes', async () => {
-  if (!fs.existsSync(path.join(FIXTURE_DIR, 'walk.plan.json'))) {
-    await generateWalk({ kind: '360', seconds: 6, width: 640, height: 320, fps: 15, outDir: FIXTURE_DIR, threads: 2 });
-  }
+  await cachedWalk(FIXTURE_DIR, { kind: '360', seconds: 6, width: 640, height: 320, fps: 15, threads: 2 });
   const owner = await createUser();
   const p = await newProject(owner);
   const visit = (await api().post('/api/visits').set(owner.auth).send({ id_project: p.id, name: 'Walk', date: '2026-03-02' })).body.data;

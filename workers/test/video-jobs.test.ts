@@ -23,7 +23,8 @@ import {
 } from '@sitewalk/api/core/services/videos.service.js';
 import { api, createUser, type TestUser } from '../../api/test/helpers.js';
 import { newProject } from '../../api/test/project-helpers.js';
-import { generateWalk, type PathJson } from '../../test/fixtures/walk-video/generate.js';
+import type { PathJson } from '../../test/fixtures/walk-video/generate.js';
+import { cachedWalk } from './walk-fixture.js';
 import { worldToPlan, type PlanJson } from '../../test/fixtures/walk-video/plan.js';
 import { handlers } from '../src/jobs/index.js';
 import { startWorkers, type RunningWorkers } from '../src/runner.js';
@@ -48,9 +49,7 @@ let owner: TestUser;
 beforeAll(async () => {
   // Generated once per data folder (deterministic), a few seconds at low resolution.
   const video = path.join(FIXTURE_DIR, 'walk.mp4');
-  if (!fs.existsSync(path.join(FIXTURE_DIR, 'walk.plan.json'))) {
-    await generateWalk({ kind: '360', seconds: 6, width: 640, height: 320, fps: 15, outDir: FIXTURE_DIR, threads: 2 });
-  }
+  await cachedWalk(FIXTURE_DIR, { kind: '360', seconds: 6, width: 640, height: 320, fps: 15, threads: 2 });
   walk = {
     video,
     path: JSON.parse(await fsp.readFile(path.join(FIXTURE_DIR, 'walk.path.json'), 'utf8')),

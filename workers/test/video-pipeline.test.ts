@@ -8,7 +8,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateWalk } from '../../test/fixtures/walk-video/generate.js';
+import { cachedWalk } from './walk-fixture.js';
 import { probeVideo } from '../src/adapters/ffprobe.js';
 import { ReconstructionFailed, ToolMissing, VideoRejected } from '../src/video/errors.js';
 import { processVideo, type ProcessManifest } from '../src/video/process.js';
@@ -26,8 +26,7 @@ async function walkFixture() {
   const video = path.join(dir, `${WALK.name}.mp4`);
   const pathJson = path.join(dir, `${WALK.name}.path.json`);
   const planJson = path.join(dir, `${WALK.name}.plan.json`);
-  const have = await fsp.stat(planJson).then(() => true, () => false);
-  if (!have) await generateWalk({ ...WALK, outDir: dir });
+  await cachedWalk(dir, WALK);
   return { video, path: JSON.parse(await fsp.readFile(pathJson, 'utf8')), plan: JSON.parse(await fsp.readFile(planJson, 'utf8')) };
 }
 
@@ -166,9 +165,7 @@ describe('uploads that are not a usable walk', () => {
   it('makes flat rooms of a flat (not 360°) video: each keyframe frame on a 2:1 sphere, one view for COLMAP with its focal refined', async () => {
     const dir = path.join(FIXTURES, 'flat-walk-8s-480');
     const video = path.join(dir, 'walk.mp4');
-    if (!(await fsp.stat(path.join(dir, 'walk.plan.json')).then(() => true, () => false))) {
-      await generateWalk({ kind: 'flat', seconds: 8, width: 480, height: 270, fps: 15, seed: 1, outDir: dir });
-    }
+    await cachedWalk(dir, { kind: 'flat', seconds: 8, width: 480, height: 270, fps: 15, seed: 1 });
     const work = path.join(ROOT, 'work-flat');
     await fsp.rm(work, { recursive: true, force: true });
     const manifest = await processVideo(video, work);
