@@ -85,7 +85,7 @@ interface Sample {
 }
 
 /** The steps of one load, in the order they are printed. */
-const STEPS = ['html in', 'preload script ran', 'visit asked', 'visit in', 'low-res image in', 'app JavaScript in', 'viewer JavaScript in', 'app started', 'visit on the screen', 'viewer created', 'sphere on screen'] as const;
+const STEPS = ['html in', 'preload script ran', 'visit asked', 'visit in', 'low-res image asked', 'low-res image in', 'app JavaScript in', 'viewer JavaScript in', 'app started', 'visit on the screen', 'viewer created', 'sphere on screen'] as const;
 
 /** One cold load of the viewer; times are from the navigation start. */
 async function measure(page: Page, url: string): Promise<Sample> {
@@ -120,6 +120,7 @@ async function measure(page: Page, url: string): Promise<Sample> {
       'preload script ran': preload!,
       'visit asked': visit?.requestStart ?? NaN,
       'visit in': visit?.responseEnd ?? NaN,
+      'low-res image asked': base?.requestStart ?? NaN,
       'low-res image in': base?.responseEnd ?? NaN,
       'app JavaScript in': appJs!,
       'viewer JavaScript in': viewerJs!,

@@ -14,6 +14,7 @@ import { noStoreForApi } from './http/no-store.js';
 import { csrfProtection, requestContext, requestTimeout, serializeJsonOnce } from './http/middleware.js';
 import { securityHeaders } from './http/security-headers.js';
 import { clientInlineScriptHashes } from './http/inline-scripts.js';
+import { viewerPage } from './http/viewer-page.js';
 import { isUploadRequest } from './http/upload.js';
 import { indexRoutesByFirstSegment } from './http/route-index.js';
 import { rejectUnreadableText } from './http/validate.js';
@@ -103,6 +104,12 @@ function serveClient(app: Koa): void {
       return;
     }
     ctx.set('Cache-Control', 'no-cache');
+    const viewer = await viewerPage(dist, ctx.path, ctx.ip);
+    if (viewer !== null) {
+      ctx.type = 'html';
+      ctx.body = viewer;
+      return;
+    }
     await send(ctx, 'index.html', { root: dist });
   });
 }

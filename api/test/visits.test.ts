@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Room as RoomDto, VisitDetail } from '@sitewalk/proto';
@@ -7,6 +9,7 @@ import { closeQueues, queue } from '../src/core/queue/index.js';
 import { closeEmitter } from '../src/core/realtime/emitter.js';
 import { localPath, putBuffer } from '../src/core/storage/index.js';
 import { uploadTempRoot } from '../src/http/upload.js';
+import { viewerPage } from '../src/http/viewer-page.js';
 import { planPdf, PAPER } from '../../workers/test/pdf-fixtures.js';
 import { api, createUser, type TestUser } from './helpers.js';
 import { addMember, newProject } from './project-helpers.js';
@@ -549,6 +552,50 @@ describe('public viewer', () => {
     await db()('projects').where({ id: p.id }).update({ active: false });
     expect((await api().get(`/api/viewer-visit?code=${v.code}`)).body.message).toBe('No visit has this code. Check the link you were given.');
     expect((await api().get(`/api/visits/${v.id}`).set(owner.auth)).status).toBe(200);
+  });
+
+  it("serves the viewer's page naming the start room's low-resolution sphere, so the browser fetches it at once", async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-dist-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><meta charset="UTF-8" /><script>preload()</script></head><body></body></html>');
+    const owner = await createUser();
+    const p = await newProject(owner);
+    const v = await newVisit(owner, p.id);
+    const a = await upload(owner, v.id, 'Hall.jpg');
+    const b = await upload(owner, v.id, 'Office.jpg');
+    const pending = await upload(owner, v.id, 'Still processing.jpg');
+    await markReady(a.id);
+    await markReady(b.id);
+    const poi = (await api().post('/api/pois').set(owner.auth).send({ id_room: b.id, title: 'Crack', yaw: 1, pitch: 0 })).body.data;
+    const named = async (pathname: string) => {
+      const html = await viewerPage(dist, pathname, '198.51.100.9');
+      if (html === null) return null;
+      const m = /<meta charset="UTF-8" \/>\s*<meta name="sw-viewer-start" content="([^"]+)" \/>\s*<script>/.exec(html);
+      expect(m, 'the tag comes before the preload script that reads it').not.toBeNull();
+      return m![1]!.replace(/&amp;/g, '&');
+    };
+    const visit = (await api().get(`/api/viewer-visit?code=${v.code}`)).body.data;
+    const baseOf = (id: number) => visit.rooms.find((r: { id: number }) => r.id === id).panorama.base_url as string;
+    // The same room the viewer opens: the first, the asked one, the point of interest's.
+    expect(await named(`/viewer/${v.code}`)).toBe(baseOf(a.id));
+    expect(await named(`/viewer/${v.code}/${b.id}`)).toBe(baseOf(b.id));
+    expect(await named(`/viewer/${v.code}/${a.id}/${poi.id}`)).toBe(baseOf(b.id));
+    expect(await named(`/viewer/${v.code}/${pending.id}`)).toBe(baseOf(a.id));
+    expect((await api().get(baseOf(a.id))).status).toBe(200);
+    // Nothing for what the viewer would not show.
+    expect(await named('/viewer/nosuchcode12')).toBeNull();
+    expect(await named(`/viewer/${v.code}/${a.id}/99999999`)).toBeNull();
+    expect(await named('/projects')).toBeNull();
+    const empty = await newVisit(owner, p.id);
+    expect(await named(`/viewer/${empty.code}`)).toBeNull();
+    const settings = await lockSettings();
+    try {
+      await settings.set({ maintenance_viewer: true, maintenance_ip: '203.0.113.7' });
+      expect(await named(`/viewer/${v.code}`)).toBeNull();
+    } finally {
+      await settings.set({ maintenance_viewer: false });
+      await settings.release();
+    }
+    fs.rmSync(dist, { recursive: true, force: true });
   });
 
   it('honours edit_room only for a signed-in user who may edit the visit', async () => {

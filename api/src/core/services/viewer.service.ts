@@ -100,6 +100,24 @@ export async function viewerVisit(code: string, poiId?: number): Promise<ViewerV
 }
 
 /**
+ * The start room's low-resolution sphere for a viewer address, so the served
+ * page can name it and the browser fetch it while the visit is still being
+ * asked for (api/src/http/viewer-page.ts). The same room the viewer opens:
+ * the point of interest's room, else the asked room when the visit shows it,
+ * else the first (client/src/pages/viewer/viewer-preload.ts, startRoomId).
+ * Null when there is nothing to show; errors are the caller's to ignore.
+ */
+export async function viewerStartPanorama(code: string, askedRoom: number | null, poiId: number | null): Promise<{ id: number; base_url: string } | null> {
+  const visit = await visitByCode(code);
+  const rooms = (await visitRooms(visit.id)).filter((r) => r.status === 'ready' && roomPanorama(r));
+  let id: number | undefined = rooms[0]?.id;
+  if (poiId) id = (await Poi.query().findById(poiId).select('id_room'))?.id_room;
+  else if (askedRoom && rooms.some((r) => r.id === askedRoom)) id = askedRoom;
+  const room = rooms.find((r) => r.id === id);
+  return room ? { id: room.id, base_url: roomPanorama(room)!.base_url } : null;
+}
+
+/**
  * GET /viewer-room-pois: the points of interest of a room of the visit.
  * edit_room is honoured only for a signed-in user who may edit the visit.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseViewerPath, positiveInt, startRoomId, viewerVisitQuery } from './viewer-preload';
+import { parseViewerPath, positiveInt, sameFile, startRoomId, viewerVisitQuery } from './viewer-preload';
 
 describe('parseViewerPath', () => {
   it('reads the code, the room and the point of interest', () => {
@@ -50,5 +50,12 @@ describe('startRoomId', () => {
   });
   it('has no room for a visit without rooms', () => {
     expect(startRoomId({ start_room: null, poi: null, rooms: [] }, 3)).toBeNull();
+  });
+});
+
+describe('sameFile', () => {
+  it('compares signed file addresses by their path, whatever their expiry and signature', () => {
+    expect(sameFile('/api/files/r/1/base.jpg?exp=3600&sig=a', '/api/files/r/1/base.jpg?exp=7200&sig=b')).toBe(true);
+    expect(sameFile('/api/files/r/1/base.jpg?exp=3600&sig=a', '/api/files/r/2/base.jpg?exp=3600&sig=a')).toBe(false);
   });
 });

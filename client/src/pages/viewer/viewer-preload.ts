@@ -74,6 +74,17 @@ declare global {
   }
 }
 
+/** The meta tag the server adds on /viewer/… with the start room's low-resolution sphere (api/src/http/viewer-page.ts). */
+export const VIEWER_START_META = 'sw-viewer-start';
+
+/** Whether two signed file addresses name the same file (the path; the expiry and signature may differ). */
+export const sameFile = (a: string, b: string): boolean => a.split('?')[0] === b.split('?')[0];
+
+/** The meta tag with the app's own script when the server moved it here from the page (api/src/http/viewer-page.ts). */
+export const VIEWER_APP_META = 'sw-app-entry';
+/** The app starts at the latest this long after the preload, sphere or not. */
+export const APP_WAIT_CAP_MS = 1500;
+
 /** The meta tag the build fills with the viewer screen's chunks (see viewer-preload-plugin.ts). */
 export const VIEWER_CHUNKS_META = 'sw-viewer-chunks';
 /** The meta tag with the chunk of components/panorama/panorama-boot.ts first, then the files it needs. */
@@ -112,17 +123,21 @@ export function startViewerPreload(w: Window = window, loadBoot?: () => Promise<
     async (r) => ({ status: r.status, body: await r.json().catch(() => null) }),
     () => null,
   );
-  const base = visit.then((answer) => {
+  const fetchBlob = (url: string) =>
+    fetch(url, { credentials: 'same-origin' })
+      .then((r) => (r.ok ? r.blob() : null))
+      .catch(() => null);
+  // The server names the start room's sphere in the page (api/src/http/viewer-page.ts): fetched now, beside the visit.
+  const named = w.document.querySelector<HTMLMetaElement>(`meta[name="${VIEWER_START_META}"]`)?.content || null;
+  const early = named ? fetchBlob(named) : null;
+  const base = visit.then(async (answer) => {
     const v = visitOf(answer);
     const id = v ? startRoomId(v, address.room) : null;
     const url = v?.rooms.find((r) => r.id === id)?.panorama?.base_url;
     if (!url) return null;
-    return fetch(url, { credentials: 'same-origin' })
-      .then((r) => (r.ok ? r.blob() : null))
-      .then(
-        (blob) => (blob ? { url, blob } : null),
-        () => null,
-      );
+    // The same file (its signature may have been renewed in between) or, when the answer opens another room, that one's.
+    const blob = (early && sameFile(named!, url) ? await early : null) ?? (await fetchBlob(url));
+    return blob ? { url, blob } : null;
   });
   const preload: ViewerPreload = { query, visit, base, room: address.room };
   w.__swViewerPreload = preload;
@@ -156,6 +171,10 @@ export function startViewerPreload(w: Window = window, loadBoot?: () => Promise<
       );
     });
   }
+
+  // The app's script, fetched already (a modulepreload in the page), runs once the sphere is drawn.
+  const entry = files(VIEWER_APP_META)[0];
+  if (entry) void afterEarlySphere(APP_WAIT_CAP_MS, w).then(() => import(/* @vite-ignore */ entry));
 }
 
 /** The preloaded GET /viewer-visit answer for this query, once (a later call asks the server). */
@@ -186,4 +205,39 @@ export function dropBootedViewer(): void {
     b.session.viewer.destroy();
     b.session.host.remove();
   });
+}
+
+interface EarlyViewer {
+  session: {
+    host: HTMLElement;
+    viewer: { addEventListener(type: 'panorama-loaded', cb: () => void, opts?: { once: boolean }): void };
+  };
+}
+
+/**
+ * On /viewer/… the first sphere is drawn before the app starts (the early
+ * viewer, components/panorama/panorama-boot.ts, started below). The browser
+ * runs the page's JavaScript on one thread, so the app's modules, React's
+ * first render, the settings and the translations would otherwise come in
+ * between and hold the sphere back: the app waits for the sphere's first
+ * frame instead (the title bar follows a moment later), never longer than
+ * `capMs`. On the served viewer page the app's script itself waits for it
+ * (api/src/http/viewer-page.ts moves it here); main.tsx waits again, which is
+ * at once then, and is what counts in the dev server.
+ */
+export function afterEarlySphere(capMs = 1500, w: Window = window): Promise<void> {
+  const boot = (w as { __swPanoBoot?: Promise<EarlyViewer | null> }).__swPanoBoot;
+  if (!boot) return Promise.resolve();
+  const drawn = boot.then(
+    (b) =>
+      b &&
+      new Promise<void>((resolve) => {
+        // The frame that draws it, then the task after it.
+        const afterFrame = () => w.requestAnimationFrame(() => w.setTimeout(resolve, 0));
+        if (b.session.host.dataset.panoState === 'ready') afterFrame();
+        else b.session.viewer.addEventListener('panorama-loaded', afterFrame, { once: true });
+      }),
+    () => undefined,
+  );
+  return Promise.race([drawn.then(() => undefined), new Promise<void>((resolve) => w.setTimeout(resolve, capMs))]);
 }

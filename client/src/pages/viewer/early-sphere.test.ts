@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterEarlySphere } from './early-sphere';
+import { afterEarlySphere } from './viewer-preload';
 
 /** A window with real timers; frames run on the next timer turn. */
 function fakeWindow(boot?: Promise<unknown>) {
