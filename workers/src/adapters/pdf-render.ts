@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { SHEET_RENDERING } from '@sitewalk/proto';
 import { PdfRejected } from './pdf-inspect.js';
@@ -79,138 +79,204 @@ async function socketPair(onread: net.OnReadOpts): Promise<{ reader: net.Socket;
 }
 let pairs = 0;
 
+/** How a run of pages is drawn: at `dpi`, or scaled so the longer side is `scaleTo` pixels; in grey or colour. */
+export interface DrawOptions {
+  dpi?: number;
+  scaleTo?: number;
+  grey?: boolean;
+  signal?: AbortSignal;
+  /** The buffer each page is drawn into when large enough (see drawPages). */
+  reuse?: Buffer;
+}
+
 /**
- * Draws one page with Debian's pdftoppm (poppler, GPL, run as a separate
- * program) at `dpi`, using the crop box as PDF viewers do. Pixels stream
- * from its output straight into one buffer of the final size (no file in
- * between, no copy of each chunk), so a page costs its pixels once in this
- * process. `reuse`, when large enough, is that buffer: a caller drawing page
- * after page keeps one buffer instead of asking the system for fresh memory
- * every page; the image returned is then a view of it, valid until it is reused.
+ * Draws pages `first` to `last` with one run of Debian's pdftoppm (poppler,
+ * GPL, a separate program), using the crop box as PDF viewers do, and yields
+ * each page's pixels in order. One program for several pages, not one per
+ * page: each start reads the PDF, the fonts and the font configuration again
+ * and touches fresh memory, which on the virtual machines SiteWalk is run on
+ * cost more than drawing a page (bench/RESULTS.md, PDF plans to sheets).
+ *
+ * Pixels stream from its output straight into one buffer of the final size
+ * (no file in between, no copy of each chunk). The output is read only while
+ * a page is wanted: pdftoppm draws the next page meanwhile and waits until
+ * the caller asks for it, so at most one page is held here and one there.
+ * `reuse`, when large enough, is that buffer (a page is then a view of it,
+ * valid until the next is asked for): memory stays the same page after page.
  */
-export async function renderPage(
-  filePath: string,
-  page: number,
-  dpi: number,
-  signal?: AbortSignal,
-  reuse?: Buffer,
-  { grey = false }: { grey?: boolean } = {},
-): Promise<RawImage> {
+export async function* drawPages(filePath: string, first: number, last: number, opts: DrawOptions = {}): AsyncGenerator<RawImage & { page: number }> {
+  const { signal, reuse } = opts;
   signal?.throwIfAborted();
-  let header: PpmHeader | null = null;
-  // The header lands in `head`; once it is read, the pixels land in `out`. Anything past
-  // the expected size (never, from a sound pdftoppm) goes to `spill` and fails the page.
+  // A page's header lands in `head`; once it is read, its pixels land in `out`. Bytes past
+  // what pdftoppm should write (never, from a sound pdftoppm) go to `spill` and fail the run.
   const head = Buffer.allocUnsafe(4096);
   let headLength = 0;
+  let header: PpmHeader | null = null;
   let out: Buffer | null = null;
   let written = 0;
   const spill = Buffer.allocUnsafe(64 * 1024);
+  let page = first;
+  let ready: RawImage | null = null;
   let failure: Error | null = null;
-  let fail: (err: Error) => void = () => undefined;
+  let exit: { code: number | null; sig: NodeJS.Signals | null } | null = null;
+  let readEnded = false;
+  let stderr = '';
+  let child: ChildProcess | null = null;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const fail = (err: Error) => {
+    failure ??= err;
+    child?.kill('SIGKILL');
+    notify();
+  };
+  /** Reads a header from `head` and moves the pixels after it into the page's buffer; true when the page is complete. */
+  const takeHeader = (): boolean => {
+    header = parsePpmHeader(head.subarray(0, headLength));
+    if (!header) {
+      if (headLength === head.length) throw new Error('pdftoppm wrote no image header');
+      return false;
+    }
+    const expected = header.width * header.height * header.channels;
+    if (expected > SHEET_RENDERING.pixelBudget * 3 * 1.05) throw new Error(`pdftoppm drew ${header.width}×${header.height} pixels, more than the budget`);
+    if (page > last) throw new PdfRejected('This PDF could not be drawn as expected.');
+    out = reuse && reuse.length >= expected ? reuse.subarray(0, expected) : Buffer.allocUnsafe(expected);
+    const n = Math.min(headLength - header.offset, expected);
+    written = head.copy(out, 0, header.offset, header.offset + n);
+    // What came after a small page is the start of the next one.
+    headLength = head.copy(head, 0, header.offset + n, headLength);
+    return written === out.length;
+  };
+  const complete = () => {
+    const h = header!;
+    ready = { data: out!, width: h.width, height: h.height, channels: h.channels };
+    out = null;
+    header = null;
+    written = 0;
+    notify();
+  };
   const { reader, writer } = await socketPair({
-    buffer: () => (!out ? head.subarray(headLength) : written < out.length ? out.subarray(written) : spill),
+    buffer: () => (failure ? spill : !out ? head.subarray(headLength) : out.subarray(written)),
     callback: (n) => {
       if (failure) return true;
-      if (!out) {
-        headLength += n;
-        try {
-          header = parsePpmHeader(head.subarray(0, headLength));
-        } catch (err) {
-          fail(err as Error);
-          return true;
+      try {
+        if (!out) headLength += n;
+        else written += n;
+        if (out ? written === out.length : takeHeader()) {
+          complete();
+          return false; // pause: nothing more is read until the caller asks for the next page
         }
-        if (!header) {
-          if (headLength === head.length) fail(new Error('pdftoppm wrote no image header'));
-          return true;
-        }
-        const expected = header.width * header.height * header.channels;
-        if (expected > SHEET_RENDERING.pixelBudget * 3 * 1.05) {
-          fail(new Error(`pdftoppm drew ${header.width}×${header.height} pixels, more than the budget`));
-          return true;
-        }
-        out = reuse && reuse.length >= expected ? reuse.subarray(0, expected) : Buffer.allocUnsafe(expected);
-        written = head.copy(out, 0, header.offset, headLength);
-        if (headLength - header.offset > out.length) fail(new PdfRejected(`Page ${page} of this PDF could not be drawn as expected.`));
-        return true;
+      } catch (err) {
+        fail(err as Error);
       }
-      if (written >= out.length) fail(new PdfRejected(`Page ${page} of this PDF could not be drawn as expected.`));
-      else written += n;
       return true;
     },
   });
-  return new Promise((resolve, reject) => {
-    let child;
-    try {
-      child = spawn('pdftoppm', ['-r', String(dpi), '-f', String(page), '-l', String(page), '-cropbox', ...(grey ? ['-gray'] : []), filePath], {
-        stdio: ['ignore', writer, 'pipe'],
-        signal,
-      });
-    } catch (err) {
-      reader.destroy();
-      writer.destroy();
-      return reject(err);
-    }
-    // The child has its own copy of the writing end: the reader sees the end when pdftoppm exits.
+  const sizing = opts.dpi ? ['-r', String(opts.dpi)] : ['-scale-to', String(opts.scaleTo ?? 1000)];
+  try {
+    child = spawn('pdftoppm', [...sizing, '-f', String(first), '-l', String(last), '-cropbox', ...(opts.grey ? ['-gray'] : []), filePath], {
+      stdio: ['ignore', writer, 'pipe'],
+      signal,
+    });
+  } catch (err) {
+    reader.destroy();
     writer.destroy();
-    fail = (err) => {
-      failure ??= err;
-      child.kill('SIGKILL');
-    };
-    let stderr = '';
-    const timer = setTimeout(() => fail(new PdfRejected(`Page ${page} takes too long to draw. The PDF may be damaged or far too complex.`)), PAGE_TIMEOUT_MS);
-    child.stderr!.on('data', (d: Buffer) => {
-      if (stderr.length < 4000) stderr += d.toString();
-    });
-    const readAll = new Promise<void>((done) => {
-      reader.once('end', done).once('close', done).once('error', (err) => {
-        failure ??= err;
-        done();
-      });
-    });
-    const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((done, error) => {
-      child.once('error', error).once('close', (code, sig) => done({ code, sig }));
-    });
-    Promise.all([exited, readAll]).then(
-      ([{ code, sig }]) => {
-        clearTimeout(timer);
-        reader.destroy();
-        if (failure) return reject(failure);
-        // Exit 1: the PDF could not be opened; 3: its permissions forbid drawing. Both are the file's fault.
-        if (code === 1 || code === 3) {
-          return reject(new PdfRejected(`Page ${page} of this PDF is damaged and cannot be drawn. Export the PDF again and upload the new file.`));
-        }
-        if (code !== 0) return reject(new Error(`pdftoppm ended with ${sig ?? `code ${code}`} on page ${page}: ${stderr.trim().slice(0, 500)}`));
-        if (!out || !header || written !== out.length) {
-          return reject(new PdfRejected(`Page ${page} of this PDF could not be drawn completely.`));
-        }
-        const h = header as PpmHeader;
-        resolve({ data: out, width: h.width, height: h.height, channels: h.channels });
-      },
-      (err: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        reader.destroy();
-        reject(err.code === 'ENOENT' ? new Error('pdftoppm is not installed (Debian package poppler-utils)') : err);
-      },
-    );
+    throw err;
+  }
+  // The child has its own copy of the writing end: the reader sees the end when pdftoppm exits.
+  writer.destroy();
+  child.stderr!.on('data', (d: Buffer) => {
+    if (stderr.length < 4000) stderr += d.toString();
   });
+  child.once('error', (err: NodeJS.ErrnoException) => fail(err.code === 'ENOENT' ? new Error('pdftoppm is not installed (Debian package poppler-utils)') : err));
+  child.once('close', (code, sig) => {
+    exit = { code, sig };
+    notify();
+  });
+  reader.once('end', () => ((readEnded = true), notify())).once('close', () => ((readEnded = true), notify())).once('error', fail);
+  let timer: NodeJS.Timeout | undefined;
+  const startClock = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fail(new PdfRejected(`Page ${page} takes too long to draw. The PDF may be damaged or far too complex.`)), PAGE_TIMEOUT_MS);
+  };
+  startClock();
+  try {
+    for (;;) {
+      while (!ready && !failure && !(exit && readEnded)) await new Promise<void>((resolve) => (wake = resolve));
+      if (failure) throw failure;
+      if (ready) {
+        const image: RawImage = ready;
+        ready = null;
+        yield { ...image, page: page++ };
+        startClock();
+        // The next page may have begun in what was read with the last one.
+        if (headLength && takeHeader()) complete();
+        else reader.resume();
+        continue;
+      }
+      const { code, sig } = exit!;
+      // Exit 1: the PDF could not be opened; 3: its permissions forbid drawing. Both are the file's fault.
+      if (code === 1 || code === 3) throw new PdfRejected(`Page ${page} of this PDF is damaged and cannot be drawn. Export the PDF again and upload the new file.`);
+      if (code !== 0) throw new Error(`pdftoppm ended with ${sig ?? `code ${code}`} on page ${page}: ${stderr.trim().slice(0, 500)}`);
+      if (out || page !== last + 1) throw new PdfRejected(`Page ${page} of this PDF could not be drawn completely.`);
+      return;
+    }
+  } finally {
+    clearTimeout(timer);
+    if (!exit) child.kill('SIGKILL');
+    reader.destroy();
+  }
 }
 
-/** Pixels of the small drawing that tells whether a page has any colour. */
+/** One page drawn at `dpi` (see drawPages). */
+export async function renderPage(filePath: string, page: number, dpi: number, signal?: AbortSignal, reuse?: Buffer, { grey = false }: { grey?: boolean } = {}): Promise<RawImage> {
+  for await (const image of drawPages(filePath, page, page, { dpi, grey, signal, reuse })) return image;
+  throw new PdfRejected(`Page ${page} of this PDF could not be drawn.`);
+}
+
+/** The longer side of the small drawing that tells whether a page has any colour (an A1 plan: 1200 × 848, a pixel of 2 pt). */
+export const COLOUR_PROBE_SIDE = 1200;
+/** A page of up to twice the small drawing's pixels is drawn in colour without one. */
 export const COLOUR_PROBE_PIXELS = 1_000_000;
 
 /**
- * Whether a page must be drawn in colour: whether it has any colour, told from a small drawing of it (about a megapixel; an A1 plan at
- * 36 dpi, some 50 ms of pdftoppm). A page without colour (most plan sets) is then drawn in grey:
- * one byte a pixel instead of three for pdftoppm to write, this process to receive and libvips to
- * read, and no full-size check of the colours. The small drawing misses no colour the sheet would
- * show: poppler draws a stroke thinner than a pixel one pixel wide in its own colour, and
- * anti-aliasing tints the pixel under a coloured fill or glyph smaller than a pixel. A page small
- * enough (up to twice the probe) is simply drawn in colour and checked in full by the tiler.
+ * Whether each page must be drawn in colour: whether it has any colour, told from a small drawing of it (about a megapixel,
+ * some 50 ms of pdftoppm a page; one pdftoppm for all the pages, its answers coming page by page). A page without colour
+ * (most plan sets) is then drawn in grey: one byte a pixel instead of three for pdftoppm to write, this process to receive
+ * and libvips to read, and no full-size check of the colours. The small drawing misses no colour the sheet would show:
+ * poppler draws a stroke thinner than a pixel one pixel wide in its own colour, and anti-aliasing tints the pixel under a
+ * coloured fill or glyph smaller than a pixel. A page small enough (up to twice the probe) is simply drawn in colour and
+ * checked in full by the tiler. A failed drawing fails the pages still waiting for their answer.
  */
-export async function needsColour(filePath: string, page: number, widthPt: number, heightPt: number, dpi: number, signal?: AbortSignal): Promise<boolean> {
-  const pixels = (widthPt / 72) * dpi * ((heightPt / 72) * dpi);
-  if (pixels <= 2 * COLOUR_PROBE_PIXELS) return true;
-  const probeDpi = Math.max(1, Math.floor(dpi * Math.sqrt(COLOUR_PROBE_PIXELS / pixels)));
-  const probe = await renderPage(filePath, page, probeDpi, signal);
-  return !isGreyscale(probe.data, probe.width * probe.height);
+export function colourNeeds(filePath: string, pages: { page: number; widthPt: number; heightPt: number; dpi: number }[], signal?: AbortSignal): Map<number, Promise<boolean>> {
+  const answers = new Map<number, { promise: Promise<boolean>; resolve: (v: boolean) => void; reject: (e: unknown) => void }>();
+  const probed: number[] = [];
+  for (const p of pages) {
+    let resolve!: (v: boolean) => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<boolean>((res, rej) => ((resolve = res), (reject = rej)));
+    // Answers nobody waits for any more (the job stopped) must not end the process as unhandled.
+    promise.catch(() => undefined);
+    answers.set(p.page, { promise, resolve, reject });
+    const pixels = (p.widthPt / 72) * p.dpi * ((p.heightPt / 72) * p.dpi);
+    if (pixels <= 2 * COLOUR_PROBE_PIXELS) resolve(true);
+    else probed.push(p.page);
+  }
+  if (probed.length) {
+    void (async () => {
+      const first = Math.min(...probed);
+      const last = Math.max(...probed);
+      for await (const image of drawPages(filePath, first, last, { scaleTo: COLOUR_PROBE_SIDE, signal })) {
+        if (probed.includes(image.page)) answers.get(image.page)!.resolve(!isGreyscale(image.data, image.width * image.height));
+      }
+    })().then(
+      // Every page has its answer by now; one missing would fail its page rather than wait for ever.
+      () => answers.forEach((a, page) => a.reject(new PdfRejected(`Page ${page} of this PDF could not be drawn.`))),
+      (err) => answers.forEach((a) => a.reject(err)),
+    );
+  }
+  return new Map([...answers].map(([page, a]) => [page, a.promise]));
 }

@@ -8,7 +8,7 @@ import { logger } from '@sitewalk/api/core/logger';
 import { notify } from '@sitewalk/api/core/services/notifications.service.js';
 import { mapFolder, projectFolder } from '@sitewalk/api/core/services/sheets.service.js';
 import { PdfRejected, inspectPdf, sheetName, type PdfPageInfo } from '../adapters/pdf-inspect.js';
-import { dpiFor, needsColour, pageBytes, renderPage } from '../adapters/pdf-render.js';
+import { colourNeeds, dpiFor, drawPages, pageBytes, type RawImage } from '../adapters/pdf-render.js';
 import { writeSheetImages } from '../adapters/pdf-page-tiles.js';
 
 export interface SheetFromPdfResult {
@@ -66,6 +66,24 @@ export function laneCount(pagePixels: number[], cores: number = os.availablePara
 /** Pixels of a page drawn at `dpi`. */
 export const pagePixels = (page: Pick<PdfPageInfo, 'widthPt' | 'heightPt'>, dpi: number) => (page.widthPt / 72) * dpi * ((page.heightPt / 72) * dpi);
 
+/**
+ * Pages one pdftoppm draws in a row for a lane. Each start of pdftoppm reads the PDF and the fonts again and touches
+ * fresh memory, so fewer starts save time; a lane still takes only a share of what is left, so both lanes finish together.
+ */
+export const PAGES_PER_DRAW = 4;
+
+/** Claimed pages split where one pdftoppm run cannot go on: a gap in the page numbers, another resolution, colour or grey. */
+export function drawRuns<P extends { page: { page: number }; dpi: number }>(pages: P[], colours: boolean[]): { pages: P[]; colour: boolean }[] {
+  const runs: { pages: P[]; colour: boolean }[] = [];
+  pages.forEach((p, i) => {
+    const run = runs[runs.length - 1];
+    const prev = run?.pages[run.pages.length - 1];
+    if (run && prev!.page.page + 1 === p.page.page && prev!.dpi === p.dpi && run.colour === colours[i]) run.pages.push(p);
+    else runs.push({ pages: [p], colour: colours[i] });
+  });
+  return runs;
+}
+
 /** Runs the functions given to it one after another, in the order they were given. */
 function oneAtATime() {
   let last: Promise<unknown> = Promise.resolve();
@@ -78,15 +96,8 @@ function oneAtATime() {
 
 const stillThere = async (uploadId: number) => !!(await PdfUpload.query().findById(uploadId).select('id'));
 
-/** One page → one ready sheet. Returns the sheet id, or null when the sheet was deleted meanwhile. */
-async function makeSheet(
-  upload: PdfUpload,
-  filePath: string,
-  page: PdfPageInfo,
-  dpi: number,
-  signal: AbortSignal,
-  buffer: Buffer,
-): Promise<number | null> {
+/** One page → one ready sheet, its pixels from `draw`. Returns the sheet id, or null when the sheet was deleted meanwhile. */
+async function makeSheet(upload: PdfUpload, page: PdfPageInfo, dpi: number, draw: () => Promise<RawImage>): Promise<number | null> {
   // One row per (upload, page): a rerun or a retry finds the row instead of adding a sheet.
   // The sheets of an upload are dated by the upload: pages are started side by side, in no fixed
   // order, and sheet lists sort by date, then upload, then page — so they list in page order.
@@ -107,8 +118,7 @@ async function makeSheet(
   const folder = mapFolder(upload.id_project, mapId);
   // A crashed earlier attempt may have left part of this page's files.
   await remove(folder);
-  const colour = await needsColour(filePath, page.page, page.widthPt, page.heightPt, dpi, signal);
-  const raw = await renderPage(filePath, page.page, dpi, signal, buffer, { grey: !colour });
+  const raw = await draw();
   // Storage is the local disk (core/storage): libvips writes the tiles straight into the sheet's
   // folder, with no staging copy to move file by file. Until the row says 'ready' nobody is shown them.
   const images = await writeSheetImages(raw, localPath(folder));
@@ -186,40 +196,70 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
     const stop = new AbortController();
     let firstError: unknown = null;
     let gone = false;
+    // Whether each page has colour, from one small drawing of every page, answered page by page while the lanes start.
+    const colour = colourNeeds(filePath, plan.map((p) => ({ ...p.page, dpi: p.dpi })), stop.signal);
     let next = 0;
+    /**
+     * The next few pages for a lane: a share of what is left, at most PAGES_PER_DRAW. The very first is one page alone,
+     * so the first sheet waits for neither the colour answers of more pages nor the drawing of the next ones.
+     */
+    const claim = () => {
+      const size = next === 0 ? 1 : Math.max(1, Math.min(PAGES_PER_DRAW, Math.ceil((plan.length - next) / lanes)));
+      const pages = plan.slice(next, next + size);
+      next += pages.length;
+      return pages;
+    };
     const lane = async () => {
       let buffer: Buffer | undefined;
       while (!stop.signal.aborted && next < plan.length) {
-        const { page, dpi } = plan[next++];
-        if (!(await stillThere(upload.id))) {
-          gone = true;
-          stop.abort();
-          return;
+        const claimed = claim();
+        const colours = await Promise.all(claimed.map((p) => colour.get(p.page.page)!));
+        for (const run of drawRuns(claimed, colours)) {
+          buffer ??= Buffer.allocUnsafe(bufferBytes);
+          const drawn = drawPages(filePath, run.pages[0].page.page, run.pages[run.pages.length - 1].page.page, { dpi: run.pages[0].dpi, grey: !run.colour, signal: stop.signal, reuse: buffer });
+          try {
+            for (const { page, dpi } of run.pages) {
+              if (stop.signal.aborted) return;
+              if (!(await stillThere(upload.id))) {
+                gone = true;
+                stop.abort();
+                return;
+              }
+              await sheetOf(page, dpi, async () => {
+                const got = await drawn.next();
+                if (got.done) throw new PdfRejected(`Page ${page.page} of this PDF could not be drawn.`);
+                return got.value;
+              });
+            }
+          } finally {
+            await drawn.return(undefined);
+          }
         }
-        await serial(async () =>
-          report(upload, project?.id_owner, 'active', (done.size / total) * 100, `Page ${page.page} of ${total}`, {
-            pages_done: done.size,
-            pages_total: total,
-            sheet_ids: sheetIds,
-          }),
-        );
-        buffer ??= Buffer.allocUnsafe(bufferBytes);
-        // Published the moment its pyramid and thumbnail exist, while the other lanes still cut theirs.
-        const mapId = await makeSheet(upload, filePath, page, dpi, stop.signal, buffer);
-        await serial(async () => {
-          done.add(page.page);
-          sheetIds = (await readySheets(upload.id)).map((s) => s.id);
-          await PdfUpload.query().patch({ pages_done: done.size, sheet_ids: sheetIds }).where({ id: upload.id });
-          const percent = (done.size / total) * 100;
-          await job.updateProgress({ percent: Math.round(percent), pages_done: done.size, pages_total: total });
-          report(upload, project?.id_owner, 'active', percent, `Page ${page.page} of ${total} is ready`, {
-            pages_done: done.size,
-            pages_total: total,
-            ...(mapId ? { id_map: mapId } : {}),
-            sheet_ids: sheetIds,
-          });
-        });
       }
+    };
+    const sheetOf = async (page: PdfPageInfo, dpi: number, draw: () => Promise<RawImage>) => {
+      await serial(async () =>
+        report(upload, project?.id_owner, 'active', (done.size / total) * 100, `Page ${page.page} of ${total}`, {
+          pages_done: done.size,
+          pages_total: total,
+          sheet_ids: sheetIds,
+        }),
+      );
+      // Published the moment its pyramid and thumbnail exist, while the other lanes still cut theirs.
+      const mapId = await makeSheet(upload, page, dpi, draw);
+      await serial(async () => {
+        done.add(page.page);
+        sheetIds = (await readySheets(upload.id)).map((s) => s.id);
+        await PdfUpload.query().patch({ pages_done: done.size, sheet_ids: sheetIds }).where({ id: upload.id });
+        const percent = (done.size / total) * 100;
+        await job.updateProgress({ percent: Math.round(percent), pages_done: done.size, pages_total: total });
+        report(upload, project?.id_owner, 'active', percent, `Page ${page.page} of ${total} is ready`, {
+          pages_done: done.size,
+          pages_total: total,
+          ...(mapId ? { id_map: mapId } : {}),
+          sheet_ids: sheetIds,
+        });
+      });
     };
     // Pages side by side, one lane per core within the memory budget; the first failure stops the others
     // (their pdftoppm is killed), and nothing is tidied before every lane has let go of its files.
