@@ -114,6 +114,17 @@ function visitOf(answer: { status: number; body: unknown } | null): VisitShape |
  * (panorama-boot.ts, from the build's meta tag, or `loadBoot` in the dev server).
  */
 export function startViewerPreload(w: Window = window, loadBoot?: () => Promise<unknown>): void {
+  // The app's script when the server handed it here (fetched already, a modulepreload in the page): it runs once the
+  // sphere is drawn — or at once when nothing here got that far, so the app always starts.
+  const entry = w.document.querySelector<HTMLMetaElement>(`meta[name="${VIEWER_APP_META}"]`)?.content;
+  try {
+    preloadViewer(w, loadBoot);
+  } finally {
+    if (entry) void afterEarlySphere(APP_WAIT_CAP_MS, w).then(() => import(/* @vite-ignore */ entry));
+  }
+}
+
+function preloadViewer(w: Window, loadBoot?: () => Promise<unknown>): void {
   const address = parseViewerPath(w.location.pathname);
   if (!address || w.__swViewerPreload) return;
   // Read by the benchmark (bench/viewer-perf.ts), as the other sw- marks.
@@ -172,9 +183,6 @@ export function startViewerPreload(w: Window = window, loadBoot?: () => Promise<
     });
   }
 
-  // The app's script, fetched already (a modulepreload in the page), runs once the sphere is drawn.
-  const entry = files(VIEWER_APP_META)[0];
-  if (entry) void afterEarlySphere(APP_WAIT_CAP_MS, w).then(() => import(/* @vite-ignore */ entry));
 }
 
 /** The preloaded GET /viewer-visit answer for this query, once (a later call asks the server). */
