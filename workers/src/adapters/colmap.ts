@@ -49,6 +49,10 @@ export interface ExtractOptions {
   /** SIFT's first octave: −1 (COLMAP's default) doubles the image first, 0 does not (about 4× less work, fewer fine features). */
   firstOctave: number;
   threads: number;
+  /** One orientation per feature (the view's up): for views cut level from a 360 frame. */
+  upright?: boolean;
+  /** SIFT's peak threshold (COLMAP's default 0.0067): higher keeps only the more contrasted features. */
+  peakThreshold?: number;
   signal?: AbortSignal;
 }
 
@@ -74,6 +78,8 @@ export async function extractFeatures(o: ExtractOptions, onProgress?: ColmapProg
         'SiftExtraction.max_num_features': o.maxFeatures,
         'SiftExtraction.max_image_size': 4000,
         'SiftExtraction.first_octave': o.firstOctave,
+        ...(o.upright !== undefined ? { 'SiftExtraction.upright': o.upright } : {}),
+        ...(o.peakThreshold !== undefined ? { 'SiftExtraction.peak_threshold': o.peakThreshold } : {}),
       },
       onProgress,
       /Processed file \[(\d+)\/(\d+)\]/,
