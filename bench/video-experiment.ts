@@ -19,6 +19,7 @@ import { processVideo } from '../workers/src/video/process.js';
 import { reconstruct } from '../workers/src/video/reconstruct.js';
 import { applySimilarity, fitSimilarity2D, projectCluster } from '../workers/src/video/projection.js';
 import { decodePly } from '../workers/src/video/ply.js';
+import sharp from 'sharp';
 
 const { values: f } = parseArgs({
   options: { walk: { type: 'string' }, work: { type: 'string' }, process: { type: 'string' }, reconstruct: { type: 'string' }, runs: { type: 'string', default: '1' } },
@@ -34,6 +35,8 @@ if (f.process !== undefined) {
   const m = await processVideo(path.join(walk, 'walk.mp4'), work, undefined, JSON.parse(f.process || '{}'));
   console.log(`process: ${m.keyframes.length} keyframes × ${m.views.count} views; wall ${fmt(m.timings.wall)}; cpu ${fmt(m.timings.cpu)}`);
 }
+const { data: grey, info } = await sharp(path.join(walk, 'walk.plan.png')).greyscale().raw().toBuffer({ resolveWithObject: true });
+const planRaster = { width: info.width, height: info.height, grey: new Uint8Array(grey.buffer, grey.byteOffset, grey.length), scale: 1 };
 for (let r = 0; r < Number(f.runs); r++) {
   try {
     const rec = await reconstruct(work, undefined, JSON.parse(f.reconstruct || '{}'));
@@ -44,6 +47,7 @@ for (let r = 0; r < Number(f.runs); r++) {
       points: decodePly(fs.readFileSync(main.plyPath)).xyz,
       path: poses,
       sheet: { width: plan.imageWidth, height: plan.imageHeight },
+      plan: planRaster,
       controls: [
         { keyframe: poses[0].keyframe, sheet: toSheet(poses[0].frame) },
         { keyframe: poses[poses.length - 1].keyframe, sheet: toSheet(poses[poses.length - 1].frame) },
@@ -61,7 +65,7 @@ for (let r = 0; r < Number(f.runs); r++) {
     const cpu = Object.values(rec.timings.cpu).reduce((a, b) => a + b, 0);
     console.log(
       `run ${r}: placed ${main.path.length}/${JSON.parse(fs.readFileSync(path.join(work, 'manifest.json'), 'utf8')).keyframes.length} (${rec.clusters.length} clusters), views ${rec.stats.viewsRegistered}/${rec.stats.viewsTotal}, pairs ${rec.stats.pairs}; ` +
-        `placement mean ${mean.toFixed(3)} max ${Math.max(...errs).toFixed(3)}; cpu ${cpu.toFixed(1)} (${fmt(rec.timings.cpu)}); wall ${fmt(rec.timings.wall)}`,
+        `placement (${proj.fittedBy}) mean ${mean.toFixed(3)} max ${Math.max(...errs).toFixed(3)}; cpu ${cpu.toFixed(1)} (${fmt(rec.timings.cpu)}); wall ${fmt(rec.timings.wall)}`,
     );
   } catch (err) {
     console.log(`run ${r}: failed: ${(err as Error).message}`);

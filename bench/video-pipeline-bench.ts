@@ -23,8 +23,9 @@
  * plan in metres when only the start and the end are given (the first and
  * last placed camera positions are fitted to their true places by a 2D
  * similarity on the floor plane; every other position is then compared with
- * its true place; for SiteWalk, its own projectCluster does that fit and the
- * bench's figure is given beside it). Prints a table with the targets and appends a dated
+ * its true place; for SiteWalk, its own projectCluster does that fit, then
+ * snaps the walk to the plan image's walls as the product does with a
+ * sheet, and the bench's plain fit is given beside it). Prints a table with the targets and appends a dated
  * section with the machine and its load to bench/RESULTS.md.
  *
  *   npx tsx bench/video-pipeline-bench.ts [--quick] [--skip-plain] [--skip-tuned] [--seconds N] [--plain-limit-min M] [--deadline-min M] [--no-record]
@@ -44,6 +45,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import sharp from 'sharp';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type PathJson, generateWalk } from '../test/fixtures/walk-video/generate.js';
 import { loadAverage, machine } from './machine.js';
@@ -513,7 +515,8 @@ type ProjectCluster = (input: {
   path: ClusterPose[];
   sheet: { width: number; height: number };
   controls: Array<{ keyframe: number; sheet: [number, number] }>;
-}) => { rooms: Array<{ keyframe: number; frame: number; x: number; y: number }> };
+  plan?: { width: number; height: number; grey: Uint8Array; scale: number };
+}) => { rooms: Array<{ keyframe: number; frame: number; x: number; y: number }>; fittedBy?: string };
 type DecodePly = (buf: Buffer) => { xyz: Float32Array };
 
 interface SiteWalk {
@@ -599,7 +602,10 @@ async function runSiteWalk(video: string, truth: PathJson, plan: PlanJson, work:
     const first = poses[0];
     const last = poses[poses.length - 1];
     const points = sw.decodePly(fs.readFileSync(main.plyPath)).xyz;
+    // The sheet's picture, as the project-points job reads it from the sheet's tiles: here the plan itself.
+    const { data: grey, info } = await sharp(path.join(path.dirname(video), 'walk.plan.png')).greyscale().raw().toBuffer({ resolveWithObject: true });
     const proj = sw.projectCluster({
+      plan: { width: info.width, height: info.height, grey: new Uint8Array(grey.buffer, grey.byteOffset, grey.length), scale: 1 },
       points,
       path: poses,
       sheet: { width: plan.imageWidth, height: plan.imageHeight },
@@ -608,6 +614,7 @@ async function runSiteWalk(video: string, truth: PathJson, plan: PlanJson, work:
         { keyframe: last.keyframe, sheet: toSheet(last.frame) },
       ],
     });
+    if (proj.fittedBy) projectNote = `placed by projectCluster: ${proj.fittedBy === 'plan' ? 'start and end, then snapped to the plan\'s walls' : proj.fittedBy}`;
     projected = stats(proj.rooms.map((r) => Math.hypot((r.x - plan.origin.px) / plan.pxPerMetre - truth.frames[r.frame].x, (plan.origin.py - r.y) / plan.pxPerMetre - truth.frames[r.frame].y)));
   } else projectNote = 'projectCluster not there yet: placement by the bench\'s own start-and-end fit';
   const ms = performance.now() - t0;
@@ -630,7 +637,7 @@ async function runSiteWalk(video: string, truth: PathJson, plan: PlanJson, work:
     .join('; ');
   if (detail) o.phases += ` (reconstruct's own timings: ${detail})`;
   if (projected) {
-    o.phases += `; the bench's own start-and-end fit of the same cameras: mean ${fmtM(o.placement?.mean)}, max ${fmtM(o.placement?.max)}`;
+    o.phases += `; ${projectNote}; the bench's own start-and-end fit of the same cameras: mean ${fmtM(o.placement?.mean)}, max ${fmtM(o.placement?.max)}`;
     o.placement = projected;
   } else if (projectNote) o.phases += `; ${projectNote}`;
   return o;
@@ -707,7 +714,7 @@ async function main() {
     '',
     `Machine: ${machine()}; ${colmapVersion()}, ${ffmpegVersion()}, COLMAP on the CPU; load average before the run ${loadBefore}, after ${loadAfter} (1, 5, 15 min; the machine is shared).`,
     `SiteWalk's code: ${siteWalkWhat || 'not loaded'}.
-Input: the generated 360 walk of test/fixtures/walk-video (seed ${SEED}): ${truth.seconds} s, ${truth.camera.width} × ${truth.camera.height}, ${truth.fps} fps, H.264; ${walked.toFixed(1)} m walked at ${truth.speed} m/s through six textured rooms${variantText() ? ` (${variantText()}; start and end ${startEnd.toFixed(1)} m apart)` : ` (start and end ${startEnd.toFixed(1)} m apart)`} with a ${truth.pause?.seconds ?? 0} s pause and ${truth.headTurns.length} head turns (${generatedIn}, not timed). Wall and CPU time include cutting the frames; CPU time is that of the bench process and the tools it ran (ffmpeg, COLMAP). Frames placed: frames (keyframes for SiteWalk) in the largest model / all frames given to it. Trajectory error: camera centres against the true path after a 3D similarity alignment (Umeyama). Placement: start and end given (the first and last placed positions fitted to their true places on the plan by a 2D similarity on the floor plane), then the distance of every placed position to its true place; for SiteWalk its own projectCluster makes that fit (with the floor it finds), and the bench's fit of the same cameras is given beside it.`,
+Input: the generated 360 walk of test/fixtures/walk-video (seed ${SEED}): ${truth.seconds} s, ${truth.camera.width} × ${truth.camera.height}, ${truth.fps} fps, H.264; ${walked.toFixed(1)} m walked at ${truth.speed} m/s through six textured rooms${variantText() ? ` (${variantText()}; start and end ${startEnd.toFixed(1)} m apart)` : ` (start and end ${startEnd.toFixed(1)} m apart)`} with a ${truth.pause?.seconds ?? 0} s pause and ${truth.headTurns.length} head turns (${generatedIn}, not timed). Wall and CPU time include cutting the frames; CPU time is that of the bench process and the tools it ran (ffmpeg, COLMAP). Frames placed: frames (keyframes for SiteWalk) in the largest model / all frames given to it. Trajectory error: camera centres against the true path after a 3D similarity alignment (Umeyama). Placement: start and end given (the first and last placed positions fitted to their true places on the plan by a 2D similarity on the floor plane), then the distance of every placed position to its true place; for SiteWalk its own projectCluster makes that fit (with the floor it finds) and then snaps the walk to the walls of the plan image (walk.plan.png, standing in for the sheet's tiles), and the bench's plain start-and-end fit of the same cameras is given beside it.`,
     '',
     '| Run | Wall time | × video | CPU time | Frames placed | Trajectory RMSE (sim3) | Placement error mean / median / max | Phases (wall) |',
     '| --- | ---: | ---: | ---: | --- | --- | --- | --- |',

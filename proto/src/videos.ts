@@ -261,6 +261,8 @@ export interface VideoPosition {
   heading: number;
 }
 
+export type ProjectionFit = 'initial' | 'controls' | 'plan';
+
 /** A cluster laid on a sheet. */
 export interface VideoProjection {
   osfm_cluster: number;
@@ -274,6 +276,11 @@ export interface VideoProjection {
   scale: number;
   /** Mean distance between control points and where the fit puts them, sheet pixels; null with fewer than 2. */
   residual_px: number | null;
+  /**
+   * How the walk was laid on the sheet: 'initial' a first guess without control points,
+   * 'controls' fitted to the control points, 'plan' fitted to them and then snapped to the walls the sheet draws.
+   */
+  fitted_by?: ProjectionFit;
   preview_url: string | null;
   /** Set once confirmed: the rooms made, in walking order. */
   confirmed_at: string | null;

@@ -29,6 +29,8 @@ import { worldToPlan, type PlanJson } from '../../test/fixtures/walk-video/plan.
 import { handlers } from '../src/jobs/index.js';
 import { startWorkers, type RunningWorkers } from '../src/runner.js';
 import { decodePly } from '../src/video/ply.js';
+import { writeSheetImages } from '../src/adapters/pdf-page-tiles.js';
+import { mapFolder } from '@sitewalk/api/core/services/sheets.service.js';
 import { useOwnRedisPrefix, waitFor } from './helpers.js';
 
 useOwnRedisPrefix('video-jobs');
@@ -80,6 +82,16 @@ async function uploadCopy(visitId: number, file: string): Promise<VideoDetail> {
   return acceptVideoUpload(owner.user, visitId, { filepath: copy, size: (await fsp.stat(copy)).size, originalFilename: path.basename(file), mimetype: 'video/mp4' });
 }
 
+/** A ready sheet whose picture is the walk's plan, cut into tiles as sheet.from-pdf does. */
+async function sheetOfPlan(projectId: number) {
+  const sheet = await SheetMap.query().insertAndFetch({ id_project: projectId, name: 'Ground floor', status: 'ready', width: walk.plan.imageWidth, height: walk.plan.imageHeight });
+  const { data, info } = await sharp(path.join(FIXTURE_DIR, 'walk.plan.png')).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const folder = mapFolder(projectId, sheet.id);
+  const images = await writeSheetImages({ data, width: info.width, height: info.height, channels: 3 }, localPath(folder));
+  await SheetMap.query().patch({ tile_size: images.tileSize, max_zoom: images.maxZoom, folder }).where({ id: sheet.id });
+  return sheet;
+}
+
 const runOf = async (videoId: number) => (await readRun(videoId))!;
 const waitStatus = (videoId: number, statuses: string[], timeoutMs: number) =>
   waitFor(async () => {
@@ -104,7 +116,7 @@ const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length
 describe('a walk-through video through the four steps', () => {
   it('becomes rooms placed on the sheet, linked in walking order; running steps again never duplicates rooms', async () => {
     const visit = await newVisit();
-    const sheet = await SheetMap.query().insertAndFetch({ id_project: visit.id_project, name: 'Ground floor', status: 'ready', width: walk.plan.imageWidth, height: walk.plan.imageHeight });
+    const sheet = await sheetOfPlan(visit.id_project);
     const v = await uploadCopy(visit.id, walk.video);
     expect(v.kind).toBe('360');
 
@@ -146,6 +158,8 @@ describe('a walk-through video through the four steps', () => {
     const projection = run.artifacts.projections!.find((p) => p.osfm_cluster === 0 && p.id_map === sheet.id)!;
     expect(projection.positions.map((p) => p.keyframe)).toEqual(cluster.keyframes);
     expect(projection.residual_px).not.toBeNull();
+    // The walk was snapped to the walls the sheet draws once its start and end were pinned.
+    expect(projection.fitted_by).toBe('plan');
     const errors = projection.positions.map((p) => Math.hypot(p.x - truthAt(time.get(p.keyframe)!).x, p.y - truthAt(time.get(p.keyframe)!).y));
     // Within a metre (50 px) for the typical keyframe.
     expect(median(errors)).toBeLessThan(walk.plan.pxPerMetre);

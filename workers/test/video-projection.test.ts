@@ -11,6 +11,7 @@ import {
   topDownFrame,
   upFromRotations,
   type PathPoseLike,
+  type Projection,
   type Vec2,
   type Vec3,
 } from '../src/video/projection.js';
@@ -81,13 +82,18 @@ describe('symmetricEigen3', () => {
  * frame: floor z = 0, ceiling z = 2.8, walls, cameras at 1.6 m walking an
  * L-shaped path, level cameras (COLMAP axes) turned to their heading.
  */
-function syntheticWalk(opts: { outliers: number; seed: number }) {
+function syntheticWalk(opts: { outliers: number; seed: number; fourWalls?: boolean }) {
   const random = rng(opts.seed);
   const world: Vec3[] = [];
   for (let i = 0; i < 700; i++) world.push([random() * 8, random() * 6, 0]); // floor
   for (let i = 0; i < 300; i++) world.push([random() * 8, random() * 6, 2.8]); // ceiling
   for (let i = 0; i < 300; i++) world.push([random() * 8, 0, random() * 2.8]); // a wall
   for (let i = 0; i < 100; i++) world.push([random() * 8, random() * 6, 0.75]); // a table top
+  if (opts.fourWalls) {
+    for (let i = 0; i < 300; i++) world.push([random() * 8, 6, random() * 2.8]);
+    for (let i = 0; i < 300; i++) world.push([0, random() * 6, random() * 2.8]);
+    for (let i = 0; i < 300; i++) world.push([8, random() * 6, random() * 2.8]);
+  }
   const nOut = Math.round((opts.outliers / (1 - opts.outliers)) * world.length);
   for (let i = 0; i < nOut; i++) world.push([random() * 12 - 2, random() * 10 - 2, random() * 6 - 1.5]);
   const walk: { p: Vec3; yaw: number }[] = [];
@@ -166,6 +172,38 @@ describe('projectCluster', () => {
       expect(result.points[i * 2 + 1]).toBeLessThan(800 + 1e-3);
       expect(result.points[i * 2 + 1]).toBeGreaterThan(500 - 1e-3);
     }
+  });
+
+  it('snaps the walk to the walls the sheet draws when the end camera is placed 15 cm off', () => {
+    const w = syntheticWalk({ outliers: 0.1, seed: 12, fourWalls: true });
+    // The sheet's picture: the room's walls, 20 cm thick, drawn black outside its 8 m × 6 m.
+    const grey = new Uint8Array(sheet.width * sheet.height).fill(255);
+    const [x0, y1] = plan([-0.2, -0.2, 0]);
+    const [x1, y0] = plan([8.2, 6.2, 0]);
+    const [ix0, iy1] = plan([0, 0, 0]);
+    const [ix1, iy0] = plan([8, 6, 0]);
+    for (let y = Math.round(y0); y < Math.round(y1); y++) {
+      for (let x = Math.round(x0); x < Math.round(x1); x++) {
+        if (x < ix0 || x >= ix1 || y < iy0 || y >= iy1) grey[y * sheet.width + x] = 0;
+      }
+    }
+    const last = w.path.length - 1;
+    // The user clicks where the walk truly ended; the reconstruction put that camera 15 cm (7.5 px) away.
+    const [ex, ey] = plan(w.walk[last].p);
+    const controls = [{ keyframe: 0, sheet: plan(w.walk[0].p) }, { keyframe: last, sheet: [ex + 6, ey - 4.5] as Vec2 }];
+    const error = (r: Projection) => Math.max(...r.rooms.slice(1, -1).map((q, i) => {
+      const [x, y] = plan(w.walk[i + 1].p);
+      return Math.hypot(q.x - x, q.y - y);
+    }));
+    const byControls = projectCluster({ points: w.points, path: w.path, sheet, controls });
+    const snapped = projectCluster({ points: w.points, path: w.path, sheet, controls, plan: { width: sheet.width, height: sheet.height, grey, scale: 1 } });
+    expect(byControls.fittedBy).toBe('controls');
+    expect(error(byControls)).toBeGreaterThan(6);
+    expect(snapped.fittedBy).toBe('plan');
+    expect(snapped.snap?.onInkAfter).toBeGreaterThan(snapped.snap!.onInkBefore);
+    // Every keyframe between the two ends back within 2 px (4 cm) of where it was: the walls, not the
+    // misplaced end camera, now decide the walk's turn and scale (the clicks still pull a little).
+    expect(error(snapped)).toBeLessThan(2);
   });
 
   it('without control points proposes a placement inside the sheet, not mirrored', () => {

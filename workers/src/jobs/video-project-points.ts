@@ -11,7 +11,14 @@ import { decodePly } from '../video/ply.js';
 import { applySimilarity, projectCluster, quatToRows, toTopDown, type Projection, type Vec2 } from '../video/projection.js';
 import { drawOverlay } from '../video/preview.js';
 import type { PathPose } from '../video/reconstruct.js';
+import { readSheetRaster } from '../video/sheet-raster.js';
 import { runVideoStep } from './video-step.js';
+
+const FITTED_BY_WORDS: Record<Projection['fittedBy'], string> = {
+  initial: '',
+  controls: ' (fitted to your control points)',
+  plan: " (fitted to your control points and snapped to the plan's walls)",
+};
 
 /** Widest preview image, pixels. */
 const PREVIEW_MAX_WIDTH = 2048;
@@ -65,8 +72,13 @@ export const videoProjectPoints: Handler<'video.project-points'> = (data, job) =
     const sx = sheet.width / data.image_width;
     const sy = sheet.height / data.image_height;
     const controls = data.control_points.map((c) => ({ keyframe: c.keyframe, sheet: [c.x * sx, c.y * sy] as Vec2 }));
+    // The sheet's picture, to snap the walk to its walls once control points have placed it roughly.
+    const plan =
+      controls.length >= 2 && map.folder && map.tile_size && map.max_zoom !== null
+        ? await readSheetRaster({ width: sheet.width, height: sheet.height, tileSize: map.tile_size, maxZoom: map.max_zoom, tilesDir: localPath(`${map.folder}/tiles`) })
+        : null;
     progress(30, 'Finding the floor and laying the walk on the sheet');
-    const proj = projectCluster({ points: cloud.xyz, path: poses, sheet, controls });
+    const proj = projectCluster({ points: cloud.xyz, path: poses, sheet, controls, plan: plan ?? undefined });
     const headings = headingsOf(proj, poses);
     const positions: VideoPosition[] = proj.rooms.map((r, i) => ({ keyframe: r.keyframe, x: r.x, y: r.y, heading: headings[i] }));
     progress(70, 'Drawing the preview');
@@ -93,6 +105,7 @@ export const videoProjectPoints: Handler<'video.project-points'> = (data, job) =
       positions,
       scale: proj.transform.scale,
       residual_px: residuals.length >= 2 ? residuals.reduce((a, b) => a + b, 0) / residuals.length : null,
+      fitted_by: proj.fittedBy,
       preview_key: previewKey,
       // A new proposal needs confirming again; the rooms confirmed earlier stay until then.
       confirmed_at: null,
@@ -102,7 +115,7 @@ export const videoProjectPoints: Handler<'video.project-points'> = (data, job) =
     return {
       type: 'done',
       step: 'project-points',
-      message: `${positions.length} rooms proposed on "${map.name}"${proj.fittedBy === 'controls' ? ' (fitted to your control points)' : ''}`,
+      message: `${positions.length} rooms proposed on "${map.name}"${FITTED_BY_WORDS[proj.fittedBy]}`,
       artifacts: { projections: [...others, projection] },
       detail: { osfm_cluster: cluster.osfm_cluster, id_map: map.id },
     };

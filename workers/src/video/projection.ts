@@ -9,6 +9,7 @@
  * to sheet pixels is a proper similarity (no mirror).
  */
 import { ProjectionFailed } from './errors.js';
+import { distanceToInkEdge, snapToPlan, type PlanRaster, type SnapResult } from './plan-snap.js';
 
 export type Vec2 = [number, number];
 export type Vec3 = [number, number, number];
@@ -324,6 +325,8 @@ export interface ProjectionInput {
   sheet: { width: number; height: number };
   controls?: ControlPoint[];
   floor?: Partial<FloorOptions>;
+  /** The sheet's picture: with two or more control points, the walk is snapped to its walls. */
+  plan?: PlanRaster;
 }
 
 export interface RoomPosition {
@@ -340,8 +343,10 @@ export interface Projection {
   topDown: TopDown;
   /** Top-down → sheet pixels. */
   transform: Similarity2D;
-  /** 'initial' without control points, 'controls' when fitted to them. */
-  fittedBy: 'initial' | 'controls';
+  /** 'initial' without control points, 'controls' when fitted to them, 'plan' when then snapped to the plan's walls. */
+  fittedBy: 'initial' | 'controls' | 'plan';
+  /** What snapping to the plan found, when it was tried. */
+  snap?: Omit<SnapResult, 'transform'>;
   /** Sheet pixels of every point (xy pairs). */
   points: Float32Array;
   rooms: RoomPosition[];
@@ -374,6 +379,7 @@ export function projectCluster(input: ProjectionInput): Projection {
   const track = centres.map((c) => toTopDown(frame, c));
   let transform: Similarity2D;
   let fittedBy: Projection['fittedBy'] = 'initial';
+  let snap: Projection['snap'];
   const controls = input.controls ?? [];
   const byKey = new Map(path.map((p, i) => [p.keyframe, i]));
   for (const c of controls) {
@@ -383,6 +389,14 @@ export function projectCluster(input: ProjectionInput): Projection {
   if (controls.length >= 2) {
     transform = fitSimilarity2D(controls.map((c) => track[byKey.get(c.keyframe)!]), controls.map((c) => c.sheet));
     fittedBy = 'controls';
+    if (input.plan) {
+      const { transform: snapped, ...found } = snapWalk(pts, floor, frame, track, transform, controls.map((c) => ({ from: track[byKey.get(c.keyframe)!], to: c.sheet })), input.plan);
+      snap = found;
+      if (found.kept) {
+        transform = snapped;
+        fittedBy = 'plan';
+      }
+    }
   } else {
     transform = initialFit(cloud.length >= 10 ? cloud : track, sheet);
     if (controls.length === 1) {
@@ -400,5 +414,49 @@ export function projectCluster(input: ProjectionInput): Projection {
     const [x, y] = applySimilarity(transform, track[byKey.get(c.keyframe)!]);
     return Math.hypot(x - c.sheet[0], y - c.sheet[1]);
   });
-  return { floor, topDown: frame, transform, fittedBy, points: out, rooms, controlResiduals };
+  return { floor, topDown: frame, transform, fittedBy, snap, points: out, rooms, controlResiduals };
+}
+
+/** Eye height assumed to turn the reconstruction's units into metres for the snap's reaches (a person holding a 360 camera). */
+const EYE_HEIGHT_M = 1.6;
+/** Wall points: between these heights above the floor, as shares of the camera's — above most furniture, below the ceiling. */
+const WALL_BAND: [number, number] = [0.9, 1.5];
+/** Reach of the snap's robust cost, wide to narrow, metres: the first fit from two cameras is off by tens of centimetres at the far end. */
+const SNAP_REACHES_M = [0.5, 0.25, 0.12];
+/** How far a wall point is looked at from its camera's side: thicker than most walls, metres. */
+const WALL_OFFSET_M = 0.3;
+/** At most this many wall points take part (evenly picked): enough for the fit, bounded work. */
+const MAX_WALL_POINTS = 20_000;
+
+/** The control-point fit snapped to the plan's walls (see plan-snap.ts). */
+function snapWalk(pts: Vec3[], floor: Floor, frame: TopDown, track: Vec2[], start: Similarity2D, controls: { from: Vec2; to: Vec2 }[], plan: PlanRaster): SnapResult {
+  const h = floor.cameraHeight;
+  const band = pts.filter((p) => {
+    const z = dot(floor.normal, p) - floor.offset;
+    return z > WALL_BAND[0] * h && z < WALL_BAND[1] * h;
+  });
+  const every = Math.max(1, Math.ceil(band.length / MAX_WALL_POINTS));
+  const walls = band.filter((_, i) => i % every === 0).map((p) => toTopDown(frame, p));
+  // Each wall point is taken as seen from the nearest place the camera passed.
+  const toward = walls.map((p): Vec2 => {
+    let best = Infinity, dx = 0, dy = 0;
+    for (const c of track) {
+      const d = (c[0] - p[0]) ** 2 + (c[1] - p[1]) ** 2;
+      if (d < best) { best = d; dx = c[0] - p[0]; dy = c[1] - p[1]; }
+    }
+    const n = Math.hypot(dx, dy) || 1;
+    return [dx / n, dy / n];
+  });
+  const metre = h / EYE_HEIGHT_M;
+  return snapToPlan({
+    walls,
+    toward,
+    offset: WALL_OFFSET_M * metre,
+    start,
+    controls,
+    dist: distanceToInkEdge(plan),
+    raster: plan,
+    reaches: SNAP_REACHES_M.map((m) => m * metre),
+    controlTolerance: 0.5 * metre * start.scale,
+  });
 }

@@ -7,6 +7,7 @@ import {
   userRoom,
   type ControlPoint,
   type JobProgressEvent,
+  type ProjectionFit,
   type VideoPosition,
   type VideoProgressDetail,
   type VideoRun,
@@ -45,6 +46,8 @@ export interface StoredProjection {
   positions: VideoPosition[];
   scale: number;
   residual_px: number | null;
+  /** How the placement was made (absent on proposals made before it was recorded). */
+  fitted_by?: ProjectionFit;
   preview_key: string | null;
   confirmed_at: string | null;
   room_ids: number[];

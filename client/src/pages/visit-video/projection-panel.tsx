@@ -278,6 +278,7 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
                 <span className="small text-body-secondary me-auto" data-testid="projection-summary">
                   {t('{n} rooms will be placed on {sheet}.', { n: n(projection.positions.length), sheet: sheetName })}
                   {projection.residual_px !== null && ` ${t('The fit is off by {px} pixels on average.', { px: n(Math.round(projection.residual_px)) })}`}
+                  {projection.fitted_by === 'plan' && ` ${t("Snapped to the plan's walls.")}`}
                 </span>
                 {video.can_edit && (
                   <button type="button" className="btn btn-success" onClick={() => void confirmProjection()} disabled={busy || busyRun || projection.positions.length === 0}>
