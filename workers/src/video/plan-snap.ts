@@ -198,7 +198,11 @@ function onInk(shifted: Vec2[], offset: number, t: Similarity2D, dist: Float32Ar
  * Refines `start` so that the wall points lie on the plan's ink (iteratively
  * reweighted Gauss–Newton on the similarity's four linear parameters, Tukey
  * weights, reach narrowing step by step), with the control points held by a
- * quadratic term weighing a twentieth of the wall points.
+ * quadratic term weighing a twentieth of the wall points. It starts from the
+ * first fit and from eight turns and scalings of it, and keeps the result
+ * that lays most wall points on ink without carrying a control point away:
+ * from a single start, a walk whose end camera was 20 cm off sometimes
+ * settled against the wrong faces of the walls.
  */
 export function snapToPlan(input: SnapInput): SnapResult {
   const { walls, controls, dist, raster } = input;
@@ -207,61 +211,89 @@ export function snapToPlan(input: SnapInput): SnapResult {
   const shifted = walls.map((p, i): Vec2 => [p[0] + input.offset * input.toward[i][0], p[1] + input.offset * input.toward[i][1]]);
   const narrowest = Math.min(...input.reaches) * input.start.scale;
   const onInkBefore = onInk(shifted, input.offset, input.start, dist, raster, narrowest);
-  let params = asParams(input.start);
-  for (const reach of input.reaches) {
-    for (let it = 0; it < 12; it++) {
-      const t = fromParams(params);
-      const c = reach * t.scale; // sheet pixels
-      const A = [0, 1, 2, 3].map(() => [0, 0, 0, 0]);
-      const g = [0, 0, 0, 0];
-      let wallWeight = 0;
-      for (const pi of shifted) {
-        const q = applySimilarity(t, pi);
-        const s = sample(dist, raster.width, raster.height, q[0] * k, q[1] * k);
-        if (!s) continue;
-        const r = s.d / k - input.offset * t.scale;
-        if (Math.abs(r) >= c) continue;
-        const u = 1 - (r / c) ** 2;
-        const w = u * u;
-        wallWeight += w;
-        // d r / d(a, b, tx, ty) through the sheet position (the gradient is per raster pixel, r per sheet pixel)
-        // and through the scale of the offset.
-        const J = [s.gx * pi[0] + s.gy * pi[1] - (input.offset * params[0]) / t.scale, -s.gx * pi[1] + s.gy * pi[0] - (input.offset * params[1]) / t.scale, s.gx, s.gy];
-        for (let i = 0; i < 4; i++) {
-          g[i] += w * J[i] * r;
-          for (let j = 0; j < 4; j++) A[i][j] += w * J[i] * J[j];
+  /** Iteratively reweighted Gauss–Newton from one start, reach after reach. */
+  const refine = (from: Similarity2D): Similarity2D => {
+    let params = asParams(from);
+    for (const reach of input.reaches) {
+      for (let it = 0; it < 12; it++) {
+        const t = fromParams(params);
+        const c = reach * t.scale; // sheet pixels
+        const A = [0, 1, 2, 3].map(() => [0, 0, 0, 0]);
+        const g = [0, 0, 0, 0];
+        let wallWeight = 0;
+        for (const pi of shifted) {
+          const q = applySimilarity(t, pi);
+          const s = sample(dist, raster.width, raster.height, q[0] * k, q[1] * k);
+          if (!s) continue;
+          const r = s.d / k - input.offset * t.scale;
+          if (Math.abs(r) >= c) continue;
+          const u = 1 - (r / c) ** 2;
+          const w = u * u;
+          wallWeight += w;
+          // d r / d(a, b, tx, ty) through the sheet position (the gradient is per raster pixel, r per sheet pixel)
+          // and through the scale of the offset.
+          const J = [s.gx * pi[0] + s.gy * pi[1] - (input.offset * params[0]) / t.scale, -s.gx * pi[1] + s.gy * pi[0] - (input.offset * params[1]) / t.scale, s.gx, s.gy];
+          for (let i = 0; i < 4; i++) {
+            g[i] += w * J[i] * r;
+            for (let j = 0; j < 4; j++) A[i][j] += w * J[i] * J[j];
+          }
         }
-      }
-      if (wallWeight < 10) break;
-      // Control points only keep the fit in the basin the user chose: together they weigh a
-      // twentieth of the wall points, since the cameras they pin are placed less well than the walls.
-      const wgt = wallWeight / Math.max(1, controls.length) / 20;
-      for (const cp of controls) {
-        const q = applySimilarity(t, cp.from);
-        const res = [q[0] - cp.to[0], q[1] - cp.to[1]];
-        const Jx = [cp.from[0], -cp.from[1], 1, 0];
-        const Jy = [cp.from[1], cp.from[0], 0, 1];
-        for (let i = 0; i < 4; i++) {
-          g[i] += wgt * (Jx[i] * res[0] + Jy[i] * res[1]);
-          for (let j = 0; j < 4; j++) A[i][j] += wgt * (Jx[i] * Jx[j] + Jy[i] * Jy[j]);
+        if (wallWeight < 10) break;
+        // Control points only keep the fit in the basin the user chose: together they weigh a
+        // twentieth of the wall points, since the cameras they pin are placed less well than the walls.
+        const wgt = wallWeight / Math.max(1, controls.length) / 20;
+        for (const cp of controls) {
+          const q = applySimilarity(t, cp.from);
+          const res = [q[0] - cp.to[0], q[1] - cp.to[1]];
+          const Jx = [cp.from[0], -cp.from[1], 1, 0];
+          const Jy = [cp.from[1], cp.from[0], 0, 1];
+          for (let i = 0; i < 4; i++) {
+            g[i] += wgt * (Jx[i] * res[0] + Jy[i] * res[1]);
+            for (let j = 0; j < 4; j++) A[i][j] += wgt * (Jx[i] * Jx[j] + Jy[i] * Jy[j]);
+          }
         }
+        // A touch of damping keeps a step within the reach.
+        for (let i = 0; i < 4; i++) A[i][i] *= 1.001;
+        const step = solve4(A, g.map((x) => -x));
+        if (!step) break;
+        params = params.map((x, i) => x + step[i]);
+        const moved = Math.hypot(step[2], step[3]) + Math.hypot(step[0], step[1]) * 1e3;
+        if (moved < 1e-3 * c) break;
       }
-      // A touch of damping keeps a step within the reach.
-      for (let i = 0; i < 4; i++) A[i][i] *= 1.001;
-      const step = solve4(A, g.map((x) => -x));
-      if (!step) break;
-      params = params.map((x, i) => x + step[i]);
-      const moved = Math.hypot(step[2], step[3]) + Math.hypot(step[0], step[1]) * 1e3;
-      if (moved < 1e-3 * c) break;
+    }
+    return fromParams(params);
+  };
+  // The two pinned cameras' errors turn and scale the walk about the control points: starts turned
+  // and scaled about their centre keep the refinement out of a neighbouring wall's basin.
+  const centre: Vec2 = controls.length
+    ? [controls.reduce((a, c) => a + c.to[0], 0) / controls.length, controls.reduce((a, c) => a + c.to[1], 0) / controls.length]
+    : applySimilarity(input.start, [0, 0]);
+  let best: { transform: Similarity2D; onInk: number; worst: number } | null = null;
+  let bestAny: { onInk: number } | null = null;
+  for (const turn of START_TURNS_DEG) {
+    for (const scale of START_SCALES) {
+      const transform = refine(turnedAbout(input.start, centre, (turn * Math.PI) / 180, scale));
+      const score = onInk(shifted, input.offset, transform, dist, raster, narrowest);
+      const worst = Math.max(0, ...controls.map((cp) => {
+        const q = applySimilarity(transform, cp.from);
+        return Math.hypot(q[0] - cp.to[0], q[1] - cp.to[1]);
+      }));
+      if (!bestAny || score > bestAny.onInk) bestAny = { onInk: score };
+      if (worst <= input.controlTolerance && (!best || score > best.onInk)) best = { transform, onInk: score, worst };
     }
   }
-  const transform = fromParams(params);
-  const onInkAfter = onInk(shifted, input.offset, transform, dist, raster, narrowest);
-  const worst = Math.max(0, ...controls.map((cp) => {
-    const q = applySimilarity(transform, cp.from);
-    return Math.hypot(q[0] - cp.to[0], q[1] - cp.to[1]);
-  }));
-  if (!(onInkAfter > onInkBefore)) return { transform: input.start, onInkBefore, onInkAfter, kept: false, reason: 'the walls of the walk do not match the plan better than the control points alone' };
-  if (worst > input.controlTolerance) return { transform: input.start, onInkBefore, onInkAfter, kept: false, reason: 'matching the walls would move a control point too far from where it was put' };
-  return { transform, onInkBefore, onInkAfter, kept: true };
+  if (!best) return { transform: input.start, onInkBefore, onInkAfter: bestAny!.onInk, kept: false, reason: 'matching the walls would move a control point too far from where it was put' };
+  if (!(best.onInk > onInkBefore)) return { transform: input.start, onInkBefore, onInkAfter: best.onInk, kept: false, reason: 'the walls of the walk do not match the plan better than the control points alone' };
+  return { transform: best.transform, onInkBefore, onInkAfter: best.onInk, kept: true };
+}
+
+/** Starts of the refinement: the first fit turned by these angles (degrees) and scaled by these factors about the control points' centre. */
+const START_TURNS_DEG = [-2, 0, 2];
+const START_SCALES = [0.96, 1, 1.04];
+
+/** `t` followed by a turn by `angle` and a scaling by `k` about the sheet point `c`. */
+function turnedAbout(t: Similarity2D, c: Vec2, angle: number, k: number): Similarity2D {
+  const origin = applySimilarity(t, [0, 0]);
+  const [ox, oy] = applySimilarity({ scale: k, rotation: angle, tx: 0, ty: 0 }, [origin[0] - c[0], origin[1] - c[1]]);
+  return { scale: t.scale * k, rotation: t.rotation + angle, tx: c[0] + ox, ty: c[1] + oy };
 }
