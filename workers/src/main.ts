@@ -5,6 +5,7 @@ import { closeQueues } from '@sitewalk/api/core/queue';
 import { closeRedis } from '@sitewalk/api/core/redis';
 import { logger } from '@sitewalk/api/core/logger';
 import { loadPdfJs } from '@sitewalk/api/core/pdfjs';
+import { warmImageLibrary } from './adapters/panorama-tiles.js';
 import { handlers } from './jobs/index.js';
 import { queuesFromEnv, startWorkers, type RunningWorkers } from './runner.js';
 import { ensureSchedules } from './schedules.js';
@@ -22,6 +23,9 @@ logger.info({ queues: running.workers.map((w) => w.name) }, 'workers started');
 // pdf.js takes about a second of CPU to load: a process that serves PDF plans loads it now, not in the first upload's job.
 if (running.workers.some((w) => w.name === 'sheets')) {
   loadPdfJs().catch((err) => logger.error({ err }, 'could not load pdf.js; PDF jobs will try again'));
+}
+if (running.workers.some((w) => w.name === 'rooms')) {
+  warmImageLibrary().catch((err) => logger.error({ err }, 'could not start the image library; 360 photo jobs will try again'));
 }
 // A process that cannot reach Redis now still serves its queues once it can; the next start upserts the schedules.
 ensureSchedules(queuesFromEnv()).then(

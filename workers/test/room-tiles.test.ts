@@ -263,7 +263,7 @@ describe('room.tiles through the queue', () => {
       await waitFor(() => ownerEvents.some((e) => e.subject.id === broken.id && e.state === 'failed'), 'the failed event');
       const ofHall = ownerEvents.filter((e) => e.subject.id === hall.id);
       expect(ofHall.every((e) => e.job === 'room.tiles' && e.subject.kind === 'room' && e.project_id === visit.id_project)).toBe(true);
-      expect(ofHall.map((e) => [e.state, e.percent, e.message])).toEqual([['active', 5, 'Cutting tiles'], ['active', 80, 'Storing tiles'], ['completed', 100, 'Ready']]);
+      expect(ofHall.map((e) => [e.state, e.percent, e.message])).toEqual([['active', 5, 'Cutting tiles'], ['completed', 100, 'Ready']]);
       expect(ofHall.at(-1)!.detail).toEqual({ id_visit: visit.id, id_room: hall.id, status: 'ready' });
       expect(ownerEvents.find((e) => e.subject.id === broken.id && e.state === 'failed')).toMatchObject({ message: PANORAMA_DAMAGED, detail: { status: 'failed' } });
       await waitFor(() => editorEvents.some((e) => e.subject.id === hall.id && e.state === 'completed'), "the uploader's completed event");

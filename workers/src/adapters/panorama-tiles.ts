@@ -76,8 +76,18 @@ export interface PanoramaImages {
   tiles: number;
 }
 
+/**
+ * Starts libvips before the first photo comes: its threads and the JPEG codec
+ * cost ~20 ms on first use, which a process serving 360 photos pays at start
+ * instead of in the first room's job.
+ */
+export async function warmImageLibrary(): Promise<void> {
+  const small = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#808080' } }).jpeg(PANORAMA_JPEG).toBuffer();
+  await sharp(small).resize(32, 16).jpeg(PANORAMA_JPEG).toBuffer();
+}
+
 /** Reads the photo's header and checks it can be a panorama. */
-async function inspect(sourcePath: string): Promise<{ width: number; height: number }> {
+async function inspect(sourcePath: string): Promise<{ width: number; height: number; format: string }> {
   let meta: sharp.Metadata;
   try {
     meta = await sharp(sourcePath, { limitInputPixels: false }).metadata();
@@ -93,7 +103,7 @@ async function inspect(sourcePath: string): Promise<{ width: number; height: num
     throw new PanoramaRejected(`This photo is ${width} × ${height} pixels, so it is not a 360 photo: a 360 photo (equirectangular) is twice as wide as it is high.`);
   }
   if (width < ROOM_IMAGE.minWidth) throw new PanoramaRejected(`This 360 photo is only ${width} × ${height} pixels; it must be at least ${ROOM_IMAGE.minWidth} wide.`);
-  return { width, height };
+  return { width, height, format: meta.format ?? '' };
 }
 
 /** libvips' words for an input it could not decode. */
@@ -105,50 +115,67 @@ const DECODE_ERROR = /premature end|corrupt|truncated|invalid|bad (huffman|marke
  * levels as `levels` lists them), the low-resolution base panorama and a
  * 480 × 240 thumbnail. libvips cuts every level in one pass over the photo
  * (dzsave, reading it once, top to bottom), so memory stays bounded by a few
- * strips of the image whatever its size; the base image is put together from
- * the tiles of a small level instead of decoding the photo a second time.
+ * strips of the image whatever its size. The base image and thumbnail come
+ * from a JPEG's shrink-on-load decoding beside the cut, or from the tiles of
+ * a small level after it.
  */
 export async function writePanorama(sourcePath: string, outDir: string): Promise<PanoramaImages> {
-  const { width: sourceWidth, height: sourceHeight } = await inspect(sourcePath);
+  const { width: sourceWidth, height: sourceHeight, format } = await inspect(sourcePath);
   const grid = panoramaGrid(sourceWidth);
   const baseLevel = Math.min(Math.log2(grid.cols), Math.max(1, Math.floor(Math.log2(ROOM_IMAGE.baseWidth / grid.tileSize))));
   const baseWidth = grid.tileSize * 2 ** baseLevel;
   const levels = panoramaLevels(grid, baseWidth);
   await fsp.mkdir(outDir, { recursive: true });
   const work = path.join(outDir, '.dz');
-
-  let pipeline = sharp(sourcePath, { sequentialRead: true, limitInputPixels: ROOM_IMAGE.maxPixels, failOn: 'error' });
-  if (sourceWidth !== grid.width || sourceHeight !== grid.width / 2) {
-    // A few pixels off a whole number of tiles (or of 2:1): stretched onto the grid, which nobody sees on a sphere.
-    pipeline = pipeline.resize(grid.width, grid.width / 2, { fit: 'fill', kernel: 'lanczos3' });
-  }
-  try {
-    await pipeline
-      .jpeg(PANORAMA_JPEG)
-      .tile({ size: grid.tileSize, overlap: 0, layout: 'dz', depth: 'onetile', container: 'fs' })
-      .toFile(path.join(work, 'pyramid'));
-  } catch (err) {
-    if (DECODE_ERROR.test((err as Error).message)) throw new PanoramaRejected(PANORAMA_DAMAGED);
-    throw err;
-  }
-  const dzFiles = path.join(work, 'pyramid_files');
-
-  // The base image: the tiles of its level, joined side by side (libvips arrayjoin), instead of decoding the photo again.
-  const baseCols = 2 ** baseLevel;
-  const tilesOfBase: string[] = [];
-  for (let row = 0; row < baseCols / 2; row++) for (let col = 0; col < baseCols; col++) tilesOfBase.push(path.join(dzFiles, String(baseLevel), `${col}_${row}.jpeg`));
-  const base = await sharp(tilesOfBase, { join: { across: baseCols } }).jpeg({ quality: 82 }).toBuffer();
-  await fsp.writeFile(path.join(outDir, 'base.jpg'), base);
-  await sharp(base).resize(ROOM_IMAGE.thumbnailWidth, ROOM_IMAGE.thumbnailWidth / 2).jpeg({ quality: 78 }).toFile(path.join(outDir, 'thumb.jpg'));
-
-  // Keep the levels the viewer reads, numbered as it asks for them.
   const tilesDir = path.join(outDir, 'tiles');
   await fsp.mkdir(tilesDir, { recursive: true });
-  let tiles = 0;
-  for (const [i, l] of levels.entries()) {
-    await fsp.rename(path.join(dzFiles, String(l.dzLevel)), path.join(tilesDir, String(i)));
-    tiles += l.level.cols * l.level.rows;
+  const open = () => sharp(sourcePath, { sequentialRead: true, limitInputPixels: ROOM_IMAGE.maxPixels, failOn: 'error' });
+  const rejectDamaged = (err: Error) => {
+    if (DECODE_ERROR.test(err.message)) throw new PanoramaRejected(PANORAMA_DAMAGED);
+    throw err;
+  };
+  /** The base image, then the thumbnail from it. */
+  const smallImages = async (base: sharp.Sharp) => {
+    const jpeg = await base.jpeg({ quality: 82 }).toBuffer().catch(rejectDamaged);
+    await fsp.writeFile(path.join(outDir, 'base.jpg'), jpeg);
+    await sharp(jpeg).resize(ROOM_IMAGE.thumbnailWidth, ROOM_IMAGE.thumbnailWidth / 2).jpeg({ quality: 78 }).toFile(path.join(outDir, 'thumb.jpg'));
+  };
+  /** Waits for every task and only then fails with the first: the cut's error names a damaged photo. */
+  const all = async (tasks: Promise<unknown>[]) => {
+    const done = await Promise.allSettled(tasks);
+    const failed = done.find((d): d is PromiseRejectedResult => d.status === 'rejected');
+    if (failed) throw failed.reason;
+  };
+
+  // A few pixels off a whole number of tiles (or of 2:1): stretched onto the grid, which nobody sees on a sphere.
+  const onGrid = sourceWidth === grid.width && sourceHeight === grid.width / 2;
+  const cut = (onGrid ? open() : open().resize(grid.width, grid.width / 2, { fit: 'fill', kernel: 'lanczos3' }))
+    .jpeg(PANORAMA_JPEG)
+    .tile({ size: grid.tileSize, overlap: 0, layout: 'dz', depth: 'onetile', container: 'fs' })
+    .toFile(path.join(work, 'pyramid'))
+    .catch(rejectDamaged);
+  const dzFiles = path.join(work, 'pyramid_files');
+  if (format === 'jpeg') {
+    // The base image and thumbnail beside the cut, on the other core: libjpeg decodes straight at a
+    // quarter or an eighth of the size (shrink-on-load), a small part of the cut's work.
+    await all([cut, smallImages(open().resize(baseWidth, baseWidth / 2, { fit: 'fill' }))]).catch(async (err: Error) => {
+      // Two readings failing at once can lose libvips' words for why ("Unknown error"): one more small
+      // reading of the whole file tells a damaged photo from a fault of ours.
+      if (err instanceof PanoramaRejected) throw err;
+      const readable = await sharp(sourcePath, { failOn: 'error' }).resize(64, 32, { fit: 'fill' }).toBuffer().then(() => true, () => false);
+      throw readable ? err : new PanoramaRejected(PANORAMA_DAMAGED);
+    });
+  } else {
+    // Otherwise put together from the tiles of the base's level (libvips arrayjoin), instead of decoding the photo again.
+    await cut;
+    const baseCols = 2 ** baseLevel;
+    const tilesOfBase: string[] = [];
+    for (let row = 0; row < baseCols / 2; row++) for (let col = 0; col < baseCols; col++) tilesOfBase.push(path.join(dzFiles, String(baseLevel), `${col}_${row}.jpeg`));
+    await smallImages(sharp(tilesOfBase, { join: { across: baseCols } }));
   }
+  // Keep the levels the viewer reads, numbered as it asks for them.
+  for (const [i, l] of levels.entries()) await fsp.rename(path.join(dzFiles, String(l.dzLevel)), path.join(tilesDir, String(i)));
+  const tiles = levels.reduce((n, l) => n + l.level.cols * l.level.rows, 0);
   await fsp.rm(work, { recursive: true, force: true });
   return {
     sourceWidth,

@@ -1,11 +1,8 @@
 import crypto from 'node:crypto';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { projectRoom, userRoom, type JobOf, type JobProgressEvent, type RoomStatus, type RoomTilesProgressDetail } from '@sitewalk/proto';
 import { Project, Room, Visit } from '@sitewalk/api/core/db';
-import { config } from '@sitewalk/api/core/config';
-import { localPath, putFile, remove } from '@sitewalk/api/core/storage';
+import { localPath, remove } from '@sitewalk/api/core/storage';
 import { emitTo } from '@sitewalk/api/core/realtime';
 import { logger } from '@sitewalk/api/core/logger';
 import { roomFolder } from '@sitewalk/api/core/services/rooms-dto.js';
@@ -42,16 +39,6 @@ function report(room: Room, to: Audience, state: JobProgressEvent['state'], perc
   emitTo(projectRoom(to.projectId), 'job:progress', event);
 }
 
-/** Moves a written folder into storage under `folder`, file by file (works for any storage driver). */
-async function storeFolder(localDir: string, folder: string): Promise<void> {
-  const entries = await fsp.readdir(localDir, { recursive: true, withFileTypes: true });
-  const queue = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
-  const moveNext = async (): Promise<void> => {
-    for (let f = queue.pop(); f; f = queue.pop()) await putFile(`${folder}/${path.relative(localDir, f).split(path.sep).join('/')}`, f);
-  };
-  await Promise.all(Array.from({ length: 8 }, moveNext));
-}
-
 /**
  * room.tiles: turns a room's uploaded 360 photo into the tile pyramid, base
  * panorama and thumbnail the viewer loads (adapters/panorama-tiles.ts), and
@@ -77,7 +64,6 @@ export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.
   };
   const folders = roomFolder(visit.id_project, visit.id, room.id);
   const generation = `${folders}/${crypto.randomBytes(6).toString('hex')}`;
-  const stagingDir = path.join(config.dataDir, 'tmp', `room-tiles-${room.id}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
   try {
     if (!room.file_key) throw new PanoramaRejected('The photo is no longer stored. Delete the room and upload the photo again.');
     // Files of an earlier run that crashed belong to no ready room.
@@ -85,11 +71,11 @@ export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.
     await Room.query().patch({ status: 'processing', error: null }).where({ id: room.id });
     report(room, to, 'active', 5, 'Cutting tiles', 'processing');
     const started = performance.now();
-    const images = await writePanorama(localPath(room.file_key), stagingDir);
+    // Storage is the local disk (core/storage): libvips writes straight into the new generation's
+    // folder, which nobody is shown until the room's row names it.
+    const images = await writePanorama(localPath(room.file_key), localPath(generation));
     const cutMs = performance.now() - started;
-    await job.updateProgress({ percent: 80 });
-    report(room, to, 'active', 80, 'Storing tiles', 'processing');
-    await storeFolder(stagingDir, generation);
+    await job.updateProgress({ percent: 90 });
     const updated = await Room.query()
       .patch({ status: 'ready', error: null, folder: generation, tile_size: images.tileSize, levels: images.levels, pano_width: images.width })
       .where({ id: room.id });
@@ -105,7 +91,8 @@ export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.
   } catch (err) {
     const refused = err instanceof PanoramaRejected;
     const lastAttempt = refused || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    await remove(generation).catch(() => undefined);
+    // This attempt's files; with no earlier ready generation, the room's folder too (nothing else is in it).
+    await remove(room.folder ? generation : folders).catch(() => undefined);
     if (!(await Room.query().findById(room.id).select('id'))) {
       await remove(folders).catch(() => undefined);
       return { status: 'skipped', reason: 'the room was deleted while it was processed' };
@@ -119,7 +106,5 @@ export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.
     await Room.query().patch({ status: 'failed', error: reason }).where({ id: room.id });
     report(room, to, 'failed', 0, reason, 'failed');
     throw refused ? new UnrecoverableError(reason) : err;
-  } finally {
-    await fsp.rm(stagingDir, { recursive: true, force: true });
   }
 }
