@@ -66,6 +66,8 @@ const sheetsOf = (uploadId: number) => SheetMap.query().where({ id_upload: uploa
 const stored = (key: string) => fs.existsSync(localPath(key));
 
 describe('sheet.from-pdf: a plan set becomes sheets', () => {
+  // The file's first job loads pdf.js and draws a 36 MP page: on a busy CI machine that took longer than
+  // the default 30 s once, so this test is given its own wait for the job (120 s) and a little more.
   it('makes one sheet per page, named from the page labels, at a resolution fit for large plans, with tiles and thumbnails, reporting progress live', async () => {
     const owner = await createUser();
     const editor = await createUser();
@@ -190,7 +192,7 @@ describe('sheet.from-pdf: a plan set becomes sheets', () => {
       await realtime.close();
       server.close();
     }
-  });
+  }, 150_000);
 
   it('names pages without labels "Sheet N"', async () => {
     const owner = await createUser();
