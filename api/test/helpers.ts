@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
 import argon2 from 'argon2';
 import request from 'supertest';
 import type Koa from 'koa';
@@ -13,9 +14,20 @@ export function testApp(): Koa {
   return app;
 }
 
-/** An HTTP client bound to the app, with a unique client IP so rate limits of other tests never meet. */
+let server: http.Server | null = null;
+/**
+ * An HTTP client bound to the app. One server per test file, listening once: given a bare callback,
+ * supertest would listen on a new port for every request, and a file sending thousands (bad-input)
+ * beside the rest of the suite ran the machine out of ephemeral ports (EADDRINUSE).
+ */
 export function api() {
-  return request(testApp().callback());
+  if (!server) {
+    server = http.createServer(testApp().callback());
+    server.listen(0, '127.0.0.1');
+    // Never what keeps a test process alive.
+    server.unref();
+  }
+  return request(server);
 }
 
 export const uniqueIp = () => `10.${crypto.randomInt(255)}.${crypto.randomInt(255)}.${crypto.randomInt(1, 255)}`;
