@@ -107,26 +107,30 @@ function startWorker(): { ready: Promise<void>; run: (roomId: number) => Promise
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   const lines = createInterface({ input: child.stdout });
-  const waiting: Array<(line: string) => void> = [];
+  const waiting: Array<{ resolve: (line: string) => void; reject: (err: Error) => void }> = [];
   let onReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (onReady = resolve));
   lines.on('line', (line) => {
     if (env.ROOM_BENCH_VERBOSE) process.stdout.write(`${line}\n`);
     if (line === 'READY') onReady();
-    else if (line.startsWith('RESULT ')) waiting.shift()?.(line.slice(7));
+    else if (line.startsWith('RESULT ')) waiting.shift()?.resolve(line.slice(7));
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  // A worker process that dies fails the round waiting for it, with what it said.
   void exited.then((code) => {
-    if (waiting.length) throw new Error(`the worker process ended (${code}): ${err}`);
+    for (const w of waiting.splice(0)) w.reject(new Error(`the worker process ended (${code}): ${err}`));
   });
   return {
     ready,
     run: (roomId) =>
       new Promise((resolve, reject) => {
-        waiting.push((line) => {
-          const out = JSON.parse(line);
-          if (out.status !== 'done') reject(new Error(`the worker did not tile the room: ${line}`));
-          else resolve(out);
+        waiting.push({
+          resolve: (line) => {
+            const out = JSON.parse(line);
+            if (out.status !== 'done') reject(new Error(`the worker did not tile the room: ${line}`));
+            else resolve(out);
+          },
+          reject,
         });
         child.stdin.write(`${roomId}\n`);
       }),

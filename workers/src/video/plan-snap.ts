@@ -210,6 +210,8 @@ export function snapToPlan(input: SnapInput): SnapResult {
   if (input.toward.length !== walls.length) throw new Error('snapToPlan: one direction per wall point');
   const shifted = walls.map((p, i): Vec2 => [p[0] + input.offset * input.toward[i][0], p[1] + input.offset * input.toward[i][1]]);
   const narrowest = Math.min(...input.reaches) * input.start.scale;
+  /** How far the wall points lie from the reconstruction's origin: a change of the similarity's (a, b) moves them up to this much times it. */
+  const extent = Math.max(0, ...shifted.map((p) => Math.hypot(p[0], p[1])));
   const onInkBefore = onInk(shifted, input.offset, input.start, dist, raster, narrowest);
   /** Iteratively reweighted Gauss–Newton from one start, reach after reach. */
   const refine = (from: Similarity2D): Similarity2D => {
@@ -257,8 +259,8 @@ export function snapToPlan(input: SnapInput): SnapResult {
         const step = solve4(A, g.map((x) => -x));
         if (!step) break;
         params = params.map((x, i) => x + step[i]);
-        const moved = Math.hypot(step[2], step[3]) + Math.hypot(step[0], step[1]) * 1e3;
-        if (moved < 1e-3 * c) break;
+        // Done when the step moves no wall point by more than a thousandth of the reach.
+        if (Math.hypot(step[2], step[3]) + Math.hypot(step[0], step[1]) * extent < 1e-3 * c) break;
       }
     }
     return fromParams(params);
