@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillPattern, findRoute, matchPattern, numericToIdPattern } from './route-match';
+import { fillPattern, findRoute, matchPattern, numericToIdPattern, screenKey } from './route-match';
 
 describe('matchPattern', () => {
   it('matches literal paths exactly, ignoring a trailing slash and the query', () => {
@@ -36,6 +36,23 @@ describe('findRoute', () => {
 
   it('finds nothing for an unknown path', () => {
     expect(findRoute(routes, '/nowhere')).toBeNull();
+  });
+});
+
+describe('screenKey', () => {
+  const routes = [{ path: '/visits/:id?' }, { path: '/visittour/:id/:room?', sameScreenParams: ['room'] }, { path: '/project/:id' }];
+
+  it('keeps a screen while only a parameter it follows changes', () => {
+    expect(screenKey(routes, '/visittour/4')).toBe(screenKey(routes, '/visittour/4/12'));
+    expect(screenKey(routes, '/visittour/4/12')).toBe(screenKey(routes, '/visittour/4/13'));
+  });
+
+  it('makes a new screen for another object, another route or an unknown path', () => {
+    expect(screenKey(routes, '/visittour/4/12')).not.toBe(screenKey(routes, '/visittour/5/12'));
+    expect(screenKey(routes, '/visits/1')).not.toBe(screenKey(routes, '/visits/2'));
+    expect(screenKey(routes, '/visits')).not.toBe(screenKey(routes, '/visits/1'));
+    expect(screenKey(routes, '/project/1')).not.toBe(screenKey(routes, '/visits/1'));
+    expect(screenKey(routes, '/nowhere/1')).toBe('/nowhere/1');
   });
 });
 

@@ -65,6 +65,22 @@ export function findRoute<R extends { path: string }>(
 }
 
 /**
+ * What identifies the screen at `pathname`: the layout rebuilds the page (and
+ * plays its transition) only when this changes. It is the matched route with
+ * its parameters, except those the route says its screen follows by itself;
+ * an unknown path is its own screen.
+ */
+export function screenKey<R extends { path: string; sameScreenParams?: readonly string[] }>(routes: readonly R[], pathname: string): string {
+  const found = findRoute(routes, pathname);
+  if (!found) return pathname;
+  const followed = new Set(found.route.sameScreenParams ?? []);
+  const kept = Object.entries(found.params)
+    .filter(([name]) => !followed.has(name))
+    .sort(([a], [b]) => a.localeCompare(b));
+  return `${found.route.path}?${new URLSearchParams(kept).toString()}`;
+}
+
+/**
  * The pattern form of a concrete path, numeric segments replaced by ':id'
  * ('/project/12' → '/project/:id'), as SPEC §2 asks of the breadcrumb trail.
  */

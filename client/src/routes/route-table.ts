@@ -242,6 +242,8 @@ export const ROUTES: AppRoute[] = [
     menuIcon: 'bi-signpost-split',
     parentPath: '/visits',
     transition: 'fade',
+    // Moving to another room (a hotspot, the room list) keeps the 360 view and its transition.
+    sameScreenParams: ['room'],
     load: () => import('../pages/visit-tour/visit-tour-page'),
   },
   {

@@ -23,6 +23,11 @@ export interface AppRoute {
   breadcrumb?: string;
   parentPath?: string;
   transition?: 'fade' | 'slide';
+  /**
+   * Parameters the screen follows by itself (the room shown in a 360 editor):
+   * when only these change, the screen stays mounted instead of being rebuilt.
+   */
+  sameScreenParams?: readonly string[];
   /** false lets the route open while the profile lacks mandatory fields (default true). */
   preventWhenProfileIncomplete?: boolean;
   /** Edit routes: the entity the guard loads by ':id' before the screen opens. */

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { CONSTANTS } from '@sitewalk/proto';
-import { findRoute } from '../../lib/route-match';
+import { findRoute, screenKey } from '../../lib/route-match';
 import { ROUTES } from '../../routes/route-table';
 import { rememberedSidebarCollapsed, useUiStore } from '../../stores/ui.store';
 import { Sidebar } from './sidebar';
@@ -17,6 +17,7 @@ export default function AppLayout() {
   const narrow = useUiStore((s) => s.narrowScreen);
   const drawerOpen = useUiStore((s) => s.sidebarDrawerOpen);
   const transition = findRoute(ROUTES, pathname)?.route.transition ?? 'fade';
+  const screen = screenKey(ROUTES, pathname);
 
   // The off-canvas sidebar closes once the user has gone somewhere.
   useEffect(() => {
@@ -49,7 +50,7 @@ export default function AppLayout() {
         <AnnouncementBar />
         <main id="main-content" className="sw-content container-fluid py-3 px-3 px-md-4">
           <BreadcrumbTrail />
-          <div key={pathname} className={`sw-page sw-page-${transition}`}>
+          <div key={screen} className={`sw-page sw-page-${transition}`}>
             <Outlet />
           </div>
         </main>

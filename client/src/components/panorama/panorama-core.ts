@@ -152,6 +152,41 @@ export function markerElement(m: TourMarker, select: () => void, tooltip: (show:
   return b;
 }
 
+/**
+ * Opens a room of the tour. A load that fails shows PSV's error inside the
+ * view; an interrupted one (another room asked meanwhile) is no error. Either
+ * way it is not reported a second time as an unhandled error.
+ */
+export function showRoom(viewer: Viewer | null | undefined, roomId: number | string): void {
+  viewer
+    ?.getPlugin<VirtualTourPlugin>(VirtualTourPlugin)
+    ?.setCurrentNode(typeof roomId === 'number' ? nodeId(roomId) : roomId)
+    .catch((err: unknown) => console.warn(err));
+}
+
+/** Longest a viewer taken off the page waits for its panorama load before it is destroyed anyway. */
+const DESTROY_WAIT_MS = 10_000;
+
+/**
+ * Destroys a viewer whose screen is gone. PSV finishes a panorama load it has
+ * begun (a room opened, a hotspot followed) and then draws into the viewer: a
+ * viewer destroyed in the middle throws from inside PSV, which the user sees
+ * as "Something went wrong" on the next screen. So a viewer still loading is
+ * destroyed when its load settles; its element has already left the page.
+ */
+export function destroyViewer(viewer: Viewer): void {
+  const busy = () =>
+    !!(viewer.state as { loadingPromise?: unknown }).loadingPromise ||
+    // The tour's own state: it is still choosing or rotating towards the next room.
+    !!(viewer.getPlugin(VirtualTourPlugin) as unknown as { state?: { loadingNode?: unknown } } | null)?.state?.loadingNode;
+  const since = Date.now();
+  const attempt = () => {
+    if (busy() && Date.now() - since < DESTROY_WAIT_MS) setTimeout(attempt, 100);
+    else viewer.destroy();
+  };
+  attempt();
+}
+
 /** Moves the viewer into another host element (the React component's), with what the tests read on it. */
 export function moveToHost(session: PanoramaSession, host: HTMLElement): void {
   for (const [k, v] of Object.entries(session.host.dataset)) if (k.startsWith('pano') || k === 'yaw' || k === 'pitch' || k === 'zoom' || k === 'room') host.dataset[k] = v;
@@ -170,7 +205,7 @@ export function createPanorama(host: HTMLElement, options: { current: PanoramaOp
   container.className = 'sw-pano-container';
   host.appendChild(container);
   const session = {} as PanoramaSession;
-  const follow = (target: string) => session.viewer?.getPlugin<VirtualTourPlugin>(VirtualTourPlugin)?.setCurrentNode(target);
+  const follow = (target: string) => showRoom(session.viewer, target);
   const config: ViewerConfig = {
     container,
     adapter: EquirectangularTilesAdapter.withConfig({ baseBlur: false }),
@@ -196,7 +231,7 @@ export function createPanorama(host: HTMLElement, options: { current: PanoramaOp
         arrowStyle: {
           element: (link) => {
             const name = String((link.data as { name?: string } | undefined)?.name ?? '');
-            return linkElement(name, session.options.current.linkLabel(name), () => void follow(link.nodeId));
+            return linkElement(name, session.options.current.linkLabel(name), () => follow(link.nodeId));
           },
           size: { width: 48, height: 48 },
         },
@@ -277,7 +312,7 @@ export async function takeBootedPanorama(rooms: TourRoom[], roomId: number): Pro
   booted.taken = true;
   if (!same) {
     // Another visit or room than the screen shows: it goes.
-    booted.session.viewer.destroy();
+    destroyViewer(booted.session.viewer);
     booted.session.host.remove();
     return null;
   }

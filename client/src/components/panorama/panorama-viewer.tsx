@@ -4,7 +4,7 @@ import { MarkersPlugin } from '@photo-sphere-viewer/markers-plugin';
 import { VirtualTourPlugin } from '@photo-sphere-viewer/virtual-tour-plugin';
 import type { ViewAngles } from '../../lib/compare-rooms';
 import { preloadedBase } from '../../pages/viewer/viewer-preload';
-import { createPanorama, markerElement, moveToHost, nodeId, relabelLinks, takeBootedPanorama, tourNodes, type PanoramaOptions, type PanoramaSession, type TourMarker } from './panorama-core';
+import { createPanorama, destroyViewer, markerElement, showRoom, moveToHost, nodeId, relabelLinks, takeBootedPanorama, tourNodes, type PanoramaOptions, type PanoramaSession, type TourMarker } from './panorama-core';
 
 export type { TourLink, TourMarker, TourRoom } from './panorama-core';
 
@@ -63,7 +63,7 @@ export default function PanoramaViewer(props: Props) {
         v.rotate({ yaw: view.yaw, pitch: view.pitch });
         v.zoom(view.zoom);
       },
-      goToRoom: (id) => void viewer()?.getPlugin<VirtualTourPlugin>(VirtualTourPlugin)?.setCurrentNode(nodeId(id)),
+      goToRoom: (id) => showRoom(viewer(), id),
     }),
     [],
   );
@@ -84,12 +84,12 @@ export default function PanoramaViewer(props: Props) {
       builtWith.current = s.options.current.rooms;
       setRoomVersion((n) => n + 1);
       // The screen moved to another room while the viewer was being made.
-      if (propsRef.current.roomId !== s.shownRoom) void s.viewer.getPlugin<VirtualTourPlugin>(VirtualTourPlugin)?.setCurrentNode(nodeId(propsRef.current.roomId));
+      if (propsRef.current.roomId !== s.shownRoom) showRoom(s.viewer, propsRef.current.roomId);
     };
     void (async () => {
       const booted = p.adoptBooted ? await takeBootedPanorama(p.rooms, p.roomId) : null;
       if (!live || !el.current) {
-        booted?.viewer.destroy();
+        if (booted) destroyViewer(booted.viewer);
         booted?.host.remove();
         return;
       }
@@ -118,7 +118,7 @@ export default function PanoramaViewer(props: Props) {
     })();
     return () => {
       live = false;
-      session?.viewer.destroy();
+      if (session) destroyViewer(session.viewer);
       session?.container.remove();
       sessionRef.current = null;
     };
@@ -157,7 +157,7 @@ export default function PanoramaViewer(props: Props) {
 
   useEffect(() => {
     if (!sessionRef.current || sessionRef.current.shownRoom === roomId) return;
-    void viewer()?.getPlugin<VirtualTourPlugin>(VirtualTourPlugin)?.setCurrentNode(nodeId(roomId));
+    showRoom(viewer(), roomId);
   }, [roomId]);
 
   useEffect(() => {

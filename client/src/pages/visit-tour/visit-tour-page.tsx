@@ -87,6 +87,13 @@ export default function VisitTourPage() {
     setEditing(null);
   };
 
+  // The screen stays mounted while the address's room changes (route-table sameScreenParams):
+  // a room named by the address from outside (a link, the browser's history) is followed here.
+  useEffect(() => {
+    const asked = positiveInt(roomParam);
+    if (asked !== null && asked !== roomId) changeRoom(asked);
+  }, [roomParam]); // eslint-disable-line react-hooks/exhaustive-deps
+
   const markers = useMemo<TourMarker[]>(() => {
     const list: TourMarker[] = pois.map((p) => ({ id: `poi-${p.id}`, yaw: p.yaw, pitch: p.pitch, title: p.title, kind: 'poi' }));
     if (pick && mode !== 'look') list.push({ id: 'draft', yaw: pick.yaw, pitch: pick.pitch, title: t('New place'), kind: 'draft' });
