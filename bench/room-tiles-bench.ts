@@ -49,7 +49,9 @@ const env = process.env;
  * room ids one per line on stdin and prints each job's time and the process's peak memory so far.
  */
 async function runWorker() {
-  const { roomTiles } = await import('../workers/src/jobs/room-tiles.js');
+  // The whole job table, as the workers process loads it (every job's modules, the PDF one's too).
+  const { handlers } = await import('../workers/src/jobs/index.js');
+  const roomTiles = handlers['room.tiles'] as typeof import('../workers/src/jobs/room-tiles.js').roomTiles;
   const { warmImageLibrary } = await import('../workers/src/adapters/panorama-tiles.js');
   const { closeDb, db } = await import('../api/src/core/db/index.js');
   const { closeQueues } = await import('../api/src/core/queue/index.js');

@@ -1,12 +1,9 @@
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { ROOM_IMAGE, type PanoramaLevel } from '@sitewalk/proto';
+import { useImageThreads } from './image-threads.js';
 
-// sharp runs libvips on one thread on glibc Linux by default; cutting an 8K
-// pyramid is this job's whole work, so it gets every core.
-sharp.concurrency(Math.max(sharp.concurrency(), os.availableParallelism()));
 
 /** A photo that can never become a panorama (damaged, not 2:1, too large): the room fails with this message, no retry. */
 export class PanoramaRejected extends Error {}
@@ -82,12 +79,13 @@ export interface PanoramaImages {
  * instead of in the first room's job.
  */
 export async function warmImageLibrary(): Promise<void> {
+  useImageThreads('panorama');
   const small = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#808080' } }).jpeg(PANORAMA_JPEG).toBuffer();
   await sharp(small).resize(32, 16).jpeg(PANORAMA_JPEG).toBuffer();
 }
 
 /** Reads the photo's header and checks it can be a panorama. */
-async function inspect(sourcePath: string): Promise<{ width: number; height: number; format: string }> {
+async function inspect(sourcePath: string): Promise<{ width: number; height: number }> {
   let meta: sharp.Metadata;
   try {
     meta = await sharp(sourcePath, { limitInputPixels: false }).metadata();
@@ -103,7 +101,7 @@ async function inspect(sourcePath: string): Promise<{ width: number; height: num
     throw new PanoramaRejected(`This photo is ${width} × ${height} pixels, so it is not a 360 photo: a 360 photo (equirectangular) is twice as wide as it is high.`);
   }
   if (width < ROOM_IMAGE.minWidth) throw new PanoramaRejected(`This 360 photo is only ${width} × ${height} pixels; it must be at least ${ROOM_IMAGE.minWidth} wide.`);
-  return { width, height, format: meta.format ?? '' };
+  return { width, height };
 }
 
 /** libvips' words for an input it could not decode. */
@@ -115,12 +113,11 @@ const DECODE_ERROR = /premature end|corrupt|truncated|invalid|bad (huffman|marke
  * levels as `levels` lists them), the low-resolution base panorama and a
  * 480 × 240 thumbnail. libvips cuts every level in one pass over the photo
  * (dzsave, reading it once, top to bottom), so memory stays bounded by a few
- * strips of the image whatever its size. The base image and thumbnail come
- * from a JPEG's shrink-on-load decoding beside the cut, or from the tiles of
- * a small level after it.
+ * strips of the image whatever its size. The base image and thumbnail are
+ * put together from the tiles of the base's level after the cut.
  */
 export async function writePanorama(sourcePath: string, outDir: string): Promise<PanoramaImages> {
-  const { width: sourceWidth, height: sourceHeight, format } = await inspect(sourcePath);
+  const { width: sourceWidth, height: sourceHeight } = await inspect(sourcePath);
   const grid = panoramaGrid(sourceWidth);
   const baseLevel = Math.min(Math.log2(grid.cols), Math.max(1, Math.floor(Math.log2(ROOM_IMAGE.baseWidth / grid.tileSize))));
   const baseWidth = grid.tileSize * 2 ** baseLevel;
@@ -129,6 +126,7 @@ export async function writePanorama(sourcePath: string, outDir: string): Promise
   const work = path.join(outDir, '.dz');
   const tilesDir = path.join(outDir, 'tiles');
   await fsp.mkdir(tilesDir, { recursive: true });
+  useImageThreads('panorama');
   const open = () => sharp(sourcePath, { sequentialRead: true, limitInputPixels: ROOM_IMAGE.maxPixels, failOn: 'error' });
   const rejectDamaged = (err: Error) => {
     if (DECODE_ERROR.test(err.message)) throw new PanoramaRejected(PANORAMA_DAMAGED);
@@ -137,42 +135,25 @@ export async function writePanorama(sourcePath: string, outDir: string): Promise
   /** The base image, then the thumbnail from it. */
   const smallImages = async (base: sharp.Sharp) => {
     const jpeg = await base.jpeg({ quality: 82 }).toBuffer().catch(rejectDamaged);
-    await fsp.writeFile(path.join(outDir, 'base.jpg'), jpeg);
-    await sharp(jpeg).resize(ROOM_IMAGE.thumbnailWidth, ROOM_IMAGE.thumbnailWidth / 2).jpeg({ quality: 78 }).toFile(path.join(outDir, 'thumb.jpg'));
+    await Promise.all([
+      fsp.writeFile(path.join(outDir, 'base.jpg'), jpeg),
+      sharp(jpeg).resize(ROOM_IMAGE.thumbnailWidth, ROOM_IMAGE.thumbnailWidth / 2).jpeg({ quality: 78 }).toFile(path.join(outDir, 'thumb.jpg')),
+    ]);
   };
-  /** Waits for every task and only then fails with the first: the cut's error names a damaged photo. */
-  const all = async (tasks: Promise<unknown>[]) => {
-    const done = await Promise.allSettled(tasks);
-    const failed = done.find((d): d is PromiseRejectedResult => d.status === 'rejected');
-    if (failed) throw failed.reason;
-  };
-
   // A few pixels off a whole number of tiles (or of 2:1): stretched onto the grid, which nobody sees on a sphere.
   const onGrid = sourceWidth === grid.width && sourceHeight === grid.width / 2;
-  const cut = (onGrid ? open() : open().resize(grid.width, grid.width / 2, { fit: 'fill', kernel: 'lanczos3' }))
+  await (onGrid ? open() : open().resize(grid.width, grid.width / 2, { fit: 'fill', kernel: 'lanczos3' }))
     .jpeg(PANORAMA_JPEG)
     .tile({ size: grid.tileSize, overlap: 0, layout: 'dz', depth: 'onetile', container: 'fs' })
     .toFile(path.join(work, 'pyramid'))
     .catch(rejectDamaged);
   const dzFiles = path.join(work, 'pyramid_files');
-  if (format === 'jpeg') {
-    // The base image and thumbnail beside the cut, on the other core: libjpeg decodes straight at a
-    // quarter or an eighth of the size (shrink-on-load), a small part of the cut's work.
-    await all([cut, smallImages(open().resize(baseWidth, baseWidth / 2, { fit: 'fill' }))]).catch(async (err: Error) => {
-      // Two readings failing at once can lose libvips' words for why ("Unknown error"): one more small
-      // reading of the whole file tells a damaged photo from a fault of ours.
-      if (err instanceof PanoramaRejected) throw err;
-      const readable = await sharp(sourcePath, { failOn: 'error' }).resize(64, 32, { fit: 'fill' }).toBuffer().then(() => true, () => false);
-      throw readable ? err : new PanoramaRejected(PANORAMA_DAMAGED);
-    });
-  } else {
-    // Otherwise put together from the tiles of the base's level (libvips arrayjoin), instead of decoding the photo again.
-    await cut;
-    const baseCols = 2 ** baseLevel;
-    const tilesOfBase: string[] = [];
-    for (let row = 0; row < baseCols / 2; row++) for (let col = 0; col < baseCols; col++) tilesOfBase.push(path.join(dzFiles, String(baseLevel), `${col}_${row}.jpeg`));
-    await smallImages(sharp(tilesOfBase, { join: { across: baseCols } }));
-  }
+  // The base image from the tiles of its level, which the cut makes anyway (libvips arrayjoin of a few
+  // small JPEGs): cheaper than reading the photo a second time beside the cut (measured: bench/).
+  const baseCols = 2 ** baseLevel;
+  const tilesOfBase: string[] = [];
+  for (let row = 0; row < baseCols / 2; row++) for (let col = 0; col < baseCols; col++) tilesOfBase.push(path.join(dzFiles, String(baseLevel), `${col}_${row}.jpeg`));
+  await smallImages(sharp(tilesOfBase, { join: { across: baseCols } }));
   // Keep the levels the viewer reads, numbered as it asks for them.
   for (const [i, l] of levels.entries()) await fsp.rename(path.join(dzFiles, String(l.dzLevel)), path.join(tilesDir, String(i)));
   const tiles = levels.reduce((n, l) => n + l.level.cols * l.level.rows, 0);

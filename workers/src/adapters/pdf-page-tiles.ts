@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { SHEET_RENDERING } from '@sitewalk/proto';
+import { useImageThreads } from './image-threads.js';
 import type { RawImage } from './pdf-render.js';
 
 export interface SheetImages {
@@ -15,12 +16,6 @@ export interface SheetImages {
   thumbnail: string;
 }
 
-// One libvips thread per pipeline (sharp's own default on glibc Linux, which
-// also limits heap fragmentation): the job runs pages side by side, one per
-// core, instead. Measured on 2 cores, cutting one A1 page with two libvips
-// threads took the same time as with one (1.11 s) for 35 % more CPU: the
-// pyramid writer hardly scales past one thread.
-sharp.concurrency(1);
 
 /**
  * Tiles are JPEG: a plan is mostly lines on white, and JPEG encodes several
@@ -108,6 +103,7 @@ function thumbnailOf(image: RawImage, grey: boolean): sharp.Sharp {
 export async function writeSheetImages(image: RawImage, outDir: string): Promise<SheetImages> {
   const tileSize = SHEET_RENDERING.tileSize;
   const channels = image.channels ?? 3;
+  useImageThreads('pdfPage');
   const source = () => sharp(image.data, { raw: { width: image.width, height: image.height, channels }, limitInputPixels: false });
   await fsp.mkdir(outDir, { recursive: true });
   const tilesDir = 'tiles';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { projectRoom, userRoom, type JobOf, type JobProgressEvent, type RoomStatus, type RoomTilesProgressDetail } from '@sitewalk/proto';
-import { Project, Room, Visit } from '@sitewalk/api/core/db';
+import { db, Room } from '@sitewalk/api/core/db';
 import { localPath, remove } from '@sitewalk/api/core/storage';
 import { emitTo } from '@sitewalk/api/core/realtime';
 import { logger } from '@sitewalk/api/core/logger';
@@ -23,8 +23,29 @@ interface Audience {
   users: number[];
 }
 
+/** What the job needs of the room, its visit and the visit's project's owner, read in one round trip. */
+interface TilingSubject {
+  id: number;
+  id_visit: number | null;
+  id_user: number | null;
+  status: RoomStatus;
+  folder: string | null;
+  file_key: string | null;
+  /** Null when the visit is gone. */
+  id_project: number | null;
+  id_owner: number | null;
+}
+
+function tilingSubject(roomId: number): Promise<TilingSubject | undefined> {
+  return db()('rooms as r')
+    .leftJoin('visits as v', 'v.id', 'r.id_visit')
+    .leftJoin('projects as p', 'p.id', 'v.id_project')
+    .where('r.id', roomId)
+    .first('r.id', 'r.id_visit', 'r.id_user', 'r.status', 'r.folder', 'r.file_key', 'v.id_project', 'p.id_owner');
+}
+
 /** Tells the uploader's and the owner's browsers, and everyone watching the project, where the room stands. */
-function report(room: Room, to: Audience, state: JobProgressEvent['state'], percent: number, message: string, status: RoomStatus) {
+function report(room: { id: number }, to: Audience, state: JobProgressEvent['state'], percent: number, message: string, status: RoomStatus) {
   const detail: RoomTilesProgressDetail = { id_visit: to.visitId, id_room: room.id, status };
   const event: JobProgressEvent = {
     job: JOB,
@@ -50,30 +71,36 @@ function report(room: Room, to: Audience, state: JobProgressEvent['state'], perc
  */
 export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.tiles'>>): Promise<RoomTilesResult> {
   const log = logger.child({ job: JOB, room_id: data.id_room });
-  const room = await Room.query().findById(data.id_room);
+  const room = await tilingSubject(data.id_room);
   if (!room || !room.id_visit) return { status: 'skipped', reason: 'the room no longer exists' };
   if (room.status === 'ready' && room.folder) return { status: 'skipped', reason: 'the room is already ready' };
   if (room.status === 'failed') return { status: 'skipped', reason: 'the room already failed' };
-  const visit = await Visit.query().findById(room.id_visit);
-  if (!visit) return { status: 'skipped', reason: 'the visit no longer exists' };
-  const project = await Project.query().findById(visit.id_project).select('id', 'id_owner');
+  if (room.id_project === null) return { status: 'skipped', reason: 'the visit no longer exists' };
   const to: Audience = {
-    projectId: visit.id_project,
-    visitId: visit.id,
-    users: [data.id_user ?? room.id_user, project?.id_owner].filter((u): u is number => !!u),
+    projectId: room.id_project,
+    visitId: room.id_visit,
+    users: [data.id_user ?? room.id_user, room.id_owner].filter((u): u is number => !!u),
   };
-  const folders = roomFolder(visit.id_project, visit.id, room.id);
+  const folders = roomFolder(room.id_project, room.id_visit, room.id);
   const generation = `${folders}/${crypto.randomBytes(6).toString('hex')}`;
   try {
     if (!room.file_key) throw new PanoramaRejected('The photo is no longer stored. Delete the room and upload the photo again.');
     // Files of an earlier run that crashed belong to no ready room.
     if (!room.folder) await remove(folders);
-    await Room.query().patch({ status: 'processing', error: null }).where({ id: room.id });
-    report(room, to, 'active', 5, 'Cutting tiles', 'processing');
     const started = performance.now();
+    // The room is marked as being processed while libvips already cuts: the cut is the job's
+    // whole work and does not wait for the database.
+    const marking = Room.query()
+      .patch({ status: 'processing', error: null })
+      .where({ id: room.id })
+      .then(() => report(room, to, 'active', 5, 'Cutting tiles', 'processing'));
     // Storage is the local disk (core/storage): libvips writes straight into the new generation's
     // folder, which nobody is shown until the room's row names it.
-    const images = await writePanorama(localPath(room.file_key), localPath(generation));
+    const [cut, marked] = await Promise.allSettled([writePanorama(localPath(room.file_key), localPath(generation)), marking]);
+    // Both settle first, so a failure recorded below is never overwritten by a late "processing".
+    if (cut.status === 'rejected') throw cut.reason;
+    if (marked.status === 'rejected') throw marked.reason;
+    const images = cut.value;
     const cutMs = performance.now() - started;
     await job.updateProgress({ percent: 90 });
     const updated = await Room.query()
