@@ -3,6 +3,7 @@ import { viewerAddress, withViewerStart } from './viewer-page.js';
 
 const INDEX = `<!doctype html><html><head>
     <meta charset="UTF-8" />
+    <meta name="sw-viewer-boot" content="/assets/panorama-boot-X.js /assets/panorama-core-Y.js /assets/panorama-core-Y.css /assets/three.module-Z.js" />
     <script>preload()</script>
     <script type="module" crossorigin src="/assets/index-AbC.js"></script>
     <link rel="stylesheet" crossorigin href="/assets/index-AbC.css">
@@ -30,9 +31,19 @@ describe('withViewerStart', () => {
 
   it("hands the app's script to the preload script: fetched at once, not run by the page", () => {
     expect(page).not.toContain('<script type="module"');
-    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/index-AbC.js" />');
+    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/index-AbC.js" fetchpriority="low" />');
     expect(page.indexOf('<meta name="sw-app-entry" content="/assets/index-AbC.js" />')).toBeLessThan(page.indexOf('<script>preload()'));
     expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/index-AbC.css">');
+  });
+
+  it("asks for the early viewer's scripts in the HTML, first and at high priority, before the app's", () => {
+    const boot = ['/assets/panorama-boot-X.js', '/assets/panorama-core-Y.js', '/assets/three.module-Z.js'];
+    const at = boot.map((f) => page.indexOf(`<link rel="modulepreload" crossorigin href="${f}" fetchpriority="high" />`));
+    for (const i of at) expect(i).toBeGreaterThan(0);
+    expect(Math.max(...at)).toBeLessThan(page.indexOf('href="/assets/index-AbC.js"'));
+    expect(Math.max(...at)).toBeLessThan(page.indexOf('<script>preload()'));
+    // Stylesheets stay the preload script's (a stylesheet link in the HTML would hold up the page's first paint).
+    expect(page).not.toContain('href="/assets/panorama-core-Y.css"');
   });
 
   it('leaves a page without the app script tag as it was, with the start sphere', () => {

@@ -29,21 +29,28 @@ export function viewerAddress(pathname: string): { code: string; room: number | 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 const APP_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+/** The early viewer's files, listed by the build (client/viewer-preload-plugin.ts). */
+const BOOT_META = /<meta name="sw-viewer-boot" content="([^"]*)"/;
 
 /**
  * index.html as the viewer's page: the start tag right after the charset
- * (before the preload script, which reads it), and the app's own script
- * fetched at once (a modulepreload) but run by the preload script once the
- * sphere is drawn (`sw-app-entry`): evaluating the app's modules on the one
- * JavaScript thread would otherwise come between Photo Sphere Viewer and
- * its first frame.
+ * (before the preload script, which reads it); the early viewer's scripts
+ * (Photo Sphere Viewer, three.js) asked for by the HTML itself, first and at
+ * high priority, so the browser's preload scanner fetches them before the
+ * inline preload script even runs (the sphere waits for them, and the browser
+ * opens six connections at most); and the app's own script fetched at low
+ * priority (a modulepreload) but run by the preload script once the sphere is
+ * drawn (`sw-app-entry`): evaluating the app's modules on the one JavaScript
+ * thread would otherwise come between Photo Sphere Viewer and its first frame.
  */
 export function withViewerStart(html: string, baseUrl: string): string {
   const entry = APP_SCRIPT.exec(html)?.[1];
   const tags = [`<meta name="sw-viewer-start" content="${escapeAttr(baseUrl)}" />`];
+  const bootScripts = (BOOT_META.exec(html)?.[1] ?? '').split(' ').filter((f) => f.endsWith('.js'));
+  for (const file of bootScripts) tags.push(`<link rel="modulepreload" crossorigin href="${escapeAttr(file)}" fetchpriority="high" />`);
   if (entry) {
     tags.push(`<meta name="sw-app-entry" content="${escapeAttr(entry)}" />`);
-    html = html.replace(APP_SCRIPT, () => `<link rel="modulepreload" crossorigin href="${escapeAttr(entry)}" />`);
+    html = html.replace(APP_SCRIPT, () => `<link rel="modulepreload" crossorigin href="${escapeAttr(entry)}" fetchpriority="low" />`);
   }
   return html.replace(/<meta charset="[^"]*"\s*\/?>/i, (m) => [m, ...tags].join('\n    '));
 }
