@@ -18,7 +18,7 @@
  * its own; vips's peak is read by GNU time. Rounds alternate between the two so a busy moment of a
  * shared machine hits both alike. It uses its own database (default
  * sitewalk_rooms_bench, recreated), Redis prefix and data folder.
- * Knobs: ROOM_BENCH_ROUNDS (7), ROOM_BENCH_WIDTH (8192), ROOM_BENCH_PHOTO (the fixture),
+ * Knobs: ROOM_BENCH_ROUNDS (11), ROOM_BENCH_WIDTH (8192), ROOM_BENCH_PHOTO (the fixture),
  * ROOM_BENCH_VERBOSE=1 (print the worker's log lines, with its own cut and total times).
  */
 import { spawn } from 'node:child_process';
@@ -31,7 +31,7 @@ import { loadAverage, machine } from './machine.js';
 import { appendResults, runDate } from './results.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ROUNDS = Number(process.env.ROOM_BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.ROOM_BENCH_ROUNDS ?? 11);
 const WIDTH = Number(process.env.ROOM_BENCH_WIDTH ?? 8192);
 /** The shared fixtures sit beside the checkout (../shared), or beside the folder of worktrees (../../shared). */
 const FIXTURE =
