@@ -168,13 +168,18 @@ export function showRoom(viewer: Viewer | null | undefined, roomId: number | str
 const DESTROY_WAIT_MS = 10_000;
 
 /**
- * Destroys a viewer whose screen is gone. PSV finishes a panorama load it has
- * begun (a room opened, a hotspot followed) and then draws into the viewer: a
- * viewer destroyed in the middle throws from inside PSV, which the user sees
- * as "Something went wrong" on the next screen. So a viewer still loading is
+ * Destroys the viewer of a screen that is gone. From now on it tells its
+ * former owner nothing (a room it finishes opening must not move the user's
+ * address back to it). PSV finishes a panorama load it has begun (a room
+ * opened, a hotspot followed) and then draws into the viewer: a viewer
+ * destroyed in the middle throws from inside PSV, which the user sees as
+ * "Something went wrong" on the next screen. So a viewer still loading is
  * destroyed when its load settles; its element has already left the page.
  */
-export function destroyViewer(viewer: Viewer): void {
+export function destroySession(session: PanoramaSession): void {
+  const { viewer } = session;
+  session.onNodeChanged = undefined;
+  session.options = { current: { ...session.options.current, onRoomChange: undefined, onMarkerSelect: undefined, onPick: undefined, onViewChange: undefined } };
   const busy = () =>
     !!(viewer.state as { loadingPromise?: unknown }).loadingPromise ||
     // The tour's own state: it is still choosing or rotating towards the next room.
@@ -312,7 +317,7 @@ export async function takeBootedPanorama(rooms: TourRoom[], roomId: number): Pro
   booted.taken = true;
   if (!same) {
     // Another visit or room than the screen shows: it goes.
-    destroyViewer(booted.session.viewer);
+    destroySession(booted.session);
     booted.session.host.remove();
     return null;
   }

@@ -4,7 +4,7 @@ import { MarkersPlugin } from '@photo-sphere-viewer/markers-plugin';
 import { VirtualTourPlugin } from '@photo-sphere-viewer/virtual-tour-plugin';
 import type { ViewAngles } from '../../lib/compare-rooms';
 import { preloadedBase } from '../../pages/viewer/viewer-preload';
-import { createPanorama, destroyViewer, markerElement, showRoom, moveToHost, nodeId, relabelLinks, takeBootedPanorama, tourNodes, type PanoramaOptions, type PanoramaSession, type TourMarker } from './panorama-core';
+import { createPanorama, destroySession, markerElement, showRoom, moveToHost, nodeId, relabelLinks, takeBootedPanorama, tourNodes, type PanoramaOptions, type PanoramaSession, type TourMarker } from './panorama-core';
 
 export type { TourLink, TourMarker, TourRoom } from './panorama-core';
 
@@ -89,7 +89,7 @@ export default function PanoramaViewer(props: Props) {
     void (async () => {
       const booted = p.adoptBooted ? await takeBootedPanorama(p.rooms, p.roomId) : null;
       if (!live || !el.current) {
-        if (booted) destroyViewer(booted.viewer);
+        if (booted) destroySession(booted);
         booted?.host.remove();
         return;
       }
@@ -118,7 +118,7 @@ export default function PanoramaViewer(props: Props) {
     })();
     return () => {
       live = false;
-      if (session) destroyViewer(session.viewer);
+      if (session) destroySession(session);
       session?.container.remove();
       sessionRef.current = null;
     };
