@@ -4,7 +4,6 @@ import sharp from 'sharp';
 import { ROOM_IMAGE, type PanoramaLevel } from '@sitewalk/proto';
 import { useImageThreads } from './image-threads.js';
 
-
 /** A photo that can never become a panorama (damaged, not 2:1, too large): the room fails with this message, no retry. */
 export class PanoramaRejected extends Error {}
 
@@ -132,7 +131,7 @@ export async function writePanorama(sourcePath: string, outDir: string): Promise
     if (DECODE_ERROR.test(err.message)) throw new PanoramaRejected(PANORAMA_DAMAGED);
     throw err;
   };
-  /** The base image, then the thumbnail from it. */
+  /** The base image, and the thumbnail from it. */
   const smallImages = async (base: sharp.Sharp) => {
     const jpeg = await base.jpeg({ quality: 82 }).toBuffer().catch(rejectDamaged);
     await Promise.all([
