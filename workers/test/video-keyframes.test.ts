@@ -5,9 +5,6 @@ import { choosePairs, angleDiff } from '../src/video/pairs.js';
 import { renderView, viewMap, yuv420ToRgb } from '../src/video/equirect.js';
 import { decodePly, encodePly } from '../src/video/ply.js';
 import { drawOverlay, renderPreview } from '../src/video/preview.js';
-import { framesOfComponents } from '../src/video/reconstruct.js';
-import { matToQuat, mul, rotY, centreOf, quatToMat, type Mat3 } from '../src/video/colmap-model.js';
-import type { ProcessManifest } from '../src/video/process.js';
 
 const W = 256;
 const H = 128;
@@ -70,7 +67,7 @@ describe('view pairs', () => {
   });
 
   it('matches each view with the overlapping view of the next keyframes only', () => {
-    const pairs = choosePairs([frame(0, 0), frame(1, 0), frame(2, 0)], { neighbours: 2, maxAngleDeg: 75, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 0, sameFrameStride: 1 });
+    const pairs = choosePairs([frame(0, 0), frame(1, 0), frame(2, 0)], { neighbours: 2, maxAngleDeg: 75, loopStride: 0, loopSpan: [] });
     expect(pairs).toEqual([
       ['v0/0000.jpg', 'v0/0001.jpg'], ['v1/0000.jpg', 'v1/0001.jpg'], ['v2/0000.jpg', 'v2/0001.jpg'],
       ['v0/0000.jpg', 'v0/0002.jpg'], ['v1/0000.jpg', 'v1/0002.jpg'], ['v2/0000.jpg', 'v2/0002.jpg'],
@@ -79,7 +76,7 @@ describe('view pairs', () => {
   });
 
   it('follows a turn: content seen by view 0 is seen by view 1 after turning 120°', () => {
-    const pairs = choosePairs([frame(0, 0), frame(1, 120)], { neighbours: 1, maxAngleDeg: 30, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 0, sameFrameStride: 1 });
+    const pairs = choosePairs([frame(0, 0), frame(1, 120)], { neighbours: 1, maxAngleDeg: 30, loopStride: 0, loopSpan: [] });
     expect(pairs).toContainEqual(['v0/0000.jpg', 'v1/0001.jpg']);
     expect(pairs).toHaveLength(3);
     expect(angleDiff(350, 10)).toBe(20);
@@ -133,27 +130,6 @@ describe('PLY', () => {
   });
 });
 
-describe('frames of a reconstruction', () => {
-  it('puts a keyframe at the mean of its views’ centres and derives view 0’s rotation from any view', () => {
-    const base: Mat3 = mul(rotY(30), [1, 0, 0, 0, 0, -1, 0, 1, 0]);
-    const centre = [1, 2, 3];
-    const view = (id: number, k: number, name: string) => {
-      const r = mul(rotY(-120 * k), base); // view k looks 120·k° right of view 0
-      const t = [0, 1, 2].map((i) => -(r[i * 3] * centre[0] + r[i * 3 + 1] * centre[1] + r[i * 3 + 2] * centre[2]));
-      return { id, name, q: matToQuat(r), t: t as [number, number, number], cameraId: k + 1 };
-    };
-    const manifest = {
-      keyframes: [{ index: 0, frame: 12, time: 0.4, views: [0, 1, 2].map((v) => ({ view: v, yawDeg: v * 120, name: `v${v}/0000.jpg` })) }],
-    } as unknown as ProcessManifest;
-    const [only] = framesOfComponents(manifest, [[view(1, 1, 'v1/0000.jpg'), view(2, 2, 'v2/0000.jpg')]]);
-    expect(only.component).toBe(0);
-    only.pose.centre.forEach((c, i) => expect(c).toBeCloseTo(centre[i], 9));
-    const r = quatToMat(only.pose.rotation);
-    r.forEach((x, i) => expect(x).toBeCloseTo(base[i], 9));
-    expect(centreOf(view(3, 0, 'x')).map((x) => Math.round(x * 1e9) / 1e9)).toEqual(centre);
-  });
-});
-
 describe('preview', () => {
   it('draws the path and points over a white sheet as a PNG of the sheet size', async () => {
     const projection = { points: new Float32Array([10, 10, 50, 50]), rooms: [{ keyframe: 0, frame: 0, time: 0, x: 20, y: 30 }, { keyframe: 1, frame: 9, time: 0.3, x: 80, y: 30 }] };
@@ -165,26 +141,22 @@ describe('preview', () => {
   });
 });
 
-describe('view pairs of one keyframe', () => {
-  it('ties overlapping views of the same keyframe on every second keyframe', () => {
-    const frame = (index: number) => ({ index, headingDeg: 0, views: [0, 90, 180, 270].map((yawDeg, view) => ({ view, yawDeg, name: `v${view}/${index}.jpg` })) });
-    const pairs = choosePairs([frame(0), frame(1)], { neighbours: 1, maxAngleDeg: 60, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 100, sameFrameStride: 2 });
-    const same = pairs.filter(([a, b]) => a.split('/')[1] === b.split('/')[1]);
-    expect(same).toEqual([['v0/0.jpg', 'v1/0.jpg'], ['v0/0.jpg', 'v3/0.jpg'], ['v1/0.jpg', 'v2/0.jpg'], ['v2/0.jpg', 'v3/0.jpg']]);
-    expect(pairs).toHaveLength(8);
-  });
-
+describe('view pairs along the walk', () => {
   it('matches each view with the same view of the next keyframe when the views are cut at fixed world directions, however the camera turned', () => {
     // Views stabilised: each keyframe's view yaws carry its heading, so view k always looks the same way.
     const frame = (index: number, headingDeg: number) => ({ index, headingDeg, views: [0, 90, 180, 270].map((y, view) => ({ view, yawDeg: y + headingDeg, name: `v${view}/${index}.jpg` })) });
-    const pairs = choosePairs([frame(0, 0), frame(1, 47), frame(2, 130)], { neighbours: 2, maxAngleDeg: 60, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 0, sameFrameStride: 1 });
+    const pairs = choosePairs([frame(0, 0), frame(1, 47), frame(2, 130)], { neighbours: 2, maxAngleDeg: 60, loopStride: 0, loopSpan: [] });
     expect(pairs).toHaveLength(12);
-    for (const [a, b] of pairs) expect(a.split('/')[0]).toBe(b.split('/')[0]);
+    // Never two views of one keyframe, never two directions: each direction is mapped on its own.
+    for (const [a, b] of pairs) {
+      expect(a.split('/')[0]).toBe(b.split('/')[0]);
+      expect(a.split('/')[1]).not.toBe(b.split('/')[1]);
+    }
   });
 
   it('matches the first and last keyframes (the start and end a user pins) with more neighbours than the rest', () => {
     const frame = (index: number) => ({ index, headingDeg: 0, views: [{ view: 0, yawDeg: 0, name: `v0/${index}.jpg` }] });
-    const pairs = choosePairs(Array.from({ length: 10 }, (_, i) => frame(i)), { neighbours: 1, maxAngleDeg: 60, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 0, sameFrameStride: 1, ends: 2, endNeighbours: 3 });
+    const pairs = choosePairs(Array.from({ length: 10 }, (_, i) => frame(i)), { neighbours: 1, maxAngleDeg: 60, loopStride: 0, loopSpan: [], ends: 2, endNeighbours: 3 });
     const from = (i: number) => pairs.filter(([a]) => a === `v0/${i}.jpg`).map(([, b]) => b);
     expect(from(0)).toEqual(['v0/1.jpg', 'v0/2.jpg', 'v0/3.jpg']);
     expect(from(5)).toEqual(['v0/6.jpg']);

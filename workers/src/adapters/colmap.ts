@@ -58,13 +58,8 @@ export interface ExtractOptions {
 
 /** SIFT features on the CPU, one PINHOLE camera per image folder (one per view direction). */
 export async function extractFeatures(o: ExtractOptions, onProgress?: ColmapProgress): Promise<void> {
-  let list: string | undefined;
-  if (o.imageList) {
-    list = `${o.database}.list-${process.pid}-${Date.now()}.txt`;
-    await fsp.writeFile(list, o.imageList.join('\n') + '\n');
-  }
-  try {
-    await colmap(
+  await withImageList(o.database, o.imageList, (list) =>
+    colmap(
       'feature_extractor',
       {
         database_path: o.database,
@@ -84,11 +79,22 @@ export async function extractFeatures(o: ExtractOptions, onProgress?: ColmapProg
       onProgress,
       /Processed file \[(\d+)\/(\d+)\]/,
       o.signal,
-    );
+    ),
+  );
+}
+
+/** Runs `fn` with the path of a file listing `names` (one a line) beside `near`, or with nothing when there is no list. */
+async function withImageList<T>(near: string, names: string[] | undefined, fn: (list: string | undefined) => Promise<T>): Promise<T> {
+  if (!names) return fn(undefined);
+  const list = `${near}.list-${process.pid}-${++lists}.txt`;
+  await fsp.writeFile(list, names.join('\n') + '\n');
+  try {
+    return await fn(list);
   } finally {
-    if (list) await fsp.rm(list, { force: true });
+    await fsp.rm(list, { force: true });
   }
 }
+let lists = 0;
 
 /** Matches exactly the listed image pairs (names relative to the image folder), with geometric verification. */
 export async function matchPairs(
@@ -119,6 +125,8 @@ export interface MapperOptions {
   database: string;
   imageDir: string;
   outputDir: string;
+  /** Only these images (names relative to imageDir); all when omitted. */
+  imageList?: string[];
   threads: number;
   /** Extra `Mapper.*` options (without the prefix), e.g. { ba_global_images_ratio: 1.5 }. */
   mapper?: Record<string, string | number | boolean>;
@@ -131,21 +139,24 @@ export interface MapperOptions {
 export async function runMapper(o: MapperOptions, onProgress?: ColmapProgress): Promise<ToolRun> {
   await fsp.mkdir(o.outputDir, { recursive: true });
   const extra = Object.fromEntries(Object.entries(o.mapper ?? {}).map(([k, v]) => [`Mapper.${k}`, v]));
-  return colmap(
-    'mapper',
-    {
-      database_path: o.database,
-      image_path: o.imageDir,
-      output_path: o.outputDir,
-      'Mapper.num_threads': o.threads,
-      'Mapper.ba_refine_focal_length': o.refineIntrinsics ? 1 : 0,
-      'Mapper.ba_refine_principal_point': 0,
-      'Mapper.ba_refine_extra_params': o.refineIntrinsics ? 1 : 0,
-      ...extra,
-    },
-    onProgress,
-    /Registering image #(\d+) \((\d+)\)/,
-    o.signal,
+  return withImageList(o.outputDir, o.imageList, (list) =>
+    colmap(
+      'mapper',
+      {
+        database_path: o.database,
+        image_path: o.imageDir,
+        output_path: o.outputDir,
+        ...(list ? { image_list_path: list } : {}),
+        'Mapper.num_threads': o.threads,
+        'Mapper.ba_refine_focal_length': o.refineIntrinsics ? 1 : 0,
+        'Mapper.ba_refine_principal_point': 0,
+        'Mapper.ba_refine_extra_params': o.refineIntrinsics ? 1 : 0,
+        ...extra,
+      },
+      onProgress,
+      /Registering image #(\d+) \((\d+)\)/,
+      o.signal,
+    ),
   );
 }
 

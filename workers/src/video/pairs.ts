@@ -2,11 +2,11 @@
  * Which perspective views to match (pure). Views are matched only between
  * keyframes close in walking order (the camera went from one to the next),
  * and only when their directions overlap once the turn measured between the
- * two keyframes is taken into account — so a 4-view rig matches about 4
- * view pairs per keyframe pair instead of 16. Neighbouring views of the same
- * keyframe are matched too where they overlap: they share a centre (no
- * parallax), but their common features join the view directions into one
- * reconstruction instead of one per direction.
+ * two keyframes is taken into account — so a 3-view rig matches 3 view
+ * pairs per keyframe pair instead of 9. Views of the same keyframe are not
+ * matched: 120° apart they overlap too little for COLMAP to tie the
+ * directions together (measured: the ties joined nothing), so each
+ * direction is mapped on its own and the rig joins them (rig-merge.ts).
  */
 
 export interface PairFrame {
@@ -26,10 +26,6 @@ export interface PairOptions {
   /** Extra long-range links: every `loopStride`-th keyframe is also matched with keyframes `loopSpan` ahead (0: none). */
   loopStride: number;
   loopSpan: number[];
-  /** Views of the same keyframe are matched when their yaws differ by less than this (0: never)… */
-  sameFrameMaxAngleDeg: number;
-  /** … on every `sameFrameStride`-th keyframe (and turning ones): a few ties suffice to join the directions. */
-  sameFrameStride: number;
   /**
    * The first and last `ends` keyframes are matched with `endNeighbours` next ones: the ends of a chain are its
    * least held places, and they are the ones a user pins on the plan (start and end), so their errors tilt and
@@ -41,10 +37,7 @@ export interface PairOptions {
 
 // `ends` stays off: on the 50 s walk, 4 neighbours for the first and last 3 keyframes made the pinned ends worse
 // (mean placement 0.200 m against 0.136 m without, same keyframes).
-// Same-keyframe ties up to 130°: the three views of 130° are 120° apart and overlap by 10°. Tying them on every
-// second keyframe (not every one) measured 963 instead of 1101 pairs on the 50 s loop (matching 32 CPU-s instead of
-// 35; mapping 25 instead of 41) with every keyframe still in one cluster and placement 0.083 m (0.055 m on the 36 s walk).
-export const DEFAULT_PAIR_OPTIONS: PairOptions = { neighbours: 2, maxAngleDeg: 60, loopStride: 0, loopSpan: [], sameFrameMaxAngleDeg: 130, sameFrameStride: 2, ends: 0, endNeighbours: 4 };
+export const DEFAULT_PAIR_OPTIONS: PairOptions = { neighbours: 2, maxAngleDeg: 60, loopStride: 0, loopSpan: [], ends: 0, endNeighbours: 4 };
 
 /** Smallest absolute difference between two angles, degrees (0–180). */
 export const angleDiff = (a: number, b: number): number => {
@@ -70,11 +63,6 @@ export function choosePairs(frames: PairFrame[], opts: PairOptions = DEFAULT_PAI
     }
   };
   for (let i = 0; i < frames.length; i++) {
-    const vs = frames[i].views;
-    const tie = i % Math.max(1, opts.sameFrameStride) === 0 || frames[i].reason === 'turn';
-    for (let a = 0; a < vs.length && tie; a++) {
-      for (let b = a + 1; b < vs.length; b++) if (angleDiff(vs[a].yawDeg, vs[b].yawDeg) < opts.sameFrameMaxAngleDeg) pairs.push([vs[a].name, vs[b].name]);
-    }
     // The next `neighbours` steps along the walk; keyframes turning on the spot in between are linked too but
     // not counted, so the walk before and after a stop stays linked (at most 4 extra links).
     const atEnd = i < (opts.ends ?? 0) || i >= frames.length - 1 - (opts.ends ?? 0);

@@ -20,9 +20,9 @@ export interface ViewsOptions {
   height: number;
 }
 
-// Three views of 130° (10° of overlap between neighbours, enough to tie the three directions together)
-// instead of four of 120° at 480 × 320: a quarter fewer images for COLMAP to extract, match and place. With upright
-// SIFT (reconstruct.ts) and ties on every second keyframe (pairs.ts), measured over three bench runs on the 50 s loop
+// Three views of 130° (the whole horizon, 10° of overlap between neighbours) instead of four of 120° at 480 × 320: a
+// quarter fewer images for COLMAP to extract, match and place. With upright SIFT (reconstruct.ts), measured over three
+// bench runs on the 50 s loop
 // and the 36 s reversed walk: COLMAP 69–102 and 53–66 CPU-s instead of ≈ 138 and ≈ 88, at least 89 of 91 keyframes
 // placed, placement with start and end 0.03–0.15 m as before (bench/RESULTS.md, 2026-11-28).
 export const DEFAULT_VIEWS: ViewsOptions = { count: 3, hFovDeg: 130, width: 520, height: 320 };
@@ -41,12 +41,6 @@ export interface ProcessOptions {
   /** Decode only the frames other frames are predicted from (about half the work when the video has B-frames). */
   skipNonReference: boolean;
   /**
-   * Cut each keyframe's views at fixed directions of the world rather than of the camera (the yaw measured
-   * while decoding is taken out): view k of one keyframe then looks where view k of the next one looks, so
-   * matching one view with one view suffices however the camera turned, and a head turn costs nothing.
-   */
-  stabiliseViews: boolean;
-  /**
    * A flat (not 360°) video: the horizontal field of view assumed for its camera (degrees; COLMAP refines the
    * focal length from it) and the width of the one view per keyframe given to COLMAP.
    */
@@ -61,7 +55,6 @@ export const DEFAULT_PROCESS_OPTIONS: ProcessOptions = {
   minDuration: 1,
   minKeyframes: 4,
   skipNonReference: true,
-  stabiliseViews: true,
   // About what a phone's main camera films (26 mm equivalent, 16:9).
   flat: { hFovDeg: 68, viewWidth: 640, stepDeg: 10 },
 };
@@ -159,9 +152,11 @@ export async function processVideo(
     await fsp.mkdir(path.join(stage, 'rooms'));
     for (let k = 0; k < v.count; k++) await fsp.mkdir(path.join(stage, 'views', `v${k}`), { recursive: true });
     const pad = (i: number) => String(i).padStart(4, '0');
+    // Each keyframe's views are cut at fixed directions of the world rather than of the camera (the heading measured
+    // while decoding is added to their yaws): view k of one keyframe looks where view k of the next one looks, so
+    // matching one view with one view suffices however the camera turned, a head turn costs nothing, and each
+    // direction can be mapped on its own (reconstruct.ts).
     /** Writes keyframe number `n` from its full picture: the 360 room and its perspective views. */
-    /** Yaw added to every view of a keyframe: its measured heading when the views are stabilised. */
-    const viewTurn = (headingDeg: number) => (opts.stabiliseViews ? headingDeg : 0);
     const writeKeyframe = async (n: number, yuv: Uint8Array, headingDeg: number) => {
       if (flat) {
         const rgb = yuv420ToRgb(yuv, frameWidth, frameHeight);
@@ -176,7 +171,7 @@ export async function processVideo(
       const rgb = yuv420ToRgb(yuv, roomWidth, roomHeight);
       const raw = { raw: { width: roomWidth, height: roomHeight, channels: 3 as const } };
       const room = sharp(rgb, raw).jpeg({ quality: 88 }).toFile(path.join(stage, 'rooms', `${pad(n)}.jpg`));
-      const shift = (viewTurn(headingDeg) / 360) * roomWidth;
+      const shift = (headingDeg / 360) * roomWidth;
       const views = maps.map((map, k) =>
         sharp(renderView({ data: rgb, width: roomWidth, height: roomHeight }, map, v.width, v.height, shift), { raw: { width: v.width, height: v.height, channels: 3 } })
           .jpeg({ quality: 92 })
@@ -252,7 +247,7 @@ export async function processVideo(
           headingDeg: k.headingDeg,
           reason: k.reason,
           room: `rooms/${pad(i)}.jpg`,
-          views: yawsDeg.map((yawDeg, view) => ({ view, yawDeg: yawDeg + viewTurn(k.headingDeg), name: `v${view}/${pad(i)}.jpg` })),
+          views: yawsDeg.map((yawDeg, view) => ({ view, yawDeg: yawDeg + k.headingDeg, name: `v${view}/${pad(i)}.jpg` })),
         };
       }),
       timings: { wall: clock.wall, cpu: clock.cpu },

@@ -2,9 +2,10 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { ColmapError, extractFeatures, matchPairs, modelToText, runMapper } from '../adapters/colmap.js';
 import { ReconstructionFailed } from './errors.js';
-import { centreOf, matToQuat, parseImages, parsePoints, quatToMat, rigRotationFromView, type Mat3, type ModelImage, type ModelPoint, type Vec3 } from './colmap-model.js';
+import { matToQuat, parseImages, parsePoints, type ModelImage, type ModelPoint, type Vec3 } from './colmap-model.js';
 import { DEFAULT_PAIR_OPTIONS, choosePairs, type PairOptions } from './pairs.js';
 import { writePly } from './ply.js';
+import { mergeRigModels, type RigModel, type ViewRef } from './rig-merge.js';
 import { readManifest, type OnProgress, type ProcessManifest } from './process.js';
 import { StageClock } from './run-tool.js';
 
@@ -78,7 +79,7 @@ export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
   // threshold (only the more contrasted features: ≈ 510 a view instead of ≈ 670), measured on the 50 s loop:
   // features 23 CPU-s instead of 31, matching 35 instead of 38, mapping 41 instead of 42, and placement with start and
   // end 0.019 m instead of 0.185 m (best-fit shape 0.008 m); on the 36 s reversed, tilting walk 0.140 m against 0.102 m
-  // (one run each: the placement scatters from run to run; with ties on every second keyframe, pairs.ts, 0.083 and 0.055 m).
+  // (one run each: the placement scatters from run to run).
   upright: true,
   peakThreshold: 0.01,
   maxTrials: 2000,
@@ -107,52 +108,57 @@ export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
 
 export const RECONSTRUCTION_DIR = 'reconstruction';
 
-/**
- * Groups the registered views of each COLMAP component by keyframe. A
- * keyframe belongs to the component holding most of its views; its centre
- * is the mean of those views' centres (the views of one 360 frame share a
- * centre) and its rotation that of view 0, derived from any placed view
- * through the known yaw between views.
- */
-export function framesOfComponents(
-  manifest: ProcessManifest,
-  components: ModelImage[][],
-): { component: number; pose: PathPose }[] {
-  const byName = new Map<string, { keyframe: number; view: number; yawDeg: number }>();
-  for (const k of manifest.keyframes) for (const v of k.views) byName.set(v.name, { keyframe: k.index, view: v.view, yawDeg: v.yawDeg });
-  const out: { component: number; pose: PathPose }[] = [];
-  const perFrame = new Map<number, { component: number; imgs: { img: ModelImage; yawDeg: number; view: number }[] }[]>();
-  components.forEach((imgs, c) => {
-    for (const img of imgs) {
-      const ref = byName.get(img.name);
-      if (!ref) continue;
-      const list = perFrame.get(ref.keyframe) ?? [];
-      let entry = list.find((e) => e.component === c);
-      if (!entry) list.push((entry = { component: c, imgs: [] }));
-      entry.imgs.push({ img, yawDeg: ref.yawDeg, view: ref.view });
-      perFrame.set(ref.keyframe, list);
-    }
-  });
-  for (const k of manifest.keyframes) {
-    const list = perFrame.get(k.index);
-    if (!list) continue;
-    const best = list.reduce((a, b) => (b.imgs.length > a.imgs.length ? b : a));
-    const centre: Vec3 = [0, 0, 0];
-    for (const { img } of best.imgs) {
-      const c = centreOf(img);
-      for (let i = 0; i < 3; i++) centre[i] += c[i] / best.imgs.length;
-    }
-    const first = best.imgs.find((e) => e.view === 0) ?? best.imgs[0];
-    const rot: Mat3 = rigRotationFromView(quatToMat(first.img.q), first.yawDeg);
-    out.push({ component: best.component, pose: { keyframe: k.index, frame: k.frame, time: k.time, centre, rotation: matToQuat(rot), views: best.imgs.length } });
-  }
-  return out;
-}
-
 async function readComponent(dir: string, txtDir: string, signal?: AbortSignal): Promise<{ images: ModelImage[]; points: ModelPoint[] }> {
   await modelToText(dir, txtDir, signal);
   const [images, points] = await Promise.all([fsp.readFile(path.join(txtDir, 'images.txt'), 'utf8'), fsp.readFile(path.join(txtDir, 'points3D.txt'), 'utf8')]);
   return { images: parseImages(images), points: parsePoints(points) };
+}
+
+/**
+ * One COLMAP mapper for each view direction, all at once. The directions
+ * are matched only among themselves (pairs.ts), so one mapper over every
+ * view would build a model per direction anyway, and spend most of its time
+ * trying views of the other directions at every step: measured on the 50 s
+ * loop, 9 s of wall and 16 CPU-s for the three mappers together against
+ * 12–27 s and 16–39 CPU-s for one. Each mapper gets its share of the threads
+ * (a flat video's one direction gets them all). A direction COLMAP cannot
+ * start (no initial pair) is left out while another gives a model.
+ */
+async function mapEachDirection(
+  manifest: ProcessManifest,
+  o: { database: string; imageDir: string; sparse: string; flat: boolean; opts: ReconstructOptions },
+  onRegistered: (views: number) => void,
+): Promise<RigModel[]> {
+  const directions = [...new Set(manifest.keyframes.flatMap((k) => k.views.map((v) => v.view)))].sort((a, b) => a - b);
+  const threads = Math.max(1, Math.floor(o.opts.threads / directions.length));
+  // Views registered so far per direction: the current model's count plus the finished models' (the count restarts with each model).
+  const done = directions.map(() => ({ finished: 0, current: 0 }));
+  const runs = await Promise.allSettled(
+    directions.map(async (d, i) => {
+      const outputDir = path.join(o.sparse, `v${d}`);
+      const imageList = manifest.keyframes.flatMap((k) => k.views.filter((v) => v.view === d).map((v) => v.name));
+      await runMapper({ database: o.database, imageDir: o.imageDir, outputDir, imageList, threads, mapper: o.opts.mapper, refineIntrinsics: o.flat, signal: o.opts.signal }, (_id, k) => {
+        const n = k ?? 0;
+        if (n < done[i].current) done[i].finished += done[i].current;
+        done[i].current = n;
+        onRegistered(done.reduce((sum, c) => sum + c.finished + c.current, 0));
+      });
+      const names = (await fsp.readdir(outputDir)).filter((m) => /^\d+$/.test(m)).sort((a, b) => Number(a) - Number(b));
+      return Promise.all(names.map((m) => readComponent(path.join(outputDir, m), path.join(o.sparse, `txt-v${d}-${m}`), o.opts.signal)));
+    }),
+  );
+  const other = runs.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof ColmapError));
+  if (other) throw other.reason;
+  const models = runs.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
+  const failed = runs.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (!models.length && failed) {
+    const err = failed.reason as ColmapError;
+    throw new ReconstructionFailed(
+      `The walk could not be reconstructed (${/initial|pair/i.test(err.message) ? 'no starting pair of keyframes was found' : 'the mapper stopped'}). Film again with more texture in view and a slower walk.`,
+      manifest.keyframes.map((k) => k.index),
+    );
+  }
+  return models;
 }
 
 /**
@@ -190,7 +196,7 @@ export async function reconstruct(
     lap('features');
 
     // One view a keyframe (flat): more neighbours along the walk make up for the views it does not have.
-    const pairs = choosePairs(manifest.keyframes, flat ? { ...opts.pairs, neighbours: Math.max(opts.pairs.neighbours, 4), sameFrameMaxAngleDeg: 0 } : opts.pairs);
+    const pairs = choosePairs(manifest.keyframes, flat ? { ...opts.pairs, neighbours: Math.max(opts.pairs.neighbours, 4) } : opts.pairs);
     onProgress(30, 'Matching neighbouring keyframes');
     await matchPairs({ database, pairs, threads: opts.threads, workDir: stage, maxTrials: opts.maxTrials, crossCheck: opts.crossCheck, signal: opts.signal }, (done, total) =>
       onProgress(30 + (20 * done) / (total || 1), `Matching neighbouring keyframes (block ${done} of ${total})`),
@@ -199,57 +205,42 @@ export async function reconstruct(
 
     onProgress(50, 'Placing the keyframes');
     const sparse = path.join(stage, 'sparse');
-    let registered = 0;
-    try {
-      await runMapper({ database, imageDir, outputDir: sparse, threads: opts.threads, mapper: opts.mapper, refineIntrinsics: flat, signal: opts.signal }, (_id, k) => {
-        registered = Math.max(registered, k ?? 0);
-        onProgress(50 + 45 * Math.min(1, registered / nViews), `Placing the keyframes (${Math.ceil(registered / manifest.views.count)} of ${manifest.keyframes.length})`);
-      });
-    } catch (err) {
-      if (err instanceof ColmapError) {
-        throw new ReconstructionFailed(`The walk could not be reconstructed (${/initial|pair/i.test(err.message) ? 'no starting pair of keyframes was found' : 'the mapper stopped'}). Film again with more texture in view and a slower walk.`, all);
-      }
-      throw err;
-    }
+    const models = await mapEachDirection(manifest, { database, imageDir, sparse, flat, opts }, (registered) =>
+      onProgress(50 + 45 * Math.min(1, registered / nViews), `Placing the keyframes (${Math.min(manifest.keyframes.length, Math.ceil(registered / manifest.views.count))} of ${manifest.keyframes.length})`),
+    );
     lap('mapping');
 
-    const models = (await fsp.readdir(sparse).catch(() => [] as string[])).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(a) - Number(b));
-    const comps: { images: ModelImage[]; points: ModelPoint[] }[] = [];
-    for (const m of models) comps.push(await readComponent(path.join(sparse, m), path.join(stage, `txt-${m}`), opts.signal));
-    const frames = framesOfComponents(manifest, comps.map((c) => c.images));
-    // Clusters by size, largest first; too small ones are dropped.
-    const sizes = comps.map((_, c) => frames.filter((f) => f.component === c).length);
-    const order = comps.map((_, c) => c).filter((c) => sizes[c] >= opts.minClusterFrames).sort((a, b) => sizes[b] - sizes[a] || a - b);
-    if (!order.length) {
+    const refs = new Map<string, ViewRef>();
+    for (const k of manifest.keyframes) for (const v of k.views) refs.set(v.name, { keyframe: k.index, yawDeg: v.yawDeg });
+    const merged = mergeRigModels(models, refs).filter((c) => c.poses.length >= opts.minClusterFrames);
+    if (!merged.length) {
+      const seen = new Set(models.flatMap((m) => m.images.flatMap((i) => refs.get(i.name)?.keyframe ?? [])));
       throw new ReconstructionFailed(
-        `The walk could not be reconstructed: ${frames.length ? `only ${frames.length} of ${manifest.keyframes.length} keyframes could be placed together` : 'too few features matched between keyframes'}. Film again with more texture in view and a slower walk.`,
-        all.filter((i) => !frames.some((f) => f.pose.keyframe === i && sizes[f.component] >= opts.minClusterFrames)),
+        `The walk could not be reconstructed: ${seen.size ? `only ${seen.size} of ${manifest.keyframes.length} keyframes could be placed together` : 'too few features matched between keyframes'}. Film again with more texture in view and a slower walk.`,
+        all,
       );
     }
     const outDir = path.join(stage, 'out');
     await fsp.mkdir(outDir);
+    const byIndex = new Map(manifest.keyframes.map((k) => [k.index, k]));
     const clusters: Cluster[] = [];
-    for (const [id, c] of order.entries()) {
-      const pts = comps[c].points;
-      const xyz = new Float32Array(pts.length * 3);
-      const rgb = new Uint8Array(pts.length * 3);
-      pts.forEach((p, i) => {
-        xyz.set(p.xyz, i * 3);
-        rgb.set(p.rgb, i * 3);
+    for (const [id, c] of merged.entries()) {
+      const pathPoses: PathPose[] = c.poses.map((p) => {
+        const k = byIndex.get(p.keyframe)!;
+        return { keyframe: p.keyframe, frame: k.frame, time: k.time, centre: p.centre, rotation: matToQuat(p.rotation), views: p.views };
       });
-      const pathPoses = frames.filter((f) => f.component === c).map((f) => f.pose).sort((a, b) => a.keyframe - b.keyframe);
-      await writePly(path.join(outDir, `cluster-${id}.ply`), { xyz, rgb });
+      await writePly(path.join(outDir, `cluster-${id}.ply`), { xyz: c.xyz, rgb: c.rgb });
       await fsp.writeFile(path.join(outDir, `cluster-${id}.path.json`), JSON.stringify(pathPoses));
       clusters.push({
         id,
         plyPath: path.join(workDir, RECONSTRUCTION_DIR, `cluster-${id}.ply`),
         pathPath: path.join(workDir, RECONSTRUCTION_DIR, `cluster-${id}.path.json`),
-        points: pts.length,
+        points: c.xyz.length / 3,
         path: pathPoses,
       });
     }
     const placed = new Set(clusters.flatMap((c) => c.path.map((p) => p.keyframe)));
-    const viewsRegistered = new Set(comps.flatMap((c) => c.images.map((i) => i.name))).size;
+    const viewsRegistered = new Set(models.flatMap((m) => m.images.map((i) => i.name))).size;
     lap('export');
     const result: Reconstruction = {
       clusters,
@@ -267,6 +258,6 @@ export async function reconstruct(
     if (err instanceof ColmapError) throw new ReconstructionFailed(`The walk could not be reconstructed (${err.command} failed).`, all);
     throw err;
   } finally {
-    await fsp.rm(stage, { recursive: true, force: true });
+    if (!process.env.KEEP_SFM) await fsp.rm(stage, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { matToQuat, mul, rotY, transpose, type Mat3, type ModelImage, type Vec3 } from './colmap-model.js';
+import { alignSightings, applySimilarity3, meanRotation, mergeRigModels, rotationAngleDeg, sightingsOf, type RigModel, type Similarity3, type ViewRef } from './rig-merge.js';
+
+/** Rotation about the world's vertical (z) axis. */
+const rotZ = (deg: number): Mat3 => {
+  const t = (deg * Math.PI) / 180;
+  return [Math.cos(t), -Math.sin(t), 0, Math.sin(t), Math.cos(t), 0, 0, 0, 1];
+};
+/** World (x east, y north, z up) → camera (x right, y down, z forward) looking north. */
+const LOOK_NORTH: Mat3 = [1, 0, 0, 0, 0, -1, 0, 1, 0];
+const YAWS = [0, 120, 240];
+
+/** A walk of `n` keyframes along a curve, turning as it goes: true centres and world → rig rotations. */
+const walk = (n: number) =>
+  Array.from({ length: n }, (_, k) => ({
+    centre: [k * 0.5, Math.sin(k / 3) * 2, 1.6 + 0.02 * Math.cos(k)] as Vec3,
+    rotation: mul(LOOK_NORTH, rotZ(7 * k)),
+  }));
+
+const refs = (n: number) => {
+  const out = new Map<string, ViewRef>();
+  for (let k = 0; k < n; k++) YAWS.forEach((yawDeg, v) => out.set(`v${v}/${k}.jpg`, { keyframe: k, yawDeg }));
+  return out;
+};
+
+/** COLMAP's model of view direction `v` of keyframes `keys`, in a frame `frame` of the world (X_model = s R X + t). */
+function model(v: number, keys: number[], frame: Similarity3, truth = walk(40), points: Vec3[] = [[1, 2, 3]]): RigModel {
+  const images: ModelImage[] = keys.map((k) => {
+    const view = mul(rotY(-YAWS[v]), truth[k].rotation); // view v looks YAWS[v]° right of view 0
+    const r = mul(view, transpose(frame.rotation));
+    const c = applySimilarity3(frame, truth[k].centre);
+    const t = [0, 1, 2].map((i) => -(r[i * 3] * c[0] + r[i * 3 + 1] * c[1] + r[i * 3 + 2] * c[2])) as Vec3;
+    return { id: k + 1, name: `v${v}/${k}.jpg`, q: matToQuat(r), t, cameraId: v + 1 };
+  });
+  return { images, points: points.map((p) => ({ xyz: applySimilarity3(frame, p), rgb: [10, 20, 30], error: 0.5, trackLength: 3 })) };
+}
+
+const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i);
+const IDENTITY: Similarity3 = { scale: 1, rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0] };
+const FRAME_B: Similarity3 = { scale: 3.7, rotation: mul(rotY(40), rotZ(-65)), translation: [4, -2, 9] };
+const FRAME_C: Similarity3 = { scale: 0.4, rotation: mul(rotZ(170), rotY(-20)), translation: [-1, 0.5, 2] };
+
+const close = (a: number[], b: number[], digits = 6) => a.forEach((x, i) => expect(x).toBeCloseTo(b[i], digits));
+
+describe('joining the view directions of a walk (rig merge)', () => {
+  it('brings three directions, each its own model in its own frame, into the first one’s frame exactly', () => {
+    const truth = walk(40);
+    const models = [model(0, range(0, 40), IDENTITY), model(1, range(0, 40), FRAME_B), model(2, range(0, 40), FRAME_C, truth, [[5, 5, 5]])];
+    const clusters = mergeRigModels(models, refs(40));
+    expect(clusters).toHaveLength(1);
+    const [c] = clusters;
+    expect(c.models).toEqual([0, 1, 2]);
+    expect(c.poses.map((p) => p.keyframe)).toEqual(range(0, 40));
+    for (const p of c.poses) {
+      close(p.centre, truth[p.keyframe].centre);
+      close(p.rotation, truth[p.keyframe].rotation);
+      expect(p.views).toBe(3);
+    }
+    // Every model's points, in the cluster's frame.
+    expect(c.xyz.length).toBe(9);
+    close([...c.xyz.slice(6)], [5, 5, 5], 4);
+  });
+
+  it('keeps a walk whole when one direction broke in two, through another direction that saw it through', () => {
+    const truth = walk(40);
+    const models = [model(0, range(0, 18), IDENTITY), model(0, range(22, 40), FRAME_C), model(1, range(0, 40), FRAME_B)];
+    const [c, ...rest] = mergeRigModels(models, refs(40));
+    expect(rest).toEqual([]);
+    expect(c.poses).toHaveLength(40);
+    for (const p of c.poses) close(p.centre, applySimilarity3(FRAME_B, truth[p.keyframe].centre), 5);
+    expect(c.poses.find((p) => p.keyframe === 20)!.views).toBe(1);
+    expect(c.poses.find((p) => p.keyframe === 10)!.views).toBe(2);
+  });
+
+  it('leaves apart models that share too few keyframes; a keyframe both place stays with the larger', () => {
+    const models = [model(0, range(0, 25), IDENTITY), model(1, range(22, 40), FRAME_B)];
+    const clusters = mergeRigModels(models, refs(40));
+    expect(clusters.map((c) => c.poses.length)).toEqual([25, 15]);
+    expect(clusters[1].poses[0].keyframe).toBe(25);
+    expect(clusters.map((c) => c.models)).toEqual([[0], [1]]);
+  });
+
+  it('does not join a model whose keyframes are turned against the other’s (a wrong reconstruction)', () => {
+    const twisted = walk(40).map((p, k) => ({ ...p, rotation: mul(p.rotation, rotZ(k * 9)) }));
+    const models = [model(0, range(0, 40), IDENTITY), model(1, range(0, 40), FRAME_B, twisted)];
+    const clusters = mergeRigModels(models, refs(40));
+    expect(clusters.map((c) => c.poses.length)).toEqual([40, 0]);
+  });
+
+  it('leaves out of the fit, and of the mean, a keyframe one model placed far off', () => {
+    const truth = walk(40);
+    const off = truth.map((p, k) => (k === 17 ? { ...p, centre: [p.centre[0] + 3, p.centre[1], p.centre[2]] as Vec3 } : p));
+    const [c] = mergeRigModels([model(0, range(0, 40), IDENTITY), model(1, range(0, 40), FRAME_B, off)], refs(40));
+    for (const p of c.poses) close(p.centre, truth[p.keyframe].centre, 5);
+    expect(c.poses[17].views).toBe(1);
+  });
+
+  it('finds the similarity from keyframes both place, or none without enough of them spread out', () => {
+    const a = sightingsOf(model(0, range(0, 40), IDENTITY), refs(40));
+    const b = sightingsOf(model(2, range(0, 40), FRAME_B), refs(40));
+    const sim = alignSightings(a, b)!;
+    expect(sim.scale).toBeCloseTo(FRAME_B.scale, 9);
+    expect(rotationAngleDeg(mul(transpose(sim.rotation), FRAME_B.rotation))).toBeLessThan(1e-6);
+    close(sim.translation, FRAME_B.translation, 9);
+    expect(sim.shared).toHaveLength(40);
+    const few = sightingsOf(model(2, range(0, 4), FRAME_B), refs(40));
+    expect(alignSightings(a, few)).toBeNull();
+  });
+
+  it('averages rotations close to each other', () => {
+    const mean = meanRotation([rotZ(10), rotZ(14), rotZ(12)]);
+    expect(rotationAngleDeg(mul(transpose(mean), rotZ(12)))).toBeLessThan(1e-6);
+  });
+});
