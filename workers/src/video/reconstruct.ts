@@ -258,6 +258,6 @@ export async function reconstruct(
     if (err instanceof ColmapError) throw new ReconstructionFailed(`The walk could not be reconstructed (${err.command} failed).`, all);
     throw err;
   } finally {
-    if (!process.env.KEEP_SFM) await fsp.rm(stage, { recursive: true, force: true });
+    await fsp.rm(stage, { recursive: true, force: true });
   }
 }
