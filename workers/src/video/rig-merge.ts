@@ -143,9 +143,12 @@ export function alignSightings(source: Map<number, Sighting>, target: Map<number
   // x_rig = R_t (X_t − C_t) = R_s (X_s − C_s) and X_t − C_t = s R (X_s − C_s), so R = R_tᵀ R_s.
   const candidates = shared.map((k) => mul(transpose(target.get(k)!.rotation), source.get(k)!.rotation));
   const agreeing = (r: Mat3) => shared.filter((_, i) => rotationAngleDeg(mul(transpose(r), candidates[i])) <= opts.maxAngleDeg);
+  // Each keyframe's rotation is a hypothesis; about 64 of them, spread along the walk, are enough to find the one most
+  // agree with, and keep a long walk's thousand keyframes from costing a million comparisons.
+  const stride = Math.max(1, Math.floor(candidates.length / 64));
   let best: number[] = [];
-  for (const c of candidates) {
-    const a = agreeing(c);
+  for (let i = 0; i < candidates.length; i += stride) {
+    const a = agreeing(candidates[i]);
     if (a.length > best.length) best = a;
   }
   if (best.length < opts.minShared) return null;
