@@ -152,8 +152,7 @@ export function alignSightings(source: Map<number, Sighting>, target: Map<number
     if (a.length > best.length) best = a;
   }
   if (best.length < opts.minShared) return null;
-  const rotation = meanRotation(best.map((k) => candidates[shared.indexOf(k)]));
-  let use = agreeing(rotation);
+  const rotation = meanRotation(best.map((k) => mul(transpose(target.get(k)!.rotation), source.get(k)!.rotation)));
   const sourceExtent = extentOf([...source.values()].map((s) => s.centre));
   const fit = (keys: number[]) => {
     const src = keys.map((k) => rotate(rotation, source.get(k)!.centre));
@@ -173,11 +172,12 @@ export function alignSightings(source: Map<number, Sighting>, target: Map<number
     const residuals = keys.map((k, i) => norm(sub(applySimilarity3({ scale, rotation, translation }, source.get(k)!.centre), dst[i])));
     return { scale, translation, residuals, spread: Math.sqrt(den / Math.max(1, keys.length)) };
   };
+  let use = agreeing(rotation);
   if (use.length < opts.minShared) return null;
   let f = fit(use);
-  const tolerance = (r: typeof f) => Math.max(opts.residualFactor * median(r.residuals), opts.minResidual * sourceExtent * r.scale);
-  const tol = tolerance(f);
-  const kept = use.filter((_, i) => f.residuals[i] <= tol);
+  // Far off: beyond a few times the median residual, and beyond a small share of the model's own size.
+  const tolerance = Math.max(opts.residualFactor * median(f.residuals), opts.minResidual * sourceExtent * f.scale);
+  const kept = use.filter((_, i) => f.residuals[i] <= tolerance);
   if (kept.length < use.length) {
     use = kept;
     if (use.length < opts.minShared) return null;
