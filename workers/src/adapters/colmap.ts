@@ -83,6 +83,9 @@ export async function extractFeatures(o: ExtractOptions, onProgress?: ColmapProg
   );
 }
 
+/** Image lists written so far by this process (their names must differ while mappers run side by side). */
+let lists = 0;
+
 /** Runs `fn` with the path of a file listing `names` (one a line) beside `near`, or with nothing when there is no list. */
 async function withImageList<T>(near: string, names: string[] | undefined, fn: (list: string | undefined) => Promise<T>): Promise<T> {
   if (!names) return fn(undefined);
@@ -94,7 +97,6 @@ async function withImageList<T>(near: string, names: string[] | undefined, fn: (
     await fsp.rm(list, { force: true });
   }
 }
-let lists = 0;
 
 /** Matches exactly the listed image pairs (names relative to the image folder), with geometric verification. */
 export async function matchPairs(

@@ -22,8 +22,7 @@ export interface ViewsOptions {
 
 // Three views of 130° (the whole horizon, 10° of overlap between neighbours) instead of four of 120° at 480 × 320: a
 // quarter fewer images for COLMAP to extract, match and place. With upright SIFT (reconstruct.ts), measured over three
-// bench runs on the 50 s loop
-// and the 36 s reversed walk: COLMAP 69–102 and 53–66 CPU-s instead of ≈ 138 and ≈ 88, at least 89 of 91 keyframes
+// bench runs on the 50 s loop and the 36 s reversed walk: COLMAP 69–102 and 53–66 CPU-s instead of ≈ 138 and ≈ 88, at least 89 of 91 keyframes
 // placed, placement with start and end 0.03–0.15 m as before (bench/RESULTS.md, 2026-11-28).
 export const DEFAULT_VIEWS: ViewsOptions = { count: 3, hFovDeg: 130, width: 520, height: 320 };
 

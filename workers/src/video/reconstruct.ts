@@ -94,7 +94,9 @@ export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
     // Global bundle adjustment only when the model grew by 2.5× (the mapper ends with one anyway), shorter local
     // adjustments, and both threads in every adjustment of more than 5,000 residuals (COLMAP's 50,000 kept most of
     // them on one core): 50 CPU-s of mapping instead of 73 on the 50 s walk at the same placement. Rarer or shorter
-    // still (4×, 8 iterations) halved the CPU again but doubled the placement error.
+    // still (4×, 8 iterations) halved the CPU again but doubled the placement error. (Measured with one mapper over all
+    // views; each direction's mapper now has one thread of its own, so the multi-threading threshold matters only
+    // where a mapper gets several: a flat video's, or VIDEO_COLMAP_THREADS above the directions.)
     ba_global_images_ratio: 2.5,
     ba_global_points_ratio: 2.5,
     ba_global_max_num_iterations: 30,
