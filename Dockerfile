@@ -6,12 +6,14 @@ RUN apt-get update && apt-get install -y --no-install-recommends poppler-utils q
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY proto/package.json proto/
+COPY core/package.json core/
 COPY api/package.json api/
 COPY workers/package.json workers/
 COPY client/package.json client/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build -w client
+RUN npm run build -w client && node scripts/build-server.mjs
 ENV NODE_ENV=production PORT=8080
 EXPOSE 8080
-CMD ["npx", "tsx", "api/src/server.ts"]
+# The compiled server (dist/server): plain node, no TypeScript compiler in memory.
+CMD ["node", "dist/server/server.js"]

@@ -19,7 +19,8 @@
  * its own database (default sitewalk_api_bench, recreated), Redis prefix and
  * data folder, so it never touches a user's data.
  * Knobs: API_BENCH_SECONDS (10), API_BENCH_CONNECTIONS (100), API_BENCH_ROUNDS (2), DB_POOL_MAX (the
- * API's default, 10; the hand-written reference uses the same).
+ * API's default, 10; the hand-written reference uses the same), API_BENCH_CPU_PROF (a folder: the API
+ * process writes a CPU profile there; `npx tsx bench/cpu-profile-top.ts <file>` sums it by function and package).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -108,9 +109,9 @@ async function serveHandWritten() {
     const { rows } = await pool.query({
       name: 'hand-page',
       text:
-        'select c.total, c.unread, n.id, n.title, n.message, n.type, n.is_read, n.created_at, n.link ' +
+        'select c.total, c.unread, n.id, n.title, n.message, n.type, n.is_read, n.created_at, n.link, n.title_key, n.message_key, n.params ' +
         'from (select count(*)::int as total, (count(*) filter (where not is_read))::int as unread from notifications where user_id = $1) c ' +
-        'left join lateral (select id, title, message, type, is_read, created_at, link from notifications where user_id = $1 ' +
+        'left join lateral (select id, title, message, type, is_read, created_at, link, title_key, message_key, params from notifications where user_id = $1 ' +
         'order by created_at desc, id desc limit $2 offset $3) n on true order by n.created_at desc, n.id desc',
       values: [user.id, perPage, (page - 1) * perPage],
     });
@@ -147,7 +148,9 @@ interface Child {
 }
 
 function startChild(flag: string, stdin?: Buffer): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), flag], {
+  // API_BENCH_CPU_PROF=<folder>: the API process writes a V8 CPU profile there when it stops (open it in Chrome DevTools or speedscope).
+  const profile = flag === '--serve-api' && env.API_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(ROOT, env.API_BENCH_CPU_PROF)] : [];
+  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(import.meta.url), flag], {
     cwd: ROOT,
     env,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -221,8 +224,8 @@ async function seed(): Promise<{ token: string }> {
   const dbName = new URL(env.DATABASE_URL!).pathname.slice(1);
   if (!/_bench$/.test(dbName)) throw new Error(`Refusing to recreate ${dbName}: bench databases end in _bench.`);
   const { ensureDatabase } = await import('../api/src/cli/ensure-database.js');
-  const { closeDb, db, migrateLatest, User } = await import('../api/src/core/db/index.js');
-  const { issueSession } = await import('../api/src/core/services/session.service.js');
+  const { closeDb, db, migrateLatest, User } = await import('@sitewalk/core/db');
+  const { issueSession } = await import('@sitewalk/core/services/session.service.js');
   await ensureDatabase(env.DATABASE_URL!, { recreate: true });
   await migrateLatest();
   const user = await User.query().insertAndFetch({

@@ -212,7 +212,7 @@ async function main() {
   env.APP_URL = `http://127.0.0.1:${port}`;
   const { ensureDatabase } = await import('../api/src/cli/ensure-database.js');
   await ensureDatabase(env.DATABASE_URL!, { recreate: true });
-  const { db, migrateLatest, User } = await import('../api/src/core/db/index.js');
+  const { db, migrateLatest, User } = await import('@sitewalk/core/db');
   await migrateLatest(db());
   const argon2 = (await import('argon2')).default;
   const password = 'bench password';

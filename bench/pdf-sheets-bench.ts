@@ -40,14 +40,14 @@ const env = process.env;
 /** Child process: the worker's code path on one upload; prints its time and peak memory. */
 async function runWorker(uploadId: number) {
   const { sheetFromPdf } = await import('../workers/src/jobs/sheet-from-pdf.js');
-  const { closeDb } = await import('../api/src/core/db/index.js');
-  const { closeQueues } = await import('../api/src/core/queue/index.js');
-  const { closeEmitter } = await import('../api/src/core/realtime/emitter.js');
+  const { closeDb } = await import('@sitewalk/core/db');
+  const { closeQueues } = await import('@sitewalk/core/queue');
+  const { closeEmitter } = await import('@sitewalk/core/realtime/emitter.js');
   // pdf.js (its API and its parser, 2 MB of JavaScript, about a second of CPU here) is imported at
   // the first document, once per process: a workers process serving the sheets queue loads it when it
   // starts (workers/src/main.ts), so the run measures the job in such a worker and loads it first, the
   // same way (the core's loader, which also puts back the built-ins pdf.js's polyfills replace).
-  const { loadPdfJs } = await import('../api/src/core/pdfjs.js');
+  const { loadPdfJs } = await import('@sitewalk/core/pdfjs.js');
   await loadPdfJs();
   // What the process holds before the job: Node, tsx and the loaded modules.
   const loadedRssKb = Math.round(process.memoryUsage().rss / 1024);
@@ -222,8 +222,8 @@ async function main() {
   // A database of its own at the latest schema, one user and one project.
   const { ensureDatabase } = await import('../api/src/cli/ensure-database.js');
   await ensureDatabase(env.DATABASE_URL!, { recreate: true });
-  const { db, closeDb, migrateLatest } = await import('../api/src/core/db/index.js');
-  const { putBuffer } = await import('../api/src/core/storage/index.js');
+  const { db, closeDb, migrateLatest } = await import('@sitewalk/core/db');
+  const { putBuffer } = await import('@sitewalk/core/storage');
   const { dpiFor } = await import('../workers/src/adapters/pdf-render.js');
   const { SHEET_RENDERING } = await import('@sitewalk/proto');
   await migrateLatest();

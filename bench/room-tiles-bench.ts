@@ -53,9 +53,9 @@ async function runWorker() {
   const { handlers } = await import('../workers/src/jobs/index.js');
   const roomTiles = handlers['room.tiles'] as typeof import('../workers/src/jobs/room-tiles.js').roomTiles;
   const { warmImageLibrary } = await import('../workers/src/adapters/panorama-tiles.js');
-  const { closeDb, db } = await import('../api/src/core/db/index.js');
-  const { closeQueues } = await import('../api/src/core/queue/index.js');
-  const { closeEmitter } = await import('../api/src/core/realtime/emitter.js');
+  const { closeDb, db } = await import('@sitewalk/core/db');
+  const { closeQueues } = await import('@sitewalk/core/queue');
+  const { closeEmitter } = await import('@sitewalk/core/realtime/emitter.js');
   // What the process holds before the job: Node, tsx, sharp and the loaded modules.
   const loadedRssKb = Math.round(process.memoryUsage().rss / 1024);
   await db().raw('select 1');
@@ -154,8 +154,8 @@ async function main() {
 
   const { ensureDatabase } = await import('../api/src/cli/ensure-database.js');
   await ensureDatabase(env.DATABASE_URL!, { recreate: true });
-  const { db, closeDb, migrateLatest } = await import('../api/src/core/db/index.js');
-  const { putFile } = await import('../api/src/core/storage/index.js');
+  const { db, closeDb, migrateLatest } = await import('@sitewalk/core/db');
+  const { putFile } = await import('@sitewalk/core/storage');
   const { panoramaGrid, PANORAMA_JPEG } = await import('../workers/src/adapters/panorama-tiles.js');
   const sharp = (await import('sharp')).default;
   await migrateLatest();

@@ -16,7 +16,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/services.sh"
 cd "$ROOT"
 
-STEPS=(api client pdf rooms viewer video tiers)
+STEPS=(api client pdf rooms viewer video tiers invoices startup workers s3upload)
 
 # API throughput: authenticated GET /api/notifications against a hand-written Koa + raw pg handler doing the same work (autocannon).
 step_api() {
@@ -55,10 +55,40 @@ step_video() {
   DATA_DIR=.data/video-bench npx tsx bench/video-pipeline-bench.ts ${VIDEO_BENCH_FLAGS:-}
 }
 
+# Cost per minute of walk: generated 1- and 5-minute walks through the pipeline (rendering them takes long the first
+# time; not in the default set). WALK_LENGTH_MINUTES=1,5,20 for the 20-minute walk too.
+step_walklength() {
+  npx tsx bench/walk-length-bench.ts --minutes "${WALK_LENGTH_MINUTES:-1,5}"
+}
+
 # Tiers: find-tier and the usage reports with 10,000 projects and 50 tiers, one request at a time, against the same SQL through raw pg.
+# Invoice PDFs: the invoice.generate worker on 100 and 1,000 invoices against pdfkit alone drawing the same documents.
+step_invoices() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_invoices_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-invoices-bench DATA_DIR=.data/invoices-bench npx tsx bench/invoices-bench.ts
+}
+
 step_tiers() {
   DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_tiers_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
     REDIS_PREFIX=sitewalk-tiers-bench DATA_DIR=.data/tiers-bench npx tsx bench/tiers-bench.ts
+}
+
+# The production server: cold start to a healthy API and idle memory of the API and the workers, compiled against tsx.
+step_startup() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_startup_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-startup-bench DATA_DIR=.data/startup-bench npx tsx bench/startup-bench.ts
+}
+
+# Several workers processes: four walks queued at once on one and on two workers processes (compiled build).
+step_workers() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_workers_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-workers-bench DATA_DIR=.data/workers-bench npx tsx bench/several-workers-bench.ts
+}
+
+# A 2 GiB walk uploaded to S3 through the API (tus) against the bucket server's own write speed.
+step_s3upload() {
+  DATABASE_URL="$DATABASE_SERVER_URL/sitewalk_s3_upload_bench" REDIS_URL="$REDIS_SERVER_URL/1" \
+    REDIS_PREFIX=sitewalk-s3-upload-bench DATA_DIR=.data/s3-upload-bench npx tsx bench/s3-upload-bench.ts
 }
 
 requested=("$@")

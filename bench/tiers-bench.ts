@@ -29,13 +29,13 @@ const WARMUP = 50;
 
 const { ensureDatabase } = await import('../api/src/cli/ensure-database.js');
 await ensureDatabase(process.env.DATABASE_URL!, { recreate: true });
-const { db, closeDb, migrateLatest } = await import('../api/src/core/db/index.js');
+const { db, closeDb, migrateLatest } = await import('@sitewalk/core/db');
 await migrateLatest();
 const { createApp } = await import('../api/src/app.js');
-const { issueSession } = await import('../api/src/core/services/session.service.js');
-const { FIND_SQL, USAGE_MONTH_SQL, USAGE_YEAR_SQL } = await import('../api/src/core/services/tiers.service.js');
-const { closeQueues } = await import('../api/src/core/queue/index.js');
-const { closeRedis } = await import('../api/src/core/redis.js');
+const { issueSession } = await import('@sitewalk/core/services/session.service.js');
+const { FIND_SQL, USAGE_MONTH_SQL, USAGE_YEAR_SQL } = await import('@sitewalk/core/services/tiers.service.js');
+const { closeQueues } = await import('@sitewalk/core/queue');
+const { closeRedis } = await import('@sitewalk/core/redis.js');
 const pg = (await import('pg')).default;
 
 // A fixed generator, so every run measures the same data.

@@ -17,7 +17,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { processVideo } from '../workers/src/video/process.js';
 import { reconstruct } from '../workers/src/video/reconstruct.js';
-import { applySimilarity, fitSimilarity2D, projectCluster } from '../workers/src/video/projection.js';
+import { applySimilarity } from '../workers/src/video/linear-algebra.js';
+import { fitSimilarity2D, projectCluster } from '../workers/src/video/projection.js';
 import { decodePly } from '../workers/src/video/ply.js';
 import sharp from 'sharp';
 

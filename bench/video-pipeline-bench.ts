@@ -48,7 +48,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type PathJson, generateWalk } from '../test/fixtures/walk-video/generate.js';
-import { loadAverage, machine } from './machine.js';
+import { cpuSeconds, loadAverage, machine } from './machine.js';
 import { appendResults, runDate } from './results.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -275,23 +275,6 @@ function placementErrors(placed: Placed[], truth: PathJson['frames']): Errors {
 
 class OutOfTime extends Error {}
 
-/**
- * CPU seconds used so far by this process (all its threads) and by its
- * finished child processes (ffmpeg, COLMAP): on a shared machine, CPU time
- * says more than wall time about the work each way does.
- */
-function cpuSeconds(): number {
-  const own = process.cpuUsage();
-  let children = 0;
-  try {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    children = (Number(f[16 - 3]) + Number(f[17 - 3])) / 100; // cutime + cstime, in clock ticks (100 Hz)
-  } catch {
-    /* not Linux: own time only */
-  }
-  return (own.user + own.system) / 1e6 + children;
-}
 
 /** Runs a tool; past `deadline` (performance.now() ms) it is stopped and OutOfTime thrown. */
 async function run(cmd: string, args: string[], deadline = Infinity): Promise<void> {
@@ -380,15 +363,39 @@ interface Outcome {
   models?: number;
   traj?: Errors;
   placement?: Errors;
+  /** Places the walk passed twice: how far apart their two placements are, beyond the true distance (after the sim3 fit). */
+  loopGap?: Errors & { pairs: number };
   phases?: string;
 }
 
-function evaluate(placed: Placed[], truth: PathJson['frames']): { traj: Errors; placement: Errors } {
+/** Two placed frames are passes of one place when truly within this distance (m) and this many seconds apart. */
+const LOOP_NEAR_M = 0.3;
+const LOOP_APART_S = 20;
+
+/**
+ * Loop-closure gap: for frames that truly stand within LOOP_NEAR_M of each
+ * other on two passes, how much their placements' offset differs from the
+ * true offset (m), with no control point (the whole path's sim3 fit).
+ */
+function loopGaps(aligned: V3[], ys: V3[], times: number[]): (Errors & { pairs: number }) | undefined {
+  const gaps: number[] = [];
+  for (let i = 0; i < ys.length; i++) {
+    for (let j = i + 1; j < ys.length; j++) {
+      if (times[j] - times[i] < LOOP_APART_S) continue;
+      const t = [ys[i][0] - ys[j][0], ys[i][1] - ys[j][1], ys[i][2] - ys[j][2]];
+      if (Math.hypot(t[0], t[1], t[2]) > LOOP_NEAR_M) continue;
+      gaps.push(Math.hypot(aligned[i][0] - aligned[j][0] - t[0], aligned[i][1] - aligned[j][1] - t[1], aligned[i][2] - aligned[j][2] - t[2]));
+    }
+  }
+  return gaps.length ? { ...stats(gaps), pairs: gaps.length } : undefined;
+}
+
+function evaluate(placed: Placed[], truth: PathJson['frames']): { traj: Errors; placement: Errors; loopGap?: Errors & { pairs: number } } {
   const xs = placed.map((p) => p.centre);
   const ys = placed.map((p): V3 => [truth[p.frame].x, truth[p.frame].y, truth[p.frame].z]);
   const { aligned } = alignSimilarity(xs, ys);
   const traj = stats(aligned.map((a, i) => Math.hypot(a[0] - ys[i][0], a[1] - ys[i][1], a[2] - ys[i][2])));
-  return { traj, placement: placementErrors(placed, truth) };
+  return { traj, placement: placementErrors(placed, truth), loopGap: loopGaps(aligned, ys, placed.map((p) => truth[p.frame].t)) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -702,7 +709,7 @@ async function main() {
   const row = (o: Outcome) =>
     o.skipped
       ? `| ${o.label} | skipped: ${o.skipped} | | | | | | |`
-      : `| ${o.label} | ${atLeast(o)}${fmtS(o.ms)} | ${o.ms !== undefined ? `${atLeast(o)}${(o.ms / duration).toFixed(2)}×` : '–'} | ${o.cpu !== undefined ? `${atLeast(o)}${o.cpu.toFixed(0)} s` : '–'} | ${o.framesPlaced ?? '–'} / ${o.framesTotal ?? '–'}${o.models !== undefined ? ` (${o.models} model${o.models === 1 ? '' : 's'}; ${o.framesAnyModel} in any)` : ''} | ${o.traj ? `${fmtM(o.traj.rmse)} (max ${fmtM(o.traj.max)})` : '–'} | ${o.placement ? `${fmtM(o.placement.mean)} / ${fmtM(o.placement.median)} / ${fmtM(o.placement.max)}` : o.failed ? `failed: ${o.failed}` : '–'} | ${o.phases ?? ''} |`;
+      : `| ${o.label} | ${atLeast(o)}${fmtS(o.ms)} | ${o.ms !== undefined ? `${atLeast(o)}${(o.ms / duration).toFixed(2)}×` : '–'} | ${o.cpu !== undefined ? `${atLeast(o)}${o.cpu.toFixed(0)} s` : '–'} | ${o.framesPlaced ?? '–'} / ${o.framesTotal ?? '–'}${o.models !== undefined ? ` (${o.models} model${o.models === 1 ? '' : 's'}; ${o.framesAnyModel} in any)` : ''} | ${o.traj ? `${fmtM(o.traj.rmse)} (max ${fmtM(o.traj.max)})` : '–'} | ${o.placement ? `${fmtM(o.placement.mean)} / ${fmtM(o.placement.median)} / ${fmtM(o.placement.max)}` : o.failed ? `failed: ${o.failed}` : '–'} | ${o.loopGap ? `${fmtM(o.loopGap.mean)} / ${fmtM(o.loopGap.max)} (${o.loopGap.pairs})` : '–'} | ${o.phases ?? ''} |`;
   const target = (name: string, value: number | undefined, ok: (v: number) => boolean | undefined, text: (v: number) => string) => {
     const verdict = value === undefined ? '–' : ({ true: 'met', false: 'missed', undefined: 'not known' } as const)[`${ok(value)}`];
     return `| ${name} | ${value === undefined ? 'not measured' : text(value)} | ${verdict} |`;
@@ -716,8 +723,8 @@ async function main() {
     `SiteWalk's code: ${siteWalkWhat || 'not loaded'}.
 Input: the generated 360 walk of test/fixtures/walk-video (seed ${SEED}): ${truth.seconds} s, ${truth.camera.width} × ${truth.camera.height}, ${truth.fps} fps, H.264; ${walked.toFixed(1)} m walked at ${truth.speed} m/s through six textured rooms${variantText() ? ` (${variantText()}; start and end ${startEnd.toFixed(1)} m apart)` : ` (start and end ${startEnd.toFixed(1)} m apart)`} with a ${truth.pause?.seconds ?? 0} s pause and ${truth.headTurns.length} head turns (${generatedIn}, not timed). Wall and CPU time include cutting the frames; CPU time is that of the bench process and the tools it ran (ffmpeg, COLMAP). Frames placed: frames (keyframes for SiteWalk) in the largest model / all frames given to it. Trajectory error: camera centres against the true path after a 3D similarity alignment (Umeyama). Placement: start and end given (the first and last placed positions fitted to their true places on the plan by a 2D similarity on the floor plane), then the distance of every placed position to its true place; for SiteWalk its own projectCluster makes that fit (with the floor it finds) and then snaps the walk to the walls of the plan image (walk.plan.png, standing in for the sheet's tiles), and the bench's plain start-and-end fit of the same cameras is given beside it.`,
     '',
-    '| Run | Wall time | × video | CPU time | Frames placed | Trajectory RMSE (sim3) | Placement error mean / median / max | Phases (wall) |',
-    '| --- | ---: | ---: | ---: | --- | --- | --- | --- |',
+    '| Run | Wall time | × video | CPU time | Frames placed | Trajectory RMSE (sim3) | Placement error mean / median / max | Loop-closure gap mean / max (pairs) | Phases (wall) |',
+    '| --- | ---: | ---: | ---: | --- | --- | --- | --- | --- |',
     ...outcomes.map(row),
     '',
     '| Target (SiteWalk) | Measured | |',

@@ -187,7 +187,7 @@ async function main() {
   env.APP_URL = `http://127.0.0.1:${port}`;
   const { ensureDatabase } = await import('../api/src/cli/ensure-database.js');
   await ensureDatabase(env.DATABASE_URL!, { recreate: true });
-  const { db, migrateLatest, closeDb } = await import('../api/src/core/db/index.js');
+  const { db, migrateLatest, closeDb } = await import('@sitewalk/core/db');
   await migrateLatest(db());
   await clearRedisPrefix();
   const { createUser, api } = await import('../api/test/helpers.js');

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Settings } from '@sitewalk/proto';
-import { User } from '../api/src/core/db/index.js';
-import { getSettings, saveSettings } from '../api/src/core/services/settings.service.js';
+import { User } from '@sitewalk/core/db';
+import { getSettings, saveSettings } from '@sitewalk/core/services/settings.service.js';
 import { saveScreenshot, test } from './browser.js';
 import { admin, createUser, uniqueName, waitForMail } from './support/backend.js';
 import { EVENTUALLY, expectSignedInLayout, sidebar, signIn } from './support/ui.js';
@@ -61,6 +62,13 @@ describe('settings', () => {
     const name = `Site ${uniqueName('w')}`;
     await page.getByLabel('Site name', { exact: true }).fill(name);
     await page.getByLabel('Theme colour', { exact: true }).fill('#aa3355');
+    // The swatch beside it is a real swatch, in that colour.
+    const swatch = page.getByTestId('theme-colour-swatch');
+    await expect.poll(async () => (await swatch.boundingBox())?.width ?? 0, EVENTUALLY).toBeGreaterThanOrEqual(40);
+    const shot = await sharp(await swatch.screenshot()).raw().toBuffer({ resolveWithObject: true });
+    const at = (Math.floor(shot.info.height / 2) * shot.info.width + Math.floor(shot.info.width / 2)) * shot.info.channels;
+    const [r, g, b] = shot.data.subarray(at, at + 3);
+    expect(Math.max(Math.abs(r - 170), Math.abs(g - 51), Math.abs(b - 85)), `swatch shows rgb(${r}, ${g}, ${b})`).toBeLessThanOrEqual(3);
     await expect.poll(() => page.getByTestId('settings-unsaved').textContent(), EVENTUALLY).toBe('Unsaved changes: 2');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(() => toast(page, 'Settings updated successfully!').isVisible(), EVENTUALLY).toBe(true);
@@ -108,8 +116,8 @@ describe('settings', () => {
     }
   });
 
-  test('secrets show as the placeholder and are kept when other settings are saved', async ({ page }) => {
-    await saveSettings({ adsk_secret: 'the-stored-adsk-secret' });
+  test('secrets show as the placeholder and are kept when other settings are saved; linking needs a client id first', async ({ page }) => {
+    await saveSettings({ adsk_secret: 'the-stored-adsk-secret', adsk_client: '' });
     await signInAsAdmin(page);
     await page.goto('/settings?tab=integration');
     const secret = page.getByLabel('Client secret', { exact: true });
@@ -117,9 +125,16 @@ describe('settings', () => {
     expect(await page.content()).not.toContain('the-stored-adsk-secret');
     await page.getByRole('switch', { name: 'Let people link their Autodesk account' }).check();
     await page.getByRole('button', { name: 'Save changes' }).click();
+    // Without a client id the switch is refused with a sentence next to the field, and nothing is saved.
+    await expect
+      .poll(() => page.getByText('Enter the Client ID of your Autodesk app before letting people link their accounts.').isVisible(), EVENTUALLY)
+      .toBe(true);
+    expect((await getSettings()).adsk_enable).toBe(false);
+    await page.getByLabel('Client ID', { exact: true }).fill('e2e-client-id');
+    await page.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(() => toast(page, 'Settings updated successfully!').isVisible(), EVENTUALLY).toBe(true);
-    expect(await getSettings()).toMatchObject({ adsk_enable: true, adsk_secret: 'the-stored-adsk-secret' });
-    await saveSettings({ adsk_enable: false, adsk_secret: '' });
+    expect(await getSettings()).toMatchObject({ adsk_enable: true, adsk_client: 'e2e-client-id', adsk_secret: 'the-stored-adsk-secret' });
+    await saveSettings({ adsk_enable: false, adsk_secret: '', adsk_client: '' });
   });
 
   test('leaving with unsaved changes asks first, and nothing is saved unless asked', async ({ page }) => {
@@ -155,6 +170,8 @@ describe('settings', () => {
     await expect
       .poll(() => toast(page, 'Settings saved. The mail server is being checked; you will be notified of the result.').isVisible(), EVENTUALLY)
       .toBe(true);
+    // One save, one toast: the one that says it is saved and being checked.
+    expect(await toast(page, 'Settings updated successfully!').count()).toBe(0);
     // The worker checks the (test) mail server, stores smtp_valid and notifies the administrators.
     await expect.poll(() => status.getAttribute('data-state'), { timeout: 30_000, interval: 250 }).toBe('verified');
     expect((await getSettings()).smtp_valid).toBe(true);
@@ -173,7 +190,8 @@ describe('settings', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(() => status.getAttribute('data-state'), { timeout: 30_000, interval: 250 }).toBe('failed');
     // The reason is the one the check sent to the administrators.
-    expect(await status.textContent()).toContain('SiteWalk cannot send e-mail:');
+    // The site's own name, whatever the administrator called it.
+    expect(await status.textContent()).toMatch(/ cannot send e-mail:/);
     expect((await getSettings()).smtp_valid).toBe(false);
     await screenshot(page, 'admin-settings-mail-failed');
 
@@ -205,6 +223,14 @@ describe('users', () => {
     const ownRow = page.locator(`[data-testid="user-row"][data-username="${admin().username}"]`);
     await ownRow.waitFor();
     expect(await ownRow.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+    // A super administrator (stored role "guest", as the first administrator has) wears one badge: Administrator.
+    const other = await createUser({ super_admin: true, role: 'guest' });
+    await page.getByRole('searchbox', { name: 'Search users' }).fill(other.user.username);
+    const otherRow = page.locator(`[data-testid="user-row"][data-username="${other.user.username}"]`);
+    await otherRow.waitFor();
+    expect(await otherRow.getByTestId('user-role').allInnerTexts()).toEqual(['Administrator']);
+    await page.getByRole('searchbox', { name: 'Search users' }).fill(admin().username);
+    await ownRow.waitFor();
 
     await page.getByRole('link', { name: 'New user' }).click();
     await page.waitForURL('**/edituser/new');
@@ -214,6 +240,9 @@ describe('users', () => {
     expect(await page.getByText('Email is required').isVisible()).toBe(true);
     await page.getByRole('textbox', { name: 'Username', exact: true }).fill(admin().username);
     await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(`${uniqueName('other')}@example.test`);
+    await page.getByRole('radio', { name: 'Set a password now' }).check();
+    await page.getByLabel(/^Password/).fill('chosen by admin');
+    await page.getByLabel(/^Confirm password/).fill('chosen by admin');
     await page.getByRole('button', { name: 'Create' }).click();
     await expect.poll(() => toast(page, 'This username is already taken. Choose another one.').isVisible(), EVENTUALLY).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/edituser/new');
@@ -311,14 +340,14 @@ describe('languages, themes and keyboard', () => {
     expect(await page.getByRole('tab', { name: 'خادم البريد' }).getAttribute('aria-selected')).toBe('true');
     await screenshot(page, 'admin-settings-arabic-dark');
     await page.goto('/settings?tab=profile');
-    await page.getByRole('switch', { name: 'الرقم الضريبي إلزامي' }).waitFor();
+    await page.getByRole('switch', { name: '\u2068الرقم الضريبي\u2069 إلزامي' }).waitFor();
     await screenshot(page, 'admin-settings-profile-fields-arabic-dark');
 
     await page.goto(`/users?search=${encodeURIComponent(other.user.username)}`);
     await expect.poll(() => page.getByTestId('user-row').count(), EVENTUALLY).toBe(1);
     expect(await page.getByRole('columnheader', { name: 'الدور' }).isVisible()).toBe(true);
     await screenshot(page, 'admin-users-arabic-dark');
-    await page.getByRole('link', { name: 'تعديل Sami Khalil' }).click();
+    await page.getByRole('link', { name: 'تعديل \u2068Sami Khalil\u2069' }).click();
     await page.waitForURL(`**/edituser/${other.user.id}`);
     await expect.poll(() => page.getByRole('heading', { level: 2, name: 'تعديل المستخدم' }).isVisible(), EVENTUALLY).toBe(true);
     expect(await page.getByRole('textbox', { name: 'اسم العائلة' }).inputValue()).toBe('Khalil');

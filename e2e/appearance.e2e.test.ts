@@ -1,7 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { saveScreenshot, test } from './browser.js';
-import { createUser } from './support/backend.js';
+import { notice, withoutIsolates } from '@sitewalk/proto';
+import { getSettings } from '@sitewalk/core/services/settings.service.js';
+import { createUser, notifyUser, waitForMail, withSettings } from './support/backend.js';
 import { EVENTUALLY, expectSignedInLayout, sidebar, signIn } from './support/ui.js';
 
 const ARABIC_SCRIPT = /[\u0600-\u06FF]/;
@@ -80,5 +82,36 @@ describe('dark mode', () => {
 
     await page.getByRole('button', { name: 'Dark mode' }).click();
     await expect.poll(() => htmlAttr(page, 'data-bs-theme'), EVENTUALLY).toBe('light');
+  });
+});
+
+describe('the site\'s own name', () => {
+  test('after a rename, a returning browser shows the new name on its first load, and the tour, notifications and their mails use it', async ({ page }) => {
+    const user = await signedInDashboard(page);
+    const brand = page.locator('.sw-brand');
+    const oldName = (await getSettings()).name;
+    await expect.poll(() => brand.getAttribute('aria-label'), EVENTUALLY).toBe(oldName);
+
+    await withSettings({ name: 'Abdali Works' }, async () => {
+      // Back later within the settings cache's hour: a navigation, not a reload, so the cached copy is shown first.
+      await page.goto('/projects');
+      await expect.poll(() => brand.getAttribute('aria-label'), EVENTUALLY).toBe('Abdali Works');
+      await expect.poll(() => page.title(), EVENTUALLY).toMatch(/ \| Abdali Works$/);
+      expect(await page.getByRole('contentinfo').textContent()).toContain('Abdali Works');
+
+      // A server-side notice names the site as it is now called, in the app and in its mail.
+      await notifyUser(user.id, { kind: 'system', ...notice('mailWorks', { server: 'smtp.example.com:587' }), type: 'success', link: '/settings' });
+      await page.getByTestId('notifications-toggle').click();
+      const message = page.locator('.sw-notification-message').first();
+      await expect.poll(async () => withoutIsolates((await message.textContent()) ?? ''), EVENTUALLY).toBe('Abdali Works can send e-mail through smtp.example.com:587.');
+      const mail = await waitForMail(user.email, (m) => m.subject === 'Mail server works');
+      expect(mail.text).toContain('The Abdali Works team');
+      expect(mail.text).not.toContain(oldName === 'Abdali Works' ? '\0' : `The ${oldName} team`);
+      await page.keyboard.press('Escape');
+
+      // The onboarding tour welcomes to the renamed site.
+      await page.getByTestId('tour-button').click();
+      await expect.poll(() => page.getByText('Welcome to Abdali Works').isVisible(), EVENTUALLY).toBe(true);
+    });
   });
 });

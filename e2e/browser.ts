@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { test as base, inject } from 'vitest';
 import { launchBrowser } from './support/chromium.js';
+import { ACTION_TIMEOUT } from './support/ui.js';
 import './support/provided.js';
 
 export { launchBrowser };
@@ -79,7 +80,7 @@ export const test = base.extend<{
   page: async ({ context }, use) => {
     const page = await context.newPage();
     // Slower than a desktop on a shared two-core machine, yet a missing element fails in seconds, not minutes.
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(ACTION_TIMEOUT);
     await use(page);
   },
 });

@@ -3,7 +3,7 @@ import { test } from './browser.js';
 import { createUser, withSettings } from './support/backend.js';
 import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
 import { ADSK_CLIENT, ADSK_SECRET } from '../test/support/adsk-sample.js';
-import { db } from '../api/src/core/db/index.js';
+import { db } from '@sitewalk/core/db';
 
 const ON = { adsk_enable: true, adsk_client: ADSK_CLIENT, adsk_secret: ADSK_SECRET };
 const SLOW = { timeout: 90_000, interval: 250 } as const;

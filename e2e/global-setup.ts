@@ -61,6 +61,19 @@ export default async function setup(project: TestProject) {
   const { ADSK_CLIENT, ADSK_SECRET, sampleHubs } = await import('../test/support/adsk-sample.js');
   const adsk = await startAdskStandIn({ clientId: ADSK_CLIENT, clientSecret: ADSK_SECRET, hubs: await sampleHubs(), pageSize: 2 });
   process.env.ADSK_BASE_URL = adsk.url;
+  // A local PayPal (REST API and the buyer's approval page), likewise.
+  const { startPaypalStandIn } = await import('../test/support/paypal-stand-in.js');
+  const { PAYPAL_CLIENT, PAYPAL_SECRET, PAYPAL_WEBHOOK_ID } = await import('../test/support/paypal-sample.js');
+  const paypal = await startPaypalStandIn({ clientId: PAYPAL_CLIENT, clientSecret: PAYPAL_SECRET, webhookId: PAYPAL_WEBHOOK_ID });
+  process.env.PAYPAL_BASE_URL = paypal.url;
+  process.env.PAYPAL_WEBHOOK_ID = PAYPAL_WEBHOOK_ID;
+  // Local Google, Facebook and X sign-in services (authorization pages, tokens, ID tokens), likewise.
+  const { startSocialStandIn } = await import('../test/support/social-stand-in.js');
+  const { SOCIAL_CLIENTS, SOCIAL_PEOPLE } = await import('../test/support/social-sample.js');
+  const social = await startSocialStandIn({ clients: SOCIAL_CLIENTS, people: SOCIAL_PEOPLE });
+  process.env.SOCIAL_GOOGLE_URL = social.baseOf('google');
+  process.env.SOCIAL_FACEBOOK_URL = social.baseOf('facebook');
+  process.env.SOCIAL_TWITTER_URL = social.baseOf('twitter');
 
   // Drops and recreates the database, migrates, clears the Redis prefix and DATA_DIR.
   const { default: resetTestState } = await import('../test/global-setup.js');
@@ -71,7 +84,7 @@ export default async function setup(project: TestProject) {
   // The test files run in other processes: they read the sink through this.
   const mailbox = await serveMailbox(sink);
 
-  const { saveSettings } = await import('../api/src/core/services/settings.service.js');
+  const { saveSettings } = await import('@sitewalk/core/services/settings.service.js');
   await saveSettings({ ...sinkSettings(sink.port), smtp_from_name: 'SiteWalk', smtp_valid: true });
   const { createUser } = await import('../api/test/helpers.js');
   const password = 'e2e admin password';
@@ -98,6 +111,8 @@ export default async function setup(project: TestProject) {
   project.provide('admin', admin);
   project.provide('workersProblem', workersProblem);
   project.provide('adskStandInUrl', adsk.url);
+  project.provide('paypalStandInUrl', paypal.url);
+  project.provide('socialStandInUrl', social.url);
 
   return async () => {
     await workers?.close();
@@ -105,5 +120,7 @@ export default async function setup(project: TestProject) {
     await mailbox.close();
     await sink.close();
     await adsk.close();
+    await paypal.close();
+    await social.close();
   };
 }

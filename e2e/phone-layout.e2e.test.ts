@@ -1,12 +1,13 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { saveScreenshot, test } from './browser.js';
-import { createUser, uniqueName, type TestUser } from './support/backend.js';
-import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
-import { projectWithSheet, visitWithRooms } from './support/visits-fixtures.js';
-import { planWithMember } from './support/plans-fixtures.js';
+import { createUser, uniqueName } from './support/backend.js';
+import { ACTION_TIMEOUT, EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
+import { concretePath, seed } from './support/route-sweep.js';
 import { ROUTES } from '../client/src/routes/route-table.js';
 import { api } from '../api/test/helpers.js';
+import { notifyUser, withSettings } from './support/backend.js';
+import { BILLING_SETTINGS, billingScreens } from './support/billing-fixtures.js';
 
 /**
  * Issue 11 item 5: SiteWalk on a phone. Every screen of the route table fits
@@ -27,61 +28,8 @@ async function phoneContext(browser: { newContext: (o: object) => Promise<Browse
     }
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(ACTION_TIMEOUT);
   return { context, page };
-}
-
-/** A super administrator (sees every route) with a project, a ready sheet and a visit. */
-async function seed() {
-  const owner: TestUser = await createUser({ super_admin: true, role: 'super_admin' } as Parameters<typeof createUser>[0]);
-  const project = await projectWithSheet(owner, uniqueName('Phone site'));
-  const sheet = project.maps[0];
-  const visit = await visitWithRooms(owner, { id_project: project.id, name: 'Walk on a phone', id_map: sheet.id }, []);
-  // A snag, so /snaglist shows its table (not its empty state) on the phone.
-  const snag = await api().post('/api/annotations').set(owner.auth).send({ id_visit: visit.id, title: 'Cracked tile by the lift door, second row', priority: 'high', due_date: '2026-01-05' });
-  if (snag.status !== 201) throw new Error(`snag not created: ${snag.status} ${JSON.stringify(snag.body)}`);
-  const plan = await planWithMember(owner, owner);
-  return { owner, project, sheet, visit, plan };
-}
-
-type Seeded = Awaited<ReturnType<typeof seed>>;
-
-/**
- * A concrete address for each pattern of the route table: each ':param' gets
- * a seeded id, chosen by the route's first segment; optional ones are dropped.
- * A new route with a parameter this does not know fails here, loudly.
- */
-function concretePath(pattern: string, s: Seeded): string {
-  const first = pattern.split('/')[1];
-  const ids: Record<string, Record<string, string | number>> = {
-    project: { id: s.project.id },
-    editproject: { id: s.project.id },
-    editsheet: { id: s.sheet.id },
-    sheet: { id: s.sheet.id },
-    visits: { id: s.project.id },
-    editvisit: { id: s.visit.id },
-    visittour: { id: s.visit.id },
-    visitsheet: { id: s.visit.id },
-    visitvideo: { id: s.visit.id },
-    compare: { id: s.sheet.id },
-    edituser: { id: s.owner.user.id },
-    editplan: { id: s.plan.plan.id },
-    editmember: { id: s.plan.member.id },
-    viewer: { code: s.visit.code },
-  };
-  return pattern
-    .split('/')
-    .map((seg) => {
-      if (!seg.startsWith(':')) return seg;
-      const optional = seg.endsWith('?');
-      const name = seg.slice(1).replace(/\?$/, '');
-      const value = ids[first]?.[name];
-      if (value !== undefined) return String(value);
-      if (optional) return null;
-      throw new Error(`phone-layout test: no seeded value for ':${name}' of ${pattern}; add one to concretePath()`);
-    })
-    .filter((seg) => seg !== null)
-    .join('/');
 }
 
 /** Waits until the screen has loaded its data and stopped moving. */
@@ -178,6 +126,94 @@ describe('on a phone', () => {
       }
     },
     600_000,
+  );
+
+  test(
+    'every menu and dropdown opens inside the 360 px screen, in English and in Arabic, and the primary actions stay in view',
+    async ({ browser, baseUrl }) => {
+      const seeded = await seed();
+      // A long notification, a tier (so /tiers shows its table) and the snag of seed(): every dropdown has its widest content.
+      await notifyUser(seeded.owner.user.id, {
+        kind: 'account',
+        title: 'Roof plan A-105 is ready for the walk of Amman, Jordan',
+        message: 'The sheet "Roof plan" (A-105) of the project "Phone site" has 86 rooms placed on it.',
+        type: 'info',
+        email: false,
+      });
+      const tier = await api().post('/api/project-tiers').set(seeded.owner.auth).send({ name: `Phone tier ${uniqueName('t')}`, price: 1250000, min_area: 0, max_area: 1000000, min_buildings: 1, max_buildings: 999, min_floors: 1, max_floors: 999 });
+      if (tier.status !== 201) throw new Error(`tier not created: ${tier.status} ${JSON.stringify(tier.body)}`);
+      const { context, page } = await phoneContext(browser, baseUrl);
+      const failures: string[] = [];
+      /** Fails when the page scrolls sideways or `what` (if given) is not wholly inside the viewport. */
+      const check = async (label: string, what?: ReturnType<Page['locator']>) => {
+        const problems = await overflow(page);
+        if (what) {
+          const box = await what.boundingBox();
+          if (!box) problems.push(`${label}: not shown`);
+          else if (box.x < -0.5 || box.x + box.width > PHONE.width + 0.5 || box.y < -0.5 || box.y + box.height > PHONE.height + 0.5)
+            problems.push(`${label}: at ${Math.round(box.x)},${Math.round(box.y)} size ${Math.round(box.width)}×${Math.round(box.height)}, outside 360×740`);
+        }
+        if (problems.length) {
+          failures.push(`${label}:\n    ${problems.join('\n    ')}`);
+          await saveScreenshot(page, `phone-menu-${label}`);
+        }
+      };
+      const openMenu = async (label: string, toggle: ReturnType<Page['locator']>, menu: ReturnType<Page['locator']>) => {
+        await toggle.click();
+        await expect.poll(() => menu.isVisible(), EVENTUALLY).toBe(true);
+        // Popper places the menu a frame after it shows.
+        await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+        await check(label, menu);
+        await page.keyboard.press('Escape');
+        await expect.poll(() => menu.isVisible(), EVENTUALLY).toBe(false);
+      };
+      try {
+        await page.goto('/login');
+        await signIn(page, { username: seeded.owner.user.username, password: seeded.owner.password });
+        await expectSignedInLayout(page);
+        for (const lang of ['en', 'ar'] as const) {
+          await useLanguage(page, lang);
+          await page.goto('/dashboard');
+          await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('dir')), EVENTUALLY).toBe(lang === 'ar' ? 'rtl' : 'ltr');
+          await settle(page);
+          await openMenu(`${lang}-notifications`, page.getByTestId('notifications-toggle'), page.locator('.sw-notifications-menu'));
+          await openMenu(`${lang}-user-menu`, page.getByTestId('user-menu-toggle'), page.getByTestId('user-menu-toggle').locator('xpath=..').locator('.dropdown-menu'));
+          await page.getByTestId('sidebar-toggle').click();
+          await expect.poll(() => page.getByTestId('sidebar').isVisible(), EVENTUALLY).toBe(true);
+          await check(`${lang}-sidebar`, page.getByTestId('sidebar'));
+          await page.keyboard.press('Escape');
+          await expect.poll(() => page.getByTestId('sidebar').isVisible(), EVENTUALLY).toBe(false);
+
+          // The snag list: its export menu, and each row's action button in sight.
+          await page.goto('/snaglist');
+          await settle(page);
+          await page.getByTestId('snag-row').first().waitFor();
+          await check(`${lang}-snaglist-row-action`, page.getByTestId('snag-row').first().locator('td').last().locator('a'));
+          // The snag's form (taller than the phone) keeps its Save button on screen.
+          await page.getByTestId('snag-quick').first().click();
+          await page.getByTestId('snag-save').waitFor();
+          await check(`${lang}-snag-form-save`, page.getByTestId('snag-save'));
+          await page.keyboard.press('Escape');
+          await expect.poll(() => page.getByTestId('snag-save').count(), EVENTUALLY).toBe(0);
+          await openMenu(`${lang}-snag-export`, page.getByTestId('snag-export-toggle'), page.getByTestId('snag-export-toggle').locator('xpath=..').locator('.dropdown-menu'));
+
+          // The tiers table scrolls in its own box; the page does not widen.
+          await page.goto('/tiers');
+          await settle(page);
+          await page.getByTestId('tiers-table').waitFor();
+          await check(`${lang}-tiers`);
+
+          // The 360 viewer: its share menu, and the snag form keeps its primary action on screen.
+          await page.goto(`/viewer/${seeded.visit.code}`);
+          await settle(page);
+          await openMenu(`${lang}-viewer-share`, page.getByTestId('viewer-share'), page.getByTestId('viewer-share').locator('xpath=..').locator('.dropdown-menu'));
+        }
+        expect(failures, `outside the 360 px screen:\n${failures.join('\n')}`).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    300_000,
   );
 
   test('under 768 px the sidebar is off-canvas: no rail, opens with the toggle, traps focus, closes on Escape and after navigating', async ({
@@ -278,4 +314,46 @@ describe('on a phone', () => {
       await context.close();
     }
   });
+});
+
+describe('the billing screens on a phone', () => {
+  test(
+    '/billing, /checkout, /invoices and /mycompany with their content fit 360 px in English and Arabic, and their primary action fits the screen',
+    async ({ browser, baseUrl }) => {
+      const buyer = await createUser({ super_admin: true });
+      await withSettings(BILLING_SETTINGS, async () => {
+        const { screens } = await billingScreens(buyer);
+        const { context, page } = await phoneContext(browser, baseUrl);
+        const failures: string[] = [];
+        try {
+          await signIn(page, { username: buyer.user.username, password: buyer.password });
+          await expectSignedInLayout(page);
+          for (const lang of ['en', 'ar'] as const) {
+            await useLanguage(page, lang);
+            for (const { path, primary } of screens) {
+              await page.goto(path);
+              await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('dir')), EVENTUALLY).toBe(lang === 'ar' ? 'rtl' : 'ltr');
+              await settle(page);
+              const action = primary(page);
+              await action.waitFor();
+              await action.scrollIntoViewIfNeeded();
+              const problems = await overflow(page);
+              const box = await action.boundingBox();
+              if (!box || box.x < -0.5 || box.x + box.width > PHONE.width + 0.5 || box.y < -0.5 || box.y + box.height > PHONE.height + 0.5) {
+                problems.push(`primary action ${box ? `at ${Math.round(box.x)},${Math.round(box.y)} size ${Math.round(box.width)}×${Math.round(box.height)}` : 'not shown'}, outside 360×740`);
+              }
+              if (problems.length) {
+                failures.push(`${path} (${lang}):\n    ${problems.join('\n    ')}`);
+                await saveScreenshot(page, `phone-billing-${lang}-${path}`);
+              }
+            }
+          }
+          expect(failures, `billing screens on a 360 px phone:\n${failures.join('\n')}`).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      });
+    },
+    300_000,
+  );
 });

@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { db } from '../api/src/core/db/index.js';
+import sharp from 'sharp';
+import { db } from '@sitewalk/core/db';
+import { withoutIsolates } from '@sitewalk/proto';
 import { newProject } from '../api/test/project-helpers.js';
 import { api } from '../api/test/helpers.js';
 import { test } from './browser.js';
@@ -36,7 +38,8 @@ describe('plans and tiers screens', () => {
     await page.waitForURL('**/tiers');
     await expect.poll(() => page.getByTestId('tiers-empty').isVisible(), EVENTUALLY).toBe(true);
 
-    await addTier(page, { name: 'Small', price: '10', minArea: '0', maxArea: '500', maxBuildings: '2', maxFloors: '5' });
+    // A price far above the project counts: on one shared axis the count bars would vanish under the cost.
+    await addTier(page, { name: 'Small', price: '1000', minArea: '0', maxArea: '500', maxBuildings: '2', maxFloors: '5' });
     await expect.poll(() => toasts(page), EVENTUALLY).toContain('Tier created successfully!');
     await expect.poll(() => page.getByTestId('tiers-table').innerText(), EVENTUALLY).toContain('Small');
 
@@ -70,6 +73,13 @@ describe('plans and tiers screens', () => {
     expect(Number((await smallRow.locator('td').first().innerText()).trim())).toBeGreaterThanOrEqual(2);
     const box = await month.locator('canvas').boundingBox();
     expect(box && box.width > 100 && box.height > 100).toBe(true);
+    // The project count has an axis of its own: its bar (the first colour) stands tall beside the cost's, not a sliver.
+    const shot = await sharp(await month.locator('canvas').screenshot()).raw().toBuffer({ resolveWithObject: true });
+    let countBarPixels = 0;
+    for (let i = 0; i < shot.data.length; i += shot.info.channels) {
+      if (Math.abs(shot.data[i] - 0x29) + Math.abs(shot.data[i + 1] - 0x87) + Math.abs(shot.data[i + 2] - 0xf2) < 24) countBarPixels++;
+    }
+    expect(countBarPixels).toBeGreaterThan(1500);
     const year = page.getByTestId('usage-year-chart');
     await expect.poll(() => year.locator('tbody tr').count(), EVENTUALLY).toBe(12);
     expect(await year.locator('canvas').count()).toBe(1);
@@ -93,7 +103,8 @@ describe('plans and tiers screens', () => {
     await page.waitForURL('**/editplan/new');
     const name = uniqueName('Studio');
     await page.getByLabel('Name').fill(name);
-    await page.getByLabel('Price').fill('29.90');
+    await page.getByLabel('Price per month').fill('29.90');
+    await page.getByLabel('Price per year').fill('299');
     await page.getByLabel('Member slots').fill('2');
     await page.getByRole('button', { name: 'Create' }).click();
     await expect.poll(() => toasts(page), EVENTUALLY).toContain('Plan created successfully!');
@@ -118,9 +129,27 @@ describe('plans and tiers screens', () => {
 
       await card.getByLabel('Invite by e-mail').fill(colleague.user.email);
       await card.getByRole('button', { name: 'Invite' }).click();
-      await expect.poll(() => toasts(ownerPage), EVENTUALLY).toContain(`${colleague.user.email} is now a member of your plan.`);
+      await expect.poll(() => toasts(ownerPage), EVENTUALLY).toContain(`An invitation was sent to ${colleague.user.email}.`);
       await expect.poll(() => card.getByTestId('plan-slots').innerText(), EVENTUALLY).toBe('1 of 2 used');
-      expect(await card.getByTestId('plan-members').innerText()).toContain('Joined');
+      expect(await card.getByTestId('plan-members').innerText()).toContain('Invitation pending');
+
+      // The colleague joins only by accepting, on their own profile.
+      const colleagueContext = await browser.newContext({ baseURL: baseUrl, viewport: { width: 360, height: 740 }, locale: 'en-US' });
+      await colleagueContext.addInitScript(() => localStorage.setItem('onboardingCompleted', 'true'));
+      try {
+        const colleaguePage = await colleagueContext.newPage();
+        await signIn(colleaguePage, { username: colleague.user.username, password: colleague.password });
+        await colleaguePage.goto('/profile');
+        const waiting = colleaguePage.getByTestId('plan-invitations');
+        await expect.poll(() => waiting.innerText(), EVENTUALLY).toContain(`You are invited to join the plan "${name}".`);
+        await waiting.getByRole('button', { name: 'Accept' }).click();
+        await expect.poll(() => toasts(colleaguePage), EVENTUALLY).toContain(`You joined the plan "${name}".`);
+        await expect.poll(() => colleaguePage.getByTestId('plan-name').innerText(), EVENTUALLY).toBe(name);
+      } finally {
+        await colleagueContext.close();
+      }
+      await ownerPage.reload();
+      await expect.poll(() => card.getByTestId('plan-members').innerText(), EVENTUALLY).toContain('Joined');
 
       await card.getByTestId('plan-members').getByRole('button', { name: 'Remove' }).click();
       const dialog = ownerPage.getByRole('dialog');
@@ -182,7 +211,8 @@ describe('plans and tiers screens', () => {
     await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('dir')), EVENTUALLY).toBe('rtl');
     await page.getByLabel('اسم المشروع').fill('One too many');
     await page.getByRole('button', { name: 'إنشاء' }).click();
-    await expect.poll(() => toasts(page), EVENTUALLY).toContain(`تسمح خطتك "${planName}" بعدد 1 من المشاريع، ويوجد منها 1 بالفعل.`);
+    // Read as a person sees it (the plan's name and the counts are isolated runs in the Arabic sentence).
+    await expect.poll(async () => withoutIsolates(await toasts(page)), EVENTUALLY).toContain(`تسمح خطتك "${planName}" بعدد 1 من المشاريع، ويوجد منها 1 بالفعل.`);
     expect(await db()('projects').where({ id_owner: owner.user.id }).count<{ n: number }[]>({ n: '*' }).first().then((r) => Number(r?.n))).toBe(1);
   });
 });

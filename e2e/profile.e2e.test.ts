@@ -37,6 +37,15 @@ describe('profile completeness', () => {
     await page.waitForURL('**/dashboard');
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Dashboard' }).isVisible(), EVENTUALLY).toBe(true);
   });
+
+  test('the dashboard greets a user without a first name by their username', async ({ page }) => {
+    await withSettings({ first_name_mandatory: false }, async () => {
+      const { user, password } = await createUser({ first_name: '' });
+      await signIn(page, { username: user.username, password });
+      await page.waitForURL('**/dashboard');
+      await expect.poll(() => page.getByRole('heading', { name: `Welcome, ${user.username}` }).isVisible(), EVENTUALLY).toBe(true);
+    });
+  });
 });
 
 describe('changing one\'s own password', () => {
@@ -65,5 +74,38 @@ describe('changing one\'s own password', () => {
     await signIn(other, { username: user.username, password: 'a brand new secret' });
     await other.waitForURL('**/dashboard');
     await fresh.close();
+  });
+});
+
+describe('the onboarding tour', () => {
+  test("closing the tour asks with the app's own dialog, never the browser's: continuing keeps the tour, stopping ends it", async ({ page }) => {
+    await withSettings({ enable_wizard: true }, async () => {
+      const nativeDialogs: string[] = [];
+      page.on('dialog', (d) => {
+        nativeDialogs.push(d.message());
+        void d.dismiss();
+      });
+      const { user, password } = await createUser();
+      await signIn(page, { username: user.username, password });
+      await expectSignedInLayout(page);
+      await page.getByTestId('tour-button').click();
+      const step = page.locator('.shepherd-element');
+      await expect.poll(() => step.isVisible(), EVENTUALLY).toBe(true);
+
+      await step.getByRole('button', { name: 'Close the tour' }).click();
+      const ask = page.getByRole('dialog', { name: 'Stop the tour?' });
+      await expect.poll(() => ask.isVisible(), EVENTUALLY).toBe(true);
+      expect(await ask.textContent()).toContain('Are you sure you want to stop the tour?');
+      await ask.getByRole('button', { name: 'Continue the tour' }).click();
+      await expect.poll(() => ask.count(), EVENTUALLY).toBe(0);
+      expect(await step.isVisible()).toBe(true);
+
+      await step.getByRole('button', { name: 'Close the tour' }).click();
+      await expect.poll(() => ask.isVisible(), EVENTUALLY).toBe(true);
+      await ask.getByRole('button', { name: 'Stop the tour', exact: true }).click();
+      await expect.poll(() => page.locator('.shepherd-element').count(), EVENTUALLY).toBe(0);
+      await expect.poll(() => ask.count(), EVENTUALLY).toBe(0);
+      expect(nativeDialogs).toEqual([]);
+    });
   });
 });

@@ -2,7 +2,7 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect } from 'vitest';
-import type { ProjectDetail } from '@sitewalk/proto';
+import { withoutIsolates, type ProjectDetail } from '@sitewalk/proto';
 import { api } from '../api/test/helpers.js';
 import { addMember, newProject } from '../api/test/project-helpers.js';
 import { saveScreenshot, test } from './browser.js';
@@ -59,7 +59,7 @@ async function recordProgress(page: Page) {
 }
 
 describe('projects and sheets', () => {
-  test('a supervisor creates a project, turns a three-page PDF into sheets live, zooms into one, renames and deletes the project', async ({ page }) => {
+  test('a supervisor creates a project, turns a three-page PDF into sheets live, zooms into one, renames and deletes the project', { timeout: 180_000 }, async ({ page }) => {
     const { user, password } = await createUser();
     await signIn(page, { username: user.username, password });
     await expectSignedInLayout(page);
@@ -73,6 +73,8 @@ describe('projects and sheets', () => {
     // The name is required, and the message goes away as soon as it is typed.
     await page.getByRole('button', { name: 'Create' }).click();
     await expect.poll(() => page.getByText('Project name is required').isVisible(), EVENTUALLY).toBe(true);
+    // The first field in error takes the focus, so the message is in view and the user can type at once.
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? ''), EVENTUALLY).toContain('Project name');
     const name = uniqueName('Riverside Tower');
     await page.getByLabel('Project name').fill(name);
     expect(await page.getByText('Project name is required').count()).toBe(0);
@@ -83,7 +85,11 @@ describe('projects and sheets', () => {
     await page.waitForURL(/\/editproject\/\d+$/);
     const projectId = Number(new URL(page.url()).pathname.split('/').pop());
 
-    await page.getByRole('link', { name: 'View project' }).click();
+    // It opens in this tab, so it promises no new tab: no target and no new-tab icon.
+    const view = page.getByRole('link', { name: 'View project' });
+    expect(await view.getAttribute('target')).toBeNull();
+    expect(await view.locator('.bi-box-arrow-up-right').count()).toBe(0);
+    await view.click();
     await page.waitForURL(`**/project/${projectId}`);
     await expect.poll(() => page.getByTestId('project-name').textContent(), EVENTUALLY).toBe(name);
     await expect.poll(() => page.getByTestId('sheets-empty').isVisible(), EVENTUALLY).toBe(true);
@@ -102,7 +108,19 @@ describe('projects and sheets', () => {
     expect(pages.length).toBeGreaterThan(0);
     expect(pages).toEqual([...pages].sort());
     expect(await page.getByTestId('sheets-count').textContent()).toBe('3');
+    // The tab is titled with the project's own name; a team of one is "1 person".
+    await expect.poll(() => page.title(), EVENTUALLY).toContain(name);
+    expect(await page.getByText('1 person', { exact: true }).isVisible()).toBe(true);
     await saveScreenshot(page, 'projects--project-with-three-sheets');
+
+    // The dashboard counts what was just made, without signing out and in, and still after a reload.
+    await page.getByRole('navigation', { name: /main|sidebar|menu/i }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.waitForURL('**/dashboard');
+    await expect.poll(() => page.getByTestId('stat-projects').textContent(), EVENTUALLY).toBe('1');
+    await expect.poll(() => page.getByTestId('stat-sheets').textContent(), EVENTUALLY).toBe('3');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('stat-sheets').textContent(), EVENTUALLY).toBe('3');
+    await page.goto(`/project/${projectId}`);
 
     // Open a sheet: Leaflet shows the plan's tiles.
     await page.getByRole('link', { name: 'Open sheet Sheet 1' }).click();
@@ -118,6 +136,10 @@ describe('projects and sheets', () => {
       )
       .toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Zoom in' }).click();
+    // The trail goes through the sheet's project, and the tab names the sheet.
+    // As read: the sheet's name is an isolated run (invisible marks that keep its direction in Arabic).
+    await expect.poll(async () => (await page.locator('.sw-breadcrumbs li').allInnerTexts()).map(withoutIsolates), EVENTUALLY).toEqual(['Dashboard', 'Projects', name, 'Sheet 1']);
+    expect(withoutIsolates(await page.title())).toMatch(/^Sheet 1/);
     await saveScreenshot(page, 'projects--sheet-viewer');
 
     // Rename the project: only the changed field is sent.
@@ -126,6 +148,24 @@ describe('projects and sheets', () => {
     await page.waitForURL(`**/editproject/${projectId}`);
     const newName = `${name} (phase 2)`;
     await page.getByLabel('Project name').fill(newName);
+    // Leaving with the change unsaved asks first; staying keeps what was typed.
+    await page.getByRole('navigation', { name: /main|sidebar|menu/i }).getByRole('link', { name: 'Dashboard' }).click();
+    const leave = page.getByRole('dialog');
+    await expect.poll(() => leave.textContent(), EVENTUALLY).toContain('Leave without saving?');
+    await leave.getByRole('button', { name: 'Stay on this page' }).click();
+    await expect.poll(() => leave.count(), EVENTUALLY).toBe(0);
+    expect(new URL(page.url()).pathname).toBe(`/editproject/${projectId}`);
+    expect(await page.getByLabel('Project name').inputValue()).toBe(newName);
+    // Closing or reloading the tab would raise the browser's own question too.
+    expect(await page.evaluate(() => !window.dispatchEvent(new Event('beforeunload', { cancelable: true })))).toBe(true);
+    // A value the server would refuse is said before anything is sent, with the focus on it; changing it clears the message.
+    const area = page.getByLabel('Area (m²)');
+    await area.fill('0');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.getByText('Area must be greater than zero.').isVisible(), EVENTUALLY).toBe(true);
+    await expect.poll(() => area.evaluate((el) => el === document.activeElement), EVENTUALLY).toBe(true);
+    await area.fill('');
+    await expect.poll(() => page.getByText('Area must be greater than zero.').count(), EVENTUALLY).toBe(0);
     const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/api/projects/${projectId}`));
     await page.getByRole('button', { name: 'Save changes' }).click();
     expect((await put).postDataJSON()).toEqual({ name: newName });
@@ -139,6 +179,27 @@ describe('projects and sheets', () => {
     await page.waitForURL('**/projects');
     await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project deleted successfully!');
     await expect.poll(() => page.getByTestId('projects-empty').isVisible(), EVENTUALLY).toBe(true);
+  });
+
+  test('an empty sheet offers to upload its plan, and shows it once drawn', async ({ page }) => {
+    const owner = await createUser();
+    const project = await newProject(owner, { name: uniqueName('Depot') });
+    const created = await api().post('/api/maps').set(owner.auth).send({ id_project: project.id, name: 'Roof' });
+    await signIn(page, { username: owner.user.username, password: owner.password });
+    await expectSignedInLayout(page);
+    await page.goto(`/sheet/${created.body.data.id}`);
+    await expect.poll(() => page.getByText('This sheet has no plan yet.').isVisible(), EVENTUALLY).toBe(true);
+    const image = await sharp({ create: { width: 900, height: 500, channels: 3, background: '#ffffff' } })
+      .composite([{ input: Buffer.from('<svg width="900" height="500"><rect x="20" y="20" width="860" height="460" fill="none" stroke="#000" stroke-width="8"/></svg>'), top: 0, left: 0 }])
+      .png()
+      .toBuffer();
+    await page.getByLabel('Plan file').setInputFiles({ name: 'roof.png', mimeType: 'image/png', buffer: image });
+    await page.getByRole('button', { name: 'Upload the plan' }).click();
+    // Drawn by the worker, then shown without a reload.
+    await expect.poll(() => page.locator('img.leaflet-tile-loaded').count(), { timeout: 60_000, interval: 250 }).toBeGreaterThan(0);
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('The plan is on the sheet.');
+    expect(await page.getByText('This sheet has no plan yet.').count()).toBe(0);
+    await saveScreenshot(page, 'projects--empty-sheet-gets-its-plan');
   });
 
   test('in Arabic the project screens read right to left, in light and dark mode', async ({ page }) => {
@@ -177,11 +238,19 @@ describe('projects and sheets', () => {
 
     await page.getByTestId('dark-mode-toggle').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('data-bs-theme')), EVENTUALLY).toBe('dark');
-    await page.goto(`/sheet/${project.maps[0]!.id}`);
+    // An English sheet name and code in the Arabic screens: each its own run, never "Roof planA-105" or "A-105 · Roof plan".
+    const sheet = project.maps[0]!;
+    expect((await api().put(`/api/maps/${sheet.id}`).set(owner.auth).send({ name: 'Roof plan', page_label: 'A-105' })).status).toBe(200);
+    await page.goto(`/sheet/${sheet.id}`);
     await expect
       .poll(() => page.evaluate(() => document.querySelectorAll('img.leaflet-tile-loaded').length), EVENTUALLY)
       .toBeGreaterThan(0);
     expect(await page.getByRole('button', { name: 'تكبير' }).isVisible()).toBe(true);
+    expect(await page.getByTestId('sheet-name').innerText()).toBe('Roof plan A-105');
+    await expect.poll(() => page.title(), EVENTUALLY).toMatch(/^\u2068Roof plan\u2069 · \u2068A-105\u2069 \| /);
+    // The trail ends with the sheet, after its (Arabic) project: the isolates are invisible, the words in order.
+    const trail = page.getByRole('navigation', { name: 'مسار التنقل' });
+    await expect.poll(async () => withoutIsolates(await trail.innerText()), EVENTUALLY).toMatch(/برج النخيل[\s\S]*Roof plan · A-105/);
     await saveScreenshot(page, 'projects--arabic-dark-sheet');
     await page.goto(`/project/${project.id}`);
     await expect.poll(() => page.getByTestId('sheet-card').count(), EVENTUALLY).toBe(2);
@@ -227,6 +296,16 @@ describe('projects and sheets', () => {
     const anyRow = page.getByTestId('approval-row').filter({ hasText: project.name });
     await anyRow.getByRole('button', { name: `Deactivate ${project.name}` }).click();
     await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project deactivated.');
+    // Invalidating asks first, says it is done, and the row reads "Awaiting approval" again.
+    await anyRow.getByRole('button', { name: `Invalidate ${project.name}` }).click();
+    const ask = page.getByRole('dialog', { name: 'Invalidate the project?' });
+    await expect.poll(() => ask.isVisible(), EVENTUALLY).toBe(true);
+    await ask.getByTestId('confirm-button').click();
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('Project invalidated.');
+    await expect.poll(() => anyRow.innerText(), EVENTUALLY).toContain('Awaiting approval');
+    // On the project's page the real-time indicator is named as one, not as a status beside "Awaiting approval".
+    await anyRow.getByRole('link', { name: project.name }).click();
+    await expect.poll(() => page.getByTestId('live-badge').innerText(), EVENTUALLY).toContain('Live updates');
     await publicPage.reload();
     await expect.poll(() => publicPage.getByTestId('showcase-missing').isVisible(), EVENTUALLY).toBe(true);
     await visitor.close();

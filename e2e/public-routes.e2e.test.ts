@@ -22,12 +22,15 @@ describe('public routes', () => {
   test('/register exists only while registration is open', async ({ page }) => {
     await page.goto('/register');
     await expect.poll(() => notFound(page).isVisible(), EVENTUALLY).toBe(true);
+    // The tab says what is shown, not the title of the screen that is turned off.
+    await expect.poll(() => page.title(), EVENTUALLY).toMatch(/^Page not found \| /);
     await withSettings({ enable_registration: true }, async () => {
       // Browsers keep the settings for an hour (SPEC §4); a new visitor has none yet.
       await page.evaluate(() => localStorage.clear());
       await page.goto('/register');
       await expect.poll(() => page.getByRole('button', { name: 'Create account' }).isVisible(), EVENTUALLY).toBe(true);
       expect(await notFound(page).count()).toBe(0);
+      await expect.poll(() => page.title(), EVENTUALLY).toMatch(/^Create an account \| /);
     });
   });
 

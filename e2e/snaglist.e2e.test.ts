@@ -2,9 +2,10 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { saveScreenshot, test } from './browser.js';
 import { createUser, uniqueName } from './support/backend.js';
-import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
+import { ACTION_TIMEOUT, EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
 import { panorama, placeRooms, projectWithSheet, visitWithRooms } from './support/visits-fixtures.js';
-import { addMember } from '../api/test/project-helpers.js';
+import { addMember, newProject } from '../api/test/project-helpers.js';
+import { api } from '../api/test/helpers.js';
 
 /** Tiling and WebGL on a loaded two-core machine take their time. */
 const SLOW = { timeout: 120_000, interval: 250 } as const;
@@ -60,7 +61,7 @@ describe('the snag list', () => {
       await other.addInitScript(() => localStorage.setItem('onboardingCompleted', 'true'));
       try {
         const second = await other.newPage();
-        second.setDefaultTimeout(15_000);
+        second.setDefaultTimeout(ACTION_TIMEOUT);
         await signIn(second, { username: worker.user.username, password: worker.password });
         await expectSignedInLayout(second);
         await second.goto('/snaglist');
@@ -107,11 +108,54 @@ describe('the snag list', () => {
         expect(await pin.getAttribute('data-status')).toBe('in_progress');
         await pin.click();
         await expect.poll(() => second.getByTestId('snag-panel').getByLabel('Title').inputValue(), EVENTUALLY).toBe('Cracked floor tile');
+        // The panel lies over the plan, not under it: what is on top at its title field is the field itself.
+        const onTop = await second.getByTestId('snag-panel').getByLabel('Title').evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === el;
+        });
+        expect(onTop).toBe(true);
+        await saveScreenshot(second, 'snaglist--sheet-panel');
       } finally {
         await other.close();
       }
     },
   );
+
+  test('the filters live in the address (a reload keeps them), and the chosen snags move to a status together', async ({ page }) => {
+    const owner = await createUser();
+    const project = await newProject(owner, { name: uniqueName('Quay House') });
+    const visit = await api().post('/api/visits').set(owner.auth).send({ id_project: project.id, name: 'Roof walk', date: '2026-03-02' });
+    expect(visit.status).toBe(201);
+    for (const title of ['Loose handrail', 'Missing exit sign']) {
+      expect((await api().post('/api/annotations').set(owner.auth).send({ id_visit: visit.body.data.id, title })).status).toBe(201);
+    }
+    await signIn(page, { username: owner.user.username, password: owner.password });
+    await expectSignedInLayout(page);
+
+    // A shared link with a filter shows it chosen; nothing matches, and one click clears it.
+    await page.goto('/snaglist?priority=critical');
+    await expect.poll(() => page.getByTestId('snaglist-empty').textContent(), EVENTUALLY).toContain('No snags match these filters.');
+    expect(await page.getByTestId('snag-filter-priority').inputValue()).toBe('critical');
+    await page.getByRole('button', { name: 'Clear the filters' }).click();
+    await expect.poll(() => page.getByTestId('snag-row').count(), EVENTUALLY).toBe(2);
+    expect(new URL(page.url()).search).toBe('');
+
+    // Both chosen, moved to "In progress" at once.
+    await page.getByLabel('Select every snag on this page').check();
+    await page.getByTestId('snag-bulk-status').selectOption('in_progress');
+    await page.getByTestId('snag-bulk-apply').click();
+    await expect.poll(() => toasts(page), EVENTUALLY).toContain('2 snags moved to In progress.');
+    await expect.poll(() => page.getByTestId('snag-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))), EVENTUALLY).toEqual(['in_progress', 'in_progress']);
+    expect(await page.getByTestId('snag-bulk').count()).toBe(0);
+
+    // A status chip goes into the address and is still chosen after a reload.
+    await page.getByTestId('snag-count-open').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('status'), EVENTUALLY).toBe('open');
+    await expect.poll(() => page.getByTestId('snaglist-empty').isVisible(), EVENTUALLY).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('snag-count-open').getAttribute('aria-pressed'), EVENTUALLY).toBe('true');
+    await expect.poll(() => page.getByTestId('snag-count-in_progress').getByTestId('snag-count').textContent(), EVENTUALLY).toBe('2');
+  });
 
   test('an empty snag list explains where snags come from', async ({ page }) => {
     const me = await createUser();

@@ -1,18 +1,18 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { User } from '../api/src/core/db/index.js';
+import { User } from '@sitewalk/core/db';
 import { api } from '../api/test/helpers.js';
 import { addMember, newProject } from '../api/test/project-helpers.js';
 import { test } from './browser.js';
 import { createUser, uniqueName, waitForMail } from './support/backend.js';
-import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
+import { ACTION_TIMEOUT, EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
 
 /** A second person at another computer: a browser context of their own. */
 async function otherBrowser(browser: Browser, baseUrl: string) {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   await context.addInitScript(() => localStorage.setItem('onboardingCompleted', 'true'));
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(ACTION_TIMEOUT);
   return { context, page };
 }
 
@@ -91,7 +91,15 @@ describe('teams in the browser', () => {
 
     await signIn(page, { username: owner.user.username, password: owner.password });
     await page.goto(`/project/${project.id}`);
+    // A refusal takes the hint's place, so the hint never reads as contradicting it; typing brings the hint back.
+    const hint = teamCard(page).getByTestId('invite-hint');
+    await expect.poll(() => hint.innerText(), EVENTUALLY).toBe('People without an account get an e-mail to create one.');
+    await teamCard(page).getByPlaceholder('E-mail address').fill('not-an-address');
+    await teamCard(page).getByRole('button', { name: 'Invite', exact: true }).click();
+    await expect.poll(() => teamCard(page).getByTestId('invite-error').innerText(), EVENTUALLY).toBe('Invalid email format');
+    expect(await hint.count()).toBe(0);
     await teamCard(page).getByPlaceholder('E-mail address').fill(email);
+    await expect.poll(() => hint.count(), EVENTUALLY).toBe(1);
     await teamCard(page).getByLabel('Role', { exact: true }).selectOption('editor');
     await teamCard(page).getByRole('button', { name: 'Invite', exact: true }).click();
     await expect.poll(() => teamCard(page).getByTestId('pending-invitations').innerText().catch(() => ''), EVENTUALLY).toContain(email);

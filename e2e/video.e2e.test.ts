@@ -5,14 +5,14 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect } from 'vitest';
-import type { MapRoom, ProjectDetail, VideoDetail, VisitDetail } from '@sitewalk/proto';
+import type { SheetRoom, ProjectDetail, VideoDetail, VisitDetail } from '@sitewalk/proto';
 import { api } from '../api/test/helpers.js';
 import { newProject } from '../api/test/project-helpers.js';
 import { generateWalk, type PathJson, type WalkResult } from '../test/fixtures/walk-video/generate.js';
 import { worldToPlan, type PlanJson } from '../test/fixtures/walk-video/plan.js';
 import { saveScreenshot, test } from './browser.js';
 import { createUser, uniqueName, type TestUser } from './support/backend.js';
-import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
+import { ACTION_TIMEOUT, EVENTUALLY, expectSignedInLayout, roomsShownOnSheet, signIn } from './support/ui.js';
 
 /** COLMAP on a loaded two-core machine takes its time. */
 const PIPELINE = { timeout: 480_000, interval: 500 } as const;
@@ -133,7 +133,7 @@ describe('walk-through video', () => {
 
       // A second tab on the visit's page follows the processing too.
       const other = await context.newPage();
-      other.setDefaultTimeout(15_000);
+      other.setDefaultTimeout(ACTION_TIMEOUT);
       await other.goto(`/editvisit/${visit.id}`);
       await other.getByTestId('visit-video-card').waitFor();
 
@@ -203,19 +203,23 @@ describe('walk-through video', () => {
       expect(Math.hypot(fitted.control_points[0].x - first.x, fitted.control_points[0].y - first.y)).toBeLessThan(0.3 * metreOnSheet);
       expect(Math.hypot(fitted.control_points[1].x - last.x, fitted.control_points[1].y - last.y)).toBeLessThan(0.3 * metreOnSheet);
       expect(fitted.residual_px).not.toBeNull();
-      await expect.poll(() => page.getByTestId('projection-summary').innerText(), EVENTUALLY).toMatch(/The fit is off by [\d.,]+ pixels on average/);
+      // The fit is told in words, not in pixels: two marked points fit exactly.
+      await expect.poll(() => page.getByTestId('fit-quality').innerText(), EVENTUALLY).toContain('The walk fits the points you marked well.');
+      expect(await page.getByTestId('projection-summary').innerText()).not.toMatch(/pixels/);
       // The proposal on screen is the server's fit itself (no hand adjustment left on top of it).
       expect(await page.getByTestId('projection-hint').innerText()).not.toMatch(/Turned/);
       await saveScreenshot(page, 'video--projection');
       await page.getByRole('button', { name: 'Confirm and place the rooms' }).click();
       await expect.poll(() => page.getByTestId('projection-confirmed').isVisible(), PIPELINE).toBe(true);
       expect(await stepper.getAttribute('data-status')).toBe('completed');
+      // The "Placing the rooms…" toast goes once the rooms are placed.
+      await expect.poll(() => page.locator('.Toastify').innerText(), EVENTUALLY).not.toContain('Placing the rooms…');
 
       // One room per keyframe of the part, each where the camera was (within a metre), linked in walking order.
       const done = (await videoOf(owner, visit.id))!;
       const projection = done.run.artifacts.projections.find((p) => p.osfm_cluster === cluster.osfm_cluster && p.id_map === sheet.id)!;
       expect(projection.room_ids.length).toBe(cluster.keyframes.length);
-      const placed = (await api().get(`/api/maps/${sheet.id}/rooms`).query({ id_visit: visit.id }).set(owner.auth)).body.data as MapRoom[];
+      const placed = (await api().get(`/api/maps/${sheet.id}/rooms`).query({ id_visit: visit.id }).set(owner.auth)).body.data as SheetRoom[];
       const metre = plan.pxPerMetre * k;
       projection.room_ids.forEach((id, i) => {
         const room = placed.find((r) => r.id === id)!;
@@ -232,7 +236,9 @@ describe('walk-through video', () => {
       // The rooms are on the sheet in the placement screen.
       await page.getByRole('link', { name: 'See the rooms on the sheet' }).click();
       await page.waitForURL(`**/visitsheet/${visit.id}?map=${sheet.id}`);
-      await expect.poll(() => page.getByTestId('sheet-room').count(), SLOW).toBe(projection.room_ids.length);
+      await expect.poll(() => roomsShownOnSheet(page), SLOW).toBe(projection.room_ids.length);
+      // Every room of the walk has a name of its own.
+      expect(new Set(detail.rooms.map((r) => r.name)).size).toBe(detail.rooms.length);
       await saveScreenshot(page, 'video--rooms-on-sheet');
 
       // The video screen fits a 360 px phone in English and in Arabic.
@@ -246,7 +252,7 @@ describe('walk-through video', () => {
           }
         });
         const p = await phone.newPage();
-        p.setDefaultTimeout(15_000);
+        p.setDefaultTimeout(ACTION_TIMEOUT);
         await signIn(p, { username: owner.user.username, password: owner.password });
         await expectSignedInLayout(p);
         for (const lang of ['en', 'ar']) {
@@ -309,9 +315,12 @@ describe('walk-through video', () => {
       await expect.poll(() => page.getByTestId('video-upload-error').isVisible(), EVENTUALLY).toBe(true);
       expect((await page.getByTestId('video-upload-error').innerText()).trim().length).toBeGreaterThan(5);
 
-      // A real video, then deleted after a confirmation.
+      // A real video (resumable upload: its resumption after a dropped line is tested at the API, api/test/video-uploads.test.ts).
       await page.getByLabel('Walk-through video file').setInputFiles(walk.videoPath);
       await expect.poll(() => page.getByTestId('video-stepper').isVisible(), SLOW).toBe(true);
+      expect((await videoOf(owner, visit.id))?.size_bytes).toBe(fs.statSync(walk.videoPath).size);
+
+      // Then deleted after a confirmation.
       await page.getByRole('button', { name: 'Delete the video' }).click();
       const dialog = page.getByRole('dialog', { name: 'Delete the video' });
       await expect.poll(() => dialog.isVisible(), EVENTUALLY).toBe(true);

@@ -2,10 +2,12 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { saveScreenshot, test } from './browser.js';
 import { createUser, uniqueName } from './support/backend.js';
-import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
+import { ACTION_TIMEOUT, EVENTUALLY, expectSignedInLayout, roomsShownOnSheet, signIn } from './support/ui.js';
+import { db } from '@sitewalk/core/db';
 import { api } from '../api/test/helpers.js';
 import { newProject } from '../api/test/project-helpers.js';
 import { panorama, placeRooms, projectWithSheet, visitWithRooms } from './support/visits-fixtures.js';
+import { seriousViolations } from './support/axe.js';
 
 /** Tiling and WebGL on a loaded two-core machine take their time. */
 const SLOW = { timeout: 120_000, interval: 250 } as const;
@@ -149,13 +151,13 @@ describe('visits and the 360 viewer', () => {
       await page.goto(`/visits/${project.id}`);
       await expect.poll(() => page.getByTestId('visit-row').count(), EVENTUALLY).toBe(1);
       expect(await page.getByTestId('visit-rooms').textContent()).toBe('3 rooms');
-      const viewerHref = await page.getByRole('link', { name: `Open ${visitName} in the viewer` }).getAttribute('href');
+      const viewerHref = await page.getByRole('link', { name: `View: ${visitName}` }).getAttribute('href');
       expect(viewerHref).toMatch(/^\/viewer\/[A-Za-z0-9_-]+$/);
 
       const visitor = await browser.newContext({ baseURL: baseUrl, locale: 'en-US', viewport: { width: 1280, height: 800 } });
       try {
         const pub = await visitor.newPage();
-        pub.setDefaultTimeout(15_000);
+        pub.setDefaultTimeout(ACTION_TIMEOUT);
         await pub.goto(viewerHref!);
         await expect.poll(() => pub.getByTestId('viewer-title').textContent(), EVENTUALLY).toBe(visitName);
         const view = pub.getByTestId('panorama');
@@ -255,6 +257,84 @@ describe('visits and the 360 viewer', () => {
   );
 
   test(
+    'a walk of 60 rooms is a path of small dots on the viewer\'s floor sheet at phone width: close rooms merge into counted clusters, a dot grows under the pointer and opens with the keyboard, the current room shows its heading',
+    async ({ browser, baseUrl }) => {
+      const owner = await createUser();
+      const project = await projectWithSheet(owner, uniqueName('Long walk'));
+      const sheet = project.maps[0];
+      const visit = await visitWithRooms(owner, { id_project: project.id, name: 'Level 1 walk', id_map: sheet.id }, [{ name: 'Start' }]);
+      // A video's walk, without a video: 59 more rooms showing the first room's photo, in a serpentine over the plan.
+      const W = sheet.width!;
+      const H = sheet.height!;
+      const walk = Array.from({ length: 60 }, (_, i) => {
+        const row = Math.floor(i / 12);
+        const col = row % 2 ? 11 - (i % 12) : i % 12;
+        return { x: Math.round(W * (0.12 + col * 0.065)), y: Math.round(H * (0.15 + row * 0.17)) };
+      });
+      const start = visit.rooms[0];
+      await db()('rooms').where({ id: start.id }).update({ id_map: sheet.id, x: walk[0].x, y: walk[0].y, heading: Math.PI / 2 });
+      const { id: _id, created_at: _c, updated_at: _u, ...photo } = await db()('rooms').where({ id: start.id }).first();
+      const json = (v: unknown) => (v !== null && typeof v === 'object' && !(v instanceof Date) && !Buffer.isBuffer(v) ? JSON.stringify(v) : v);
+      const copy = Object.fromEntries(Object.entries(photo).map(([k, v]) => [k, json(v)]));
+      await db()('rooms').insert(walk.slice(1).map((p, i) => ({ ...copy, name: `Video 0:${String(i + 1).padStart(2, '0')}.5`, position: start.position + i + 1, x: p.x, y: p.y, heading: 0 })));
+
+      const phone = await browser.newContext({ baseURL: baseUrl, locale: 'en-US', viewport: { width: 360, height: 740 } });
+      try {
+        const page = await phone.newPage();
+        await page.goto(`/viewer/${visit.code}/${start.id}`);
+        await panoramaReady(page.getByTestId('panorama'));
+        await page.getByRole('button', { name: 'Floor sheet' }).click();
+        const mini = page.getByTestId('viewer-sheet');
+        // The walk is one line, and every room is on the sheet: as a dot or counted in a cluster.
+        await expect.poll(() => mini.locator('.sw-walk-path').count(), SLOW).toBe(1);
+        await expect.poll(() => roomsShownOnSheet(mini), SLOW).toBe(60);
+        const clusters = mini.getByTestId('sheet-room-cluster');
+        expect(await clusters.count()).toBeGreaterThan(0);
+        expect(await mini.getByTestId('sheet-room').count()).toBeLessThan(60);
+        // The current room is marked above the dots and clusters, pointing its heading (90°: to the right of the sheet);
+        // the mark is not a target, so it never covers the dot or cluster to choose under it.
+        const here = mini.getByTestId('sheet-room-here');
+        await expect.poll(() => here.count(), EVENTUALLY).toBe(1);
+        expect(await here.locator('.sw-room-heading').getAttribute('style')).toContain('rotate(90deg)');
+        expect(await here.evaluate((el) => [el.getAttribute('aria-hidden'), el.hasAttribute('tabindex'), getComputedStyle(el).pointerEvents].join(' '))).toBe('true false none');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+        // Zoomed out, no dot or cluster lies on another: each keeps a 24 px target (WCAG 2.2 target size, checked by axe).
+        expect((await seriousViolations(page)).filter((v) => v.id === 'target-size')).toEqual([]);
+        await saveScreenshot(page, 'visits--walk-clusters');
+
+        // A cluster opens with the keyboard: Enter zooms in and its rooms come apart.
+        const dotsBefore = await mini.getByTestId('sheet-room').count();
+        await clusters.first().focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => mini.getByTestId('sheet-room').count(), SLOW).toBeGreaterThan(dotsBefore);
+        expect((await seriousViolations(page)).filter((v) => v.id === 'target-size')).toEqual([]);
+
+        // A dot grows under the pointer.
+        const dot = mini.locator('.sw-room-dot:not(.is-current)').first();
+        await expect.poll(() => dot.count(), SLOW).toBe(1);
+        const core = dot.locator('.sw-room-core');
+        const small = (await core.boundingBox())!.width;
+        await dot.hover();
+        await expect.poll(async () => (await core.boundingBox())!.width, EVENTUALLY).toBeGreaterThan(small * 1.4);
+
+        // Enter on a dot goes to that room; the focus stays on it, now the current room.
+        const target = await dot.getAttribute('data-room');
+        const name = await dot.getAttribute('aria-label');
+        expect(name).toMatch(/^\d+ · Video 0:\d\d\.5$/);
+        await dot.focus();
+        await page.keyboard.press('Enter');
+        await page.waitForURL((url) => url.pathname === `/viewer/${visit.code}/${target}`);
+        await expect.poll(() => mini.locator(`[data-room="${target}"] [data-current="true"]`).count(), EVENTUALLY).toBe(1);
+        await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-room')), EVENTUALLY).toBe(target);
+        await saveScreenshot(page, 'visits--walk-zoomed');
+      } finally {
+        await phone.close();
+      }
+    },
+    400_000,
+  );
+
+  test(
     'two visits of one sheet side by side: turning one view turns the other',
     async ({ page }) => {
       const owner = await createUser();
@@ -270,7 +350,7 @@ describe('visits and the 360 viewer', () => {
       await expectSignedInLayout(page);
 
       await page.goto(`/visits/${project.id}`);
-      await page.getByRole('link', { name: 'Compare June with another date' }).click();
+      await page.getByRole('link', { name: 'Compare: June' }).click();
       await page.waitForURL(new RegExp(`/compare/${sheet.id}`));
       const left = page.getByTestId('compare-pano-left');
       const right = page.getByTestId('compare-pano-right');
@@ -415,7 +495,7 @@ describe('visits and the 360 viewer', () => {
           }
         });
         const p = await phone.newPage();
-        p.setDefaultTimeout(15_000);
+        p.setDefaultTimeout(ACTION_TIMEOUT);
         await signIn(p, { username: owner.user.username, password: owner.password });
         await expectSignedInLayout(p);
         const paths = [`/visits/${project.id}`, '/visits', `/editvisit/${visit.id}`, `/visittour/${visit.id}`, `/visitsheet/${visit.id}`, `/compare/${sheet.id}`, `/viewer/${visit.code}`];

@@ -20,6 +20,8 @@ const testEnv = {
   // The browser is the only client and always comes from 127.0.0.1: without a
   // higher per-address limit, a full run's sign-ins would hit the 429.
   LOGIN_LIMIT_PER_IP: process.env.LOGIN_LIMIT_PER_IP ?? '1000',
+  // The captcha widget's work in the browser, kept small for a busy CI machine.
+  CAPTCHA_COST: process.env.CAPTCHA_COST ?? '20',
   HOST: '127.0.0.1',
 };
 Object.assign(process.env, testEnv);
@@ -36,8 +38,9 @@ export default defineConfig({
     // settings row, so files must not interleave.
     fileParallelism: false,
     maxWorkers: 1,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Guards against a hung test (it runs beside the other suites on two cores), not measures of speed.
+    testTimeout: 120_000,
+    hookTimeout: 240_000,
     // Vitest's own retry would hide a flaky screen; a failure is reported once.
     retry: 0,
   },

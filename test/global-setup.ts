@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { Redis } from 'ioredis';
 import knexFactory from 'knex';
 import { ensureDatabase } from '../api/src/cli/ensure-database.js';
-import { migrationSource } from '../api/src/core/db/knex.js';
+import { migrationSource } from '@sitewalk/core/db/knex.js';
+import { startS3StandIn } from './support/s3-stand-in.js';
 
 /** Once per run: a fresh test database at the latest schema, and no stale test keys in Redis. */
 export default async function setup() {
@@ -29,4 +30,15 @@ export default async function setup() {
   }
   await r.quit();
   fs.rmSync(process.env.DATA_DIR!, { recursive: true, force: true });
+
+  // STORAGE_DRIVER=s3 with no S3_ENDPOINT: the storage tests run on a local S3-compatible
+  // server started here (the test processes inherit its S3_* variables).
+  if (process.env.STORAGE_DRIVER === 's3' && !process.env.S3_ENDPOINT) {
+    const s3 = await startS3StandIn(`${process.env.DATA_DIR}-s3`);
+    Object.assign(process.env, s3.env);
+    return async () => {
+      await s3.close();
+      fs.rmSync(`${process.env.DATA_DIR}-s3`, { recursive: true, force: true });
+    };
+  }
 }

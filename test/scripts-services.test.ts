@@ -124,10 +124,10 @@ beforeAll(async () => {
   writeExecutable(path.join(fakeBin, 'npm'), `#!/usr/bin/env bash\ncase "$1" in ci|install) exit 0 ;; esac\nexec "${work}/failing-step" npm "$@"\n`);
   // npx: the bench steps (npx tsx bench/…).
   writeExecutable(path.join(fakeBin, 'npx'), `#!/usr/bin/env bash\nexec "${work}/failing-step" npx "$@"\n`);
-  // node: the real one for the scripts' probes; the TypeScript programs (node --import tsx …) fail.
+  // node: the real one for the scripts' probes; the programs (node --import tsx …, the server build and the compiled server) fail.
   writeExecutable(
     path.join(fakeBin, 'node'),
-    `#!/usr/bin/env bash\n[ "$1" = --import ] && exec "${work}/failing-step" node "$@"\nexec "${process.execPath}" "$@"\n`,
+    `#!/usr/bin/env bash\ncase "$1" in --import|scripts/build-server.mjs|dist/*) exec "${work}/failing-step" node "$@" ;; esac\nexec "${process.execPath}" "$@"\n`,
   );
 });
 

@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import serve from 'koa-static';
 import send from 'koa-send';
 import { UPLOAD_LIMITS } from '@sitewalk/proto';
-import { config } from './core/config.js';
+import { config } from '@sitewalk/core/config.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { noStoreForApi } from './http/no-store.js';
 import { csrfProtection, requestContext, requestTimeout, serializeJsonOnce } from './http/middleware.js';
@@ -18,9 +18,12 @@ import { viewerPage } from './http/viewer-page.js';
 import { isUploadRequest } from './http/upload.js';
 import { indexRoutesByFirstSegment } from './http/route-index.js';
 import { rejectUnreadableText } from './http/validate.js';
+import { PAYPAL_WEBHOOK_PATH } from './routes/billing.routes.js';
 import { apiRouter } from './routes/index.js';
-import { db } from './core/db/index.js';
-import { logger } from './core/logger.js';
+import { carriesApiKey } from './http/api-key-auth.js';
+import { maintenanceGuard, maintenancePage, MAINTENANCE_RETRY_AFTER } from './http/maintenance.js';
+import { db } from '@sitewalk/core/db';
+import { logger } from '@sitewalk/core/logger.js';
 
 /** Builds the Koa application: API under /api, the built client everywhere else. */
 export function createApp(opts: { serveClient?: boolean } = {}): Koa {
@@ -30,6 +33,8 @@ export function createApp(opts: { serveClient?: boolean } = {}): Koa {
   app.on('error', (err: NodeJS.ErrnoException, ctx?: Koa.Context) => {
     // The browser went away mid-answer (Leaflet cancels tiles while panning): nothing to report.
     if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+    // A resumable upload whose connection dropped mid-request: the client resumes it.
+    if (err.code === 'HPE_INVALID_EOF_STATE') return;
     logger.error({ err, path: ctx?.path }, 'server error');
   });
 
@@ -64,7 +69,8 @@ export function createApp(opts: { serveClient?: boolean } = {}): Koa {
   }
   app.use(requestTimeout(config.requestTimeoutMs, isUploadRequest));
   // The queue monitor (routes/admin-queues.routes.ts) is its own page with a SameSite=Strict cookie of its own path: no cross-site request carries it.
-  app.use(async (ctx, next) => (ctx.path.startsWith('/api') && !ctx.path.startsWith('/api/admin/queues') ? csrfProtection(ctx, next) : next()));
+  // Requests with an API key come from programs, which another site cannot make a browser send (api-key-auth.ts).
+  app.use(async (ctx, next) => (ctx.path.startsWith('/api') && !ctx.path.startsWith('/api/admin/queues') && !carriesApiKey(ctx) ? csrfProtection(ctx, next) : next()));
   const parsedMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
   const bodyParser = koaBody({
     multipart: false,
@@ -77,8 +83,10 @@ export function createApp(opts: { serveClient?: boolean } = {}): Koa {
     },
   }) as unknown as Koa.Middleware;
   // koa-body would work out the body's type on every GET only to parse nothing.
-  app.use((ctx, next) => (parsedMethods.has(ctx.method) ? bodyParser(ctx, next) : next()));
+  // PayPal's webhook is verified on its raw body, so it is read unparsed (routes/billing.routes.ts).
+  app.use((ctx, next) => (parsedMethods.has(ctx.method) && ctx.path !== PAYPAL_WEBHOOK_PATH ? bodyParser(ctx, next) : next()));
   app.use(rejectUnreadableText);
+  app.use(maintenanceGuard);
   const router = indexRoutesByFirstSegment(apiRouter());
   app.use(router.routes());
   app.use(router.allowedMethods());
@@ -108,6 +116,14 @@ function serveClient(app: Koa): void {
     if (viewer !== null) {
       ctx.type = 'html';
       ctx.body = viewer;
+      return;
+    }
+    const closed = await maintenancePage(ctx);
+    if (closed !== null) {
+      ctx.status = 503;
+      ctx.set('Retry-After', String(MAINTENANCE_RETRY_AFTER));
+      ctx.type = 'html';
+      ctx.body = closed;
       return;
     }
     await send(ctx, 'index.html', { root: dist });

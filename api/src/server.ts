@@ -1,13 +1,13 @@
 import http from 'node:http';
 import { createApp } from './app.js';
-import { config } from './core/config.js';
-import { logger } from './core/logger.js';
+import { config } from '@sitewalk/core/config.js';
+import { logger } from '@sitewalk/core/logger.js';
 import { attachRealtime } from './realtime/gateway.js';
-import { closeDb } from './core/db/index.js';
-import { closeRedis } from './core/redis.js';
-import { closeQueues } from './core/queue/index.js';
-import { closeEmitter } from './core/realtime/emitter.js';
-import { canAccessProject } from './core/services/access.service.js';
+import { closeDb } from '@sitewalk/core/db';
+import { closeRedis } from '@sitewalk/core/redis.js';
+import { closeQueues } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime/emitter.js';
+import { canAccessProject } from '@sitewalk/core/services/access.service.js';
 
 /** Starts the HTTP server: API, Socket.IO and the client on one port. */
 export async function startServer(port = config.port) {

@@ -1,11 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACTIVATION_PATH, PASSWORD_RESET_PATH } from '@sitewalk/proto';
-import { config } from '../src/core/config.js';
-import { closeQueues } from '../src/core/queue/index.js';
+import { config } from '@sitewalk/core/config.js';
+import { closeQueues } from '@sitewalk/core/queue';
 import { useOwnRedisPrefix, waitFor } from '../../workers/test/helpers.js';
 import { useMailDelivery } from '../../workers/test/mail-delivery.js';
 import { readMail, tokenLink, type ReadMail } from '../../test/support/mime.js';
 import { api, createUser, uniqueIp, uniqueName } from './helpers.js';
+import { keepSettingsSteady } from './settings-lock.js';
+
+// A password alone gives a session here: no file turns two-factor sign-in on meanwhile.
+keepSettingsSteady('2fa_enable');
 
 // Own queues: the workers started here must not take other test files' jobs, nor theirs ours.
 useOwnRedisPrefix('account-mail');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVATION_PATH } from '@sitewalk/proto';
-import { User, db } from '../src/core/db/index.js';
+import { User, db } from '@sitewalk/core/db';
 import { api, createUser, uniqueIp, uniqueName } from './helpers.js';
 import { lockSettings, type SettingsLock } from './settings-lock.js';
 import { lastMailedToken, queuedMails } from './mail-jobs.js';
@@ -113,7 +113,7 @@ describe('POST /api/register', () => {
       const [notice] = await queuedMails(notifyEmail);
       expect(notice.subject).toBe(`SiteWalk: new registration (${input.username})`);
       expect(notice.text).toContain(input.email);
-      const { queue } = await import('../src/core/queue/index.js');
+      const { queue } = await import('@sitewalk/core/queue');
       const dispatch = await queue('notifications').getJob(`notify-registration-${res.body.data.id}-u${admin.user.id}`);
       expect(dispatch?.data).toMatchObject({ user_id: admin.user.id, kind: 'registration', email: false });
     } finally {

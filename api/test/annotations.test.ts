@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -6,12 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { AnnotationChangedEvent, AnnotationDetail, ClientToServerEvents, ServerToClientEvents, VisitDetail } from '@sitewalk/proto';
 import { createApp } from '../src/app.js';
-import { Room, SheetMap, db } from '../src/core/db/index.js';
-import { closeQueues } from '../src/core/queue/index.js';
-import { closeEmitter } from '../src/core/realtime/emitter.js';
-import { localPath } from '../src/core/storage/index.js';
+import { Room, Sheet, db } from '@sitewalk/core/db';
+import { closeQueues } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime/emitter.js';
+import { isStored } from '../../test/support/stored.js';
 import { attachRealtime } from '../src/realtime/gateway.js';
-import { canAccessProject } from '../src/core/services/access.service.js';
+import { canAccessProject } from '@sitewalk/core/services/access.service.js';
+import { siteToday } from '@sitewalk/core/services/site-today.js';
+import { lockSettings } from './settings-lock.js';
 import { waitFor } from '../../workers/test/helpers.js';
 import { api, createUser, type TestUser } from './helpers.js';
 import { addMember, newProject } from './project-helpers.js';
@@ -49,7 +50,7 @@ interface World {
 async function world(): Promise<World> {
   const owner = await createUser();
   const p = await newProject(owner);
-  const map = await SheetMap.query().insertAndFetch({ id_project: p.id, name: 'Level 1', status: 'ready', width: 2000, height: 1000, dpi: 200, tile_size: 256, max_zoom: 3 });
+  const map = await Sheet.query().insertAndFetch({ id_project: p.id, name: 'Level 1', status: 'ready', width: 2000, height: 1000, dpi: 200, tile_size: 256, max_zoom: 3 });
   const res = await api().post('/api/visits').set(owner.auth).send({ id_project: p.id, name: 'Walk', date: '2026-03-02', id_map: map.id });
   expect(res.status).toBe(201);
   const room = await Room.query().insertAndFetch({ id_visit: res.body.data.id, name: 'Lobby', status: 'ready', id_map: map.id, x: 300, y: 400, position: 0 } as Partial<Room>);
@@ -154,12 +155,12 @@ describe('snags: create, read, change, delete', () => {
     const w = await world();
     const up = await api().post('/api/annotations/file').set(w.owner.auth).field('id_visit', String(w.visit.id)).attach('file', await png(), 'photo.png');
     const s = await newSnag(w, w.owner, { files: [up.body.data.filename] });
-    const path = localPath(keyOf(s.files[0].url));
-    expect(fs.existsSync(path)).toBe(true);
+    const key = keyOf(s.files[0].url);
+    expect(await isStored(key)).toBe(true);
     const del = await api().delete(`/api/annotations/${s.id}`).set(w.owner.auth);
     expect(del.status).toBe(200);
     expect(del.body.data).toEqual({ id: s.id, id_project: w.project });
-    expect(fs.existsSync(path)).toBe(false);
+    expect(await isStored(key)).toBe(false);
     expect((await api().get(`/api/annotations/${s.id}`).set(w.owner.auth)).status).toBe(404);
     expect(await db()('annotation_history').where({ id_annotation: s.id })).toEqual([]);
   });
@@ -225,6 +226,62 @@ describe('snags: who sees and changes them', () => {
   });
 });
 
+describe('moving several snags at once (PUT /annotations/status)', () => {
+  const statusOf = async (w: World, id: number) => (await api().get(`/api/annotations/${id}`).set(w.owner.auth)).body.data.status;
+
+  it('moves every chosen snag in one call, each with its history entry, and answers them as they are now', async () => {
+    const w = await world();
+    const a = await newSnag(w, w.owner, { title: 'Crack A' });
+    const b = await newSnag(w, w.owner, { title: 'Crack B' });
+    const res = await api().put('/api/annotations/status').set(w.owner.auth).send({ ids: [b.id, a.id], status: 'in_progress' });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Snags updated.');
+    expect(res.body.data.items.map((s: AnnotationDetail) => [s.id, s.status, s.can_edit])).toEqual([
+      [b.id, 'in_progress', true],
+      [a.id, 'in_progress', true],
+    ]);
+    const detail = (await api().get(`/api/annotations/${a.id}`).set(w.owner.auth)).body.data as AnnotationDetail;
+    expect(detail.history[0]).toMatchObject({ action: 'updated', changes: [{ field: 'status', from: 'open', to: 'in_progress' }], user: { id: w.owner.user.id } });
+  });
+
+  it("changes nothing when one id is another user's snag (404), one is read-only (403) or one move is refused (409)", async () => {
+    const w = await world();
+    const mine = await newSnag(w, w.owner, { title: 'Mine' });
+    const other = await world();
+    const theirs = await newSnag(other, other.owner, { title: 'Theirs' });
+
+    const unseen = await api().put('/api/annotations/status').set(w.owner.auth).send({ ids: [mine.id, theirs.id], status: 'in_progress' });
+    expect([unseen.status, unseen.body.message]).toEqual([404, 'Snag not found.']);
+    expect(await statusOf(w, mine.id)).toBe('open');
+    expect(await statusOf(other, theirs.id)).toBe('open');
+
+    const reader = await createUser();
+    await addMember(w.project, reader, 'viewer');
+    const readOnly = await api().put('/api/annotations/status').set(reader.auth).send({ ids: [mine.id], status: 'closed' });
+    expect([readOnly.status, readOnly.body.message]).toEqual([403, 'You can view the snags of this project but not change them.']);
+
+    const closed = await newSnag(w, w.owner, { title: 'Done', status: 'open' });
+    await api().put(`/api/annotations/${closed.id}`).set(w.owner.auth).send({ status: 'closed' });
+    const refused = await api().put('/api/annotations/status').set(w.owner.auth).send({ ids: [mine.id, closed.id], status: 'in_progress' });
+    expect([refused.status, refused.body.message]).toEqual([409, 'A snag that is closed cannot be moved to in progress. (Done)']);
+    expect(await statusOf(w, mine.id)).toBe('open');
+    expect((await api().get(`/api/annotations/${mine.id}`).set(w.owner.auth)).body.data.history).toHaveLength(1);
+  });
+
+  it('refuses a bad body with a sentence, and keeps PUT /annotations/{id} working beside it', async () => {
+    const w = await world();
+    const s = await newSnag(w, w.owner);
+    const empty = await api().put('/api/annotations/status').set(w.owner.auth).send({ ids: [], status: 'closed' });
+    expect([empty.status, empty.body.message]).toEqual([400, 'Choose at least one snag.']);
+    const badStatus = await api().put('/api/annotations/status').set(w.owner.auth).send({ ids: [s.id], status: 'done' });
+    expect(badStatus.status).toBe(400);
+    expect(badStatus.body.message).toMatch(/^status must be one of/);
+    expect((await api().put('/api/annotations/status').send({ ids: [s.id], status: 'closed' })).status).toBe(401);
+    const single = await api().put(`/api/annotations/${s.id}`).set(w.owner.auth).send({ status: 'closed' });
+    expect([single.status, single.body.data.status]).toEqual([200, 'closed']);
+  });
+});
+
 describe('snag files', () => {
   it('stores a file named ../../etc/passwd under a server-chosen name and shows the sent name only as a label', async () => {
     const w = await world();
@@ -236,7 +293,7 @@ describe('snag files', () => {
     expect(f.mime).toBe('image/png');
     const key = keyOf(f.url);
     expect(key).toBe(`projects/${w.project}/visits/${w.visit.id}/annotations/${f.filename}`);
-    expect(fs.existsSync(localPath(key))).toBe(true);
+    expect(await isStored(key)).toBe(true);
   });
 
   it('refuses an executable renamed .jpg (422) and a file above the size limit (413), keeping nothing', async () => {
@@ -272,7 +329,7 @@ describe('snag files', () => {
 
     const del = await api().delete('/api/annotations/file/delete').query({ filename: up.body.data.filename, id_visit: w.visit.id }).set(w.owner.auth);
     expect(del.status).toBe(200);
-    expect(fs.existsSync(localPath(keyOf(up.body.data.url)))).toBe(false);
+    expect(await isStored(keyOf(up.body.data.url))).toBe(false);
     const gone = (await api().get(`/api/annotations/${s.id}`).set(w.owner.auth)).body.data as AnnotationDetail;
     expect(gone.files).toEqual([]);
     expect(gone.history[0]).toMatchObject({ action: 'file_removed' });
@@ -326,6 +383,30 @@ describe('the snag list', () => {
     expect(bad.body.message).toBe('status must be one or more of open, in_progress, ready_for_review, closed, rejected.');
     expect((await list({ sort: 'colour' })).status).toBe(400);
     expect((await list({ serach: 'x' })).status).toBe(400);
+  });
+  it("reads a snag's due day in the site's time zone, as the overdue reminder does, also when the server's day is another", async () => {
+    const settings = await lockSettings();
+    try {
+      // 23:30 and 00:30 in Amman (UTC+3) are two site days whatever the server's zone.
+      await settings.set({ timezone: 'Asia/Amman' });
+      expect(await siteToday(db(), new Date('2026-11-28T20:30:00Z'))).toBe('2026-11-28');
+      expect(await siteToday(db(), new Date('2026-11-28T21:30:00Z'))).toBe('2026-11-29');
+
+      // Now: a zone where it is still yesterday or already tomorrow against UTC (the server's zone here),
+      // an hour or more away from the site's midnight so the day cannot turn during the test.
+      await settings.set({ timezone: new Date().getUTCHours() < 11 ? 'Etc/GMT+12' : 'Pacific/Kiritimati' });
+      const siteDay = await siteToday();
+      expect(siteDay).not.toBe(new Date().toISOString().slice(0, 10));
+      const w = await world();
+      const s = await newSnag(w, w.owner, { title: 'Due on the site today', due_date: siteDay });
+      const items = async (q: Record<string, unknown>) =>
+        (await api().get('/api/annotations').query({ id_project: w.project, ...q }).set(w.owner.auth)).body.data.items.map((x: { id: number; overdue: boolean }) => x);
+      expect((await items({ due: 'today' })).map((x: { id: number }) => x.id)).toEqual([s.id]);
+      expect(await items({ due: 'overdue' })).toEqual([]);
+      expect((await items({})).find((x: { id: number }) => x.id === s.id).overdue).toBe(false);
+    } finally {
+      await settings.release();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { symbols as pinoSymbols } from 'pino';
-import { config } from '../src/core/config.js';
-import { logger } from '../src/core/logger.js';
+import { config } from '@sitewalk/core/config.js';
+import { logger } from '@sitewalk/core/logger.js';
 import { startAdskStandIn, type AdskStandIn, type StandInHub } from '../../test/support/adsk-stand-in.js';
 import { ADSK_CLIENT, ADSK_SECRET, pdf, sampleHubs } from '../../test/support/adsk-sample.js';
 import { api, type TestUser } from './helpers.js';

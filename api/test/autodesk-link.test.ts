@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../src/core/db/index.js';
-import { closeRedis } from '../src/core/redis.js';
+import { db } from '@sitewalk/core/db';
+import { closeRedis } from '@sitewalk/core/redis.js';
 import type { AdskStandIn } from '../../test/support/adsk-stand-in.js';
 import { api, createUser } from './helpers.js';
 import { lockSettings, type SettingsLock } from './settings-lock.js';

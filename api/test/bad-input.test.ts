@@ -2,9 +2,10 @@ import * as proto from '@sitewalk/proto';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRouter } from '../src/routes/index.js';
-import { closeQueues } from '../src/core/queue/index.js';
-import { closeEmitter } from '../src/core/realtime/emitter.js';
-import { issueSession } from '../src/core/services/session.service.js';
+import { ROUTE_CONTRACTS } from '../src/openapi/route-contracts.js';
+import { closeQueues } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime/emitter.js';
+import { issueSession } from '@sitewalk/core/services/session.service.js';
 import { api, createUser, uniqueIp, uniqueName, type TestUser } from './helpers.js';
 import { newProject } from './project-helpers.js';
 
@@ -28,23 +29,43 @@ const BAD = {
   long: 'x'.repeat(5_500),
 } as const;
 
+/** The field names an object schema reads (through unions, pipes and optional wrappers). */
+function collectKeys(s: unknown, out: Set<string>): void {
+  if (s instanceof z.ZodObject) for (const k of Object.keys(s.shape)) out.add(k);
+  else if (s instanceof z.ZodUnion) for (const o of s.options) collectKeys(o, out);
+  else if (s instanceof z.ZodType) {
+    const def = (s as unknown as { _zod: { def: { in?: unknown; innerType?: unknown } } })._zod.def;
+    if (def.in) collectKeys(def.in, out);
+    else if (def.innerType) collectKeys(def.innerType, out);
+  }
+}
+
 /** The keys of every object schema proto exports (query schemas apart), so each route meets the names it reads. */
 function schemaKeys(): { query: string[]; body: string[] } {
   const query = new Set<string>();
   const body = new Set<string>();
-  const collect = (s: unknown, out: Set<string>): void => {
-    if (s instanceof z.ZodObject) for (const k of Object.keys(s.shape)) out.add(k);
-    else if (s instanceof z.ZodUnion) for (const o of s.options) collect(o, out);
-    else if (s instanceof z.ZodType) {
-      const def = (s as unknown as { _zod: { def: { in?: unknown; innerType?: unknown } } })._zod.def;
-      if (def.in) collect(def.in, out);
-      else if (def.innerType) collect(def.innerType, out);
-    }
-  };
   for (const [name, value] of Object.entries(proto)) {
     if (!name.endsWith('Schema') || name === 'settingsUpdateSchema') continue;
-    collect(value, name.endsWith('QuerySchema') ? query : body);
+    collectKeys(value, name.endsWith('QuerySchema') ? query : body);
   }
+  return { query: [...query], body: [...body] };
+}
+
+/**
+ * The keys a route's own schemas read (its line in the OpenAPI contracts, which names the very
+ * schemas the route validates with). Each is also sent alone: a strict schema that refuses the
+ * other keys would hide what one key does. A route with no schema reads no such key, and the
+ * request with every key at once covers it; a route missing from the contracts (openapi.test.ts
+ * fails on that) is sent every key alone.
+ */
+function ownKeys(route: Route, all: { query: string[]; body: string[] }): { query: string[]; body: string[] } {
+  const contract = ROUTE_CONTRACTS.find((c) => c.method.toUpperCase() === route.method && `/api${c.path}` === route.path);
+  if (!contract) return all;
+  const query = new Set<string>();
+  const body = new Set<string>();
+  collectKeys(contract.query, query);
+  collectKeys(contract.body, body);
+  collectKeys(contract.fields, body);
   return { query: [...query], body: [...body] };
 }
 
@@ -59,7 +80,8 @@ function routes(): Route[] {
   for (const layer of apiRouter().stack) {
     for (const method of layer.methods) if (method !== 'HEAD') out.push({ method, path: String(layer.path) });
   }
-  return out;
+  // Signing sessions out would end the sessions the sweep sends its other requests with (sessions.test.ts covers them).
+  return out.filter((r) => !(r.method !== 'GET' && r.path.startsWith('/api/sessions')));
 }
 
 interface Fixture {
@@ -135,6 +157,11 @@ describe('bad input on every route', () => {
     expect(all).toContainEqual({ method: 'PUT', path: '/api/settings' });
     expect(queryKeys).toEqual(expect.arrayContaining(['search', 'project_code', 'page']));
     expect(bodyKeys).toEqual(expect.arrayContaining(['name', 'notification_id', 'username']));
+    // Each route's own keys are found through its contract (a broken lookup would leave only the all-at-once requests).
+    const every = { query: queryKeys, body: bodyKeys };
+    expect(ownKeys({ method: 'POST', path: '/api/projects' }, every).body).toContain('name');
+    expect(ownKeys({ method: 'GET', path: '/api/notifications' }, every).query).toContain('page');
+    expect(all.filter((r) => ownKeys(r, every) === every)).toEqual([]);
   });
 
   for (const who of ['user', 'admin'] as const) {
@@ -153,15 +180,16 @@ describe('bad input on every route', () => {
         const path = fill(route, f);
         const readsQuery = route.method === 'GET' || route.method === 'DELETE';
         const hasBody = route.method !== 'GET';
+        const own = ownKeys(route, { query: queryKeys, body: bodyKeys });
         for (const [kind, value] of Object.entries(BAD)) {
           const label = (what: string) => `${route.method} ${route.path} ${what} ${kind}`;
           // Query: every known key at once (short values), and each key alone where routes read queries
           // (alone, so a strict schema that refuses the other keys does not hide what this one does).
           if (kind !== 'long') requests.push({ label: label('query'), send: send(path, Object.fromEntries(queryKeys.map((k) => [k, value])), undefined) });
-          if (readsQuery) for (const k of queryKeys) requests.push({ label: label(`?${k}=`), send: send(path, { [k]: value }, undefined) });
+          if (readsQuery) for (const k of own.query) requests.push({ label: label(`?${k}=`), send: send(path, { [k]: value }, undefined) });
           if (hasBody) {
             requests.push({ label: label('body'), send: send(path, null, Object.fromEntries(bodyKeys.map((k) => [k, value]))) });
-            if (kind !== 'surrogate') for (const k of bodyKeys) requests.push({ label: label(`{${k}}`), send: send(path, null, { [k]: value }) });
+            if (kind !== 'surrogate') for (const k of own.body) requests.push({ label: label(`{${k}}`), send: send(path, null, { [k]: value }) });
             // Nested, and as a key.
             requests.push({ label: label('nested'), send: send(path, null, { rooms: [{ name: value }], global_settings: { [value]: true } }) });
           }

@@ -22,7 +22,7 @@ const path = await import('node:path');
 const { createApp } = await import('./api/src/app.ts');
 createApp({ serveClient: false });
 const found = changed('after building the app');
-const { checkPdfOpens } = await import('./api/src/core/uploaded-file.ts');
+const { checkPdfOpens } = await import('./core/src/uploaded-file.ts');
 const { planPdf, PAPER } = await import('./workers/test/pdf-fixtures.ts');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'builtins-'));
 fs.writeFileSync(path.join(dir, 'plan.pdf'), await planPdf([{ size: PAPER.A4 }]));

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { api, createUser, uniqueIp } from './helpers.js';
-import { issueSession } from '../src/core/services/session.service.js';
-import { db } from '../src/core/db/index.js';
+import { issueSession } from '@sitewalk/core/services/session.service.js';
+import { db } from '@sitewalk/core/db';
+import { keepSettingsSteady } from './settings-lock.js';
+
+// A password alone gives a session here: no file turns two-factor sign-in on meanwhile.
+keepSettingsSteady('2fa_enable');
 
 const signIn = (username: string, password: string) =>
   api().post('/api/login').set('X-Forwarded-For', uniqueIp()).send({ username, password });

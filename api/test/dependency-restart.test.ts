@@ -25,7 +25,7 @@ let auth: Record<string, string> = {};
 let userId = 0;
 let workers: RunningWorkers | undefined;
 let closeAll: () => Promise<void> = async () => undefined;
-let enqueue: typeof import('../src/core/queue/index.js').enqueue;
+let enqueue: typeof import('@sitewalk/core/queue').enqueue;
 const consoleErrors = vi.spyOn(console, 'error');
 // Put back for whatever test file this worker process runs next.
 const originalEnv = { DATABASE_URL: process.env.DATABASE_URL, REDIS_URL: process.env.REDIS_URL };
@@ -36,18 +36,18 @@ beforeAll(async () => {
   process.env.DATABASE_URL = databaseUrl;
   process.env.REDIS_URL = redisServer.url;
 
-  const { config } = await import('../src/core/config.js');
+  const { config } = await import('@sitewalk/core/config.js');
   // Never run this test against the shared servers: it stops the ones it talks to.
   if (config.databaseUrl !== databaseUrl || config.redisUrl !== redisServer.url) throw new Error('The app was configured before the throw-away servers were started.');
   const { ensureDatabase } = await import('../src/cli/ensure-database.js');
   await ensureDatabase(databaseUrl);
-  const { migrateLatest, closeDb } = await import('../src/core/db/index.js');
+  const { migrateLatest, closeDb } = await import('@sitewalk/core/db');
   await migrateLatest();
   const { createApp } = await import('../src/app.js');
   const { createUser } = await import('./helpers.js');
-  const queue = await import('../src/core/queue/index.js');
-  const { closeRedis } = await import('../src/core/redis.js');
-  const { closeEmitter } = await import('../src/core/realtime/emitter.js');
+  const queue = await import('@sitewalk/core/queue');
+  const { closeRedis } = await import('@sitewalk/core/redis.js');
+  const { closeEmitter } = await import('@sitewalk/core/realtime/emitter.js');
   const { handlers } = await import('../../workers/src/jobs/index.js');
   const { startWorkers } = await import('../../workers/src/runner.js');
   enqueue = queue.enqueue;

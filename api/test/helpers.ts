@@ -4,8 +4,8 @@ import argon2 from 'argon2';
 import request from 'supertest';
 import type Koa from 'koa';
 import { createApp } from '../src/app.js';
-import { User } from '../src/core/db/index.js';
-import { issueSession } from '../src/core/services/session.service.js';
+import { User } from '@sitewalk/core/db';
+import { issueSession } from '@sitewalk/core/services/session.service.js';
 
 let app: Koa | null = null;
 /** The Koa app under test (real Postgres and Redis), created once per test file. */

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACTIVATION_PATH, ACTIVATION_TTL_MS } from '@sitewalk/proto';
-import { db } from '../src/core/db/index.js';
-import { closeQueues, enqueue, queue } from '../src/core/queue/index.js';
-import { closeEmitter } from '../src/core/realtime/emitter.js';
+import { db } from '@sitewalk/core/db';
+import { closeQueues, enqueue, queue } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime/emitter.js';
 import { settled, useOwnRedisPrefix, waitFor } from '../../workers/test/helpers.js';
 import { useMailDelivery } from '../../workers/test/mail-delivery.js';
 import { ensureSchedules } from '../../workers/src/schedules.js';

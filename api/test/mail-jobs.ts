@@ -1,17 +1,18 @@
 import type { JobOf } from '@sitewalk/proto';
 import { tokenLink } from '../../test/support/mime.js';
-import { queue } from '../src/core/queue/index.js';
+import { queue } from '@sitewalk/core/queue';
+import { openMailJob } from '@sitewalk/core/mail/sealed-mail.js';
 
 /**
  * The mail.send jobs queued for an address, in whatever state a worker left
  * them, oldest first: what the API asked to be mailed.
  */
-export async function queuedMails(to: string): Promise<JobOf<'mail.send'>[]> {
+export async function queuedMails(to: string): Promise<ReturnType<typeof openMailJob>[]> {
   const jobs = await queue('mail').getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed', 'paused']);
   return jobs
     .filter((j) => j?.name === 'mail.send' && (j.data as JobOf<'mail.send'>).to === to)
     .sort((a, b) => a.timestamp - b.timestamp)
-    .map((j) => j.data as JobOf<'mail.send'>);
+    .map((j) => openMailJob(j.data as JobOf<'mail.send'>));
 }
 
 /** The token of the last link to `path` mailed to an address. */

@@ -1,17 +1,17 @@
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Room, SheetMap, Visit, db } from '../src/core/db/index.js';
-import { localPath, putBuffer } from '../src/core/storage/index.js';
+import { Room, Sheet, Visit, db } from '@sitewalk/core/db';
+import { putBuffer } from '@sitewalk/core/storage';
+import { isStored } from '../../test/support/stored.js';
 import { api, createUser } from './helpers.js';
 import { addMember, newProject } from './project-helpers.js';
 
 /** A sheet as the PDF worker leaves it: ready, sized, with a thumbnail and a tile on disk. */
 async function readySheet(projectId: number, name = 'Level 2') {
-  const map = await SheetMap.query().insertAndFetch({ id_project: projectId, name, status: 'ready', width: 2000, height: 1000, dpi: 200, tile_size: 256, max_zoom: 3 });
+  const map = await Sheet.query().insertAndFetch({ id_project: projectId, name, status: 'ready', width: 2000, height: 1000, dpi: 200, tile_size: 256, max_zoom: 3 });
   const folder = `projects/${projectId}/maps/${map.id}`;
   await putBuffer(`${folder}/thumbnail.jpg`, Buffer.from('thumb'));
   await putBuffer(`${folder}/tiles/0/0/0.jpg`, Buffer.from('tile'));
-  return SheetMap.query().patchAndFetchById(map.id, { folder, thumbnail: `${folder}/thumbnail.jpg` });
+  return Sheet.query().patchAndFetchById(map.id, { folder, thumbnail: `${folder}/thumbnail.jpg` });
 }
 
 /** A visit of the project, as the visits feature makes them. */
@@ -97,12 +97,12 @@ describe('DELETE /api/maps/{id}', () => {
     const p = await newProject(owner);
     const map = await readySheet(p.id);
     const room = await Room.query().insertAndFetch({ id_map: map.id, name: 'Lobby', x: 10, y: 20 });
-    expect(fs.existsSync(localPath(map.folder!))).toBe(true);
+    expect(await isStored(map.folder!)).toBe(true);
     const res = await api().delete(`/api/maps/${map.id}`).set(owner.auth);
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Sheet deleted successfully!');
     expect(res.body.data).toEqual({ id: map.id, id_project: p.id });
-    expect(fs.existsSync(localPath(map.folder!))).toBe(false);
+    expect(await isStored(map.folder!)).toBe(false);
     expect((await api().get(`/api/maps/${map.id}`).set(owner.auth)).status).toBe(404);
     expect(await Room.query().findById(room.id)).toMatchObject({ id_map: null });
   });

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { NOTIFICATION_KINDS } from '@sitewalk/proto';
-import { Notification, db } from '../src/core/db/index.js';
-import { getPreferences } from '../src/core/services/notifications.service.js';
-import { closeEmitter } from '../src/core/realtime/emitter.js';
+import { NOTIFICATION_KINDS, notice, withoutIsolates } from '@sitewalk/proto';
+import { Notification, db } from '@sitewalk/core/db';
+import { getPreferences } from '@sitewalk/core/services/notifications.service.js';
+import { closeEmitter } from '@sitewalk/core/realtime/emitter.js';
 import { api, createUser } from './helpers.js';
 
 afterAll(async () => {
@@ -48,6 +48,30 @@ describe('GET /api/notifications', () => {
     const page2 = await api().get('/api/notifications?page=2&per_page=3').set(me.auth);
     expect(page2.body.data.items.map((n: { title: string }) => n.title)).toEqual(['Old read']);
     expect(page2.body.data).toMatchObject({ page: 2, per_page: 3, total: 4 });
+  });
+
+  it('gives a notification written as keys in the reader\'s language, with its keys; an older one keeps its text', async () => {
+    const me = await createUser();
+    const other = await createUser();
+    const text = notice('joinAccepted', { project: 'Abdali Tower', role: { term: 'viewer' } });
+    const [keyed] = await addNotifications(me.user.id, 1, { title: 'stored', message: 'stored', title_key: text.title_key, message_key: text.message_key, params: text.params! });
+    await addNotifications(me.user.id, 1, { title: 'Written before keys', created_at: new Date(Date.UTC(2025, 0, 1)) });
+
+    const en = await api().get('/api/notifications').set(me.auth);
+    expect(en.body.data.items[0]).toMatchObject({ id: keyed.id, title: 'Join request accepted', title_key: 'Join request accepted', params: text.params });
+    expect(withoutIsolates(en.body.data.items[0].message)).toBe('You are now a member of the project "Abdali Tower" as viewer.');
+    expect(en.body.data.items[1]).toMatchObject({ title: 'Written before keys', message: 'Message 0' });
+    expect(en.body.data.items[1].title_key).toBeUndefined();
+
+    // The reader switches to Arabic: the same notification now reads in Arabic, every inserted value (the project's name, the role) isolated.
+    expect((await api().post('/api/language').set(me.auth).send({ locale: 'ar' })).status).toBe(200);
+    const ar = await api().get('/api/notifications').set(me.auth);
+    expect(ar.body.data.items[0].title).toBe('قُبل طلب الانضمام');
+    expect(ar.body.data.items[0].message).toBe('أصبحت عضواً في المشروع «\u2068Abdali Tower\u2069» بدور \u2068مشاهد\u2069.');
+    expect(ar.body.data.items[1].title).toBe('Written before keys');
+
+    // Someone else's notification stays theirs.
+    expect((await api().post('/api/notifications/mark-read').set(other.auth).send({ notification_id: keyed.id })).status).toBe(404);
   });
 
   it('refuses a bad page with 400 and a missing token with 401', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVATION_PATH, PASSWORD_EMAIL_NEUTRAL_MESSAGE, PASSWORD_RESET_PATH } from '@sitewalk/proto';
-import { db } from '../src/core/db/index.js';
+import { db } from '@sitewalk/core/db';
 import { api, createUser, uniqueIp, uniqueName } from './helpers.js';
 import { lockSettings, type SettingsLock } from './settings-lock.js';
 import { lastMailedToken, queuedMails } from './mail-jobs.js';

@@ -6,11 +6,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAN_BYTES_PER_MB, PLAN_LIMIT_STATUS, type PlanInfo, type VisitDetail } from '@sitewalk/proto';
-import { db } from '../src/core/db/index.js';
-import { closeQueues } from '../src/core/queue/index.js';
-import { closeEmitter } from '../src/core/realtime/emitter.js';
-import { localPath } from '../src/core/storage/index.js';
-import { projectFolder } from '../src/core/services/sheets.service.js';
+import { db } from '@sitewalk/core/db';
+import { closeQueues } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime/emitter.js';
+import { localPath } from '@sitewalk/core/storage';
+import { projectFolder } from '@sitewalk/core/services/sheets.service.js';
 import { planPdf, PAPER } from '../../workers/test/pdf-fixtures.js';
 import { api, createUser, uniqueName, type TestUser } from './helpers.js';
 import { addMember, newProject } from './project-helpers.js';
@@ -54,6 +54,8 @@ async function planFor(admin: TestUser, owner: TestUser, limits: Limits, expires
 async function joinPlan(owner: TestUser, member: TestUser) {
   const res = await api().post('/api/plan-members/invite').set(owner.auth).send({ email: member.user.email });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const accepted = await api().post(`/api/plan-members/${res.body.data.id}/accept`).set(member.auth);
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
 }
 
 const planInfo = async (u: TestUser): Promise<PlanInfo> => (await api().get(`/api/users/${u.user.id}/profile`).set(u.auth)).body.data.plan_info;
@@ -163,7 +165,14 @@ describe('plan limits', () => {
     const none = await api().post('/api/plans').set(admin.auth).send({ name: uniqueName('Empty'), price: 0, period: 'month', member_slots: 0, max_storage_mb: 0 });
     await api().put(`/api/plan-subscriptions/${roomy.subscription}`).set(admin.auth).send({ id_plan: none.body.data.id }).expect(200);
     const before = storedFiles(p.id);
-    const rowsBefore = await Promise.all(['pdf_uploads', 'rooms', 'videos', 'annotation_files'].map((t) => db()(t).count<{ n: number }[]>({ n: '*' }).first()));
+    // This project's rows only: other test files add rooms and uploads of their own meanwhile.
+    const rowsOfProject = () =>
+      Promise.all(
+        [db()('pdf_uploads').where({ id_project: p.id }), db()('rooms').where({ id_visit: visit.id }), db()('videos').where({ id_visit: visit.id }), db()('annotation_files').where({ id_visit: visit.id })].map((q) =>
+          q.count<{ n: number }[]>({ n: '*' }).first(),
+        ),
+      );
+    const rowsBefore = await rowsOfProject();
 
     const attempts = {
       pdf: await api().post(`/api/projects/${p.id}/pdf-sheet`).set(owner.auth).attach('file', await planPdf([{ size: PAPER.A6 }]), 'plans.pdf'),
@@ -178,7 +187,7 @@ describe('plan limits', () => {
       expect(res.body.message, kind).toMatch(/^This file needs .* MB, but your plan ".*" has only 0\.0 MB left of its 0 MB of storage\. Delete files or ask for a larger plan\.$/);
     }
     expect(storedFiles(p.id)).toEqual(before);
-    const rowsAfter = await Promise.all(['pdf_uploads', 'rooms', 'videos', 'annotation_files'].map((t) => db()(t).count<{ n: number }[]>({ n: '*' }).first()));
+    const rowsAfter = await rowsOfProject();
     expect(rowsAfter).toEqual(rowsBefore);
     expect((await db()('pois').where({ id: poi.body.data.id }).first('file_key')).file_key).toBeNull();
     expect((await db()('projects').where({ id: p.id }).first('cover')).cover).toBeNull();

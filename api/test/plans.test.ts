@@ -59,17 +59,29 @@ describe('plans', () => {
     const plan = await newPlan(admin, { member_slots: 2 });
     await subscribe(admin, plan.id, owner);
 
-    const invited = await api().post('/api/plan-members/invite').set(owner.auth).send({ email: colleague.user.email.toUpperCase() });
+    const colleagueEmail = colleague.user.email.toLowerCase();
+    const invited = await api().post('/api/plan-members/invite').set(owner.auth).send({ email: colleagueEmail.toUpperCase() });
     expect(invited.status).toBe(201);
-    expect(invited.body.data).toMatchObject({ status: 'active', id_user: colleague.user.id, role: 'member', plan_name: plan.name });
     const stranger = `new_${uniqueName()}@example.test`;
     const pending = await api().post('/api/plan-members/invite').set(owner.auth).send({ email: stranger });
     expect(pending.status).toBe(201);
-    expect(pending.body.data).toMatchObject({ status: 'invited', id_user: null, email: stranger });
-    expect(pending.body.message).toBe(`An invitation was sent to ${stranger}.`);
+    // The same answer whether the address has an account or not: no id, no name.
+    for (const [res, email] of [[invited, colleagueEmail], [pending, stranger]] as const) {
+      expect(res.body.data).toMatchObject({ status: 'invited', id_user: null, user: null, email, role: 'member', plan_name: plan.name });
+      expect(res.body.message).toBe(`An invitation was sent to ${email}.`);
+    }
     const mails = await queuedMails(stranger);
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toMatch(/\/register/);
+    // The colleague is not in the plan until they accept.
+    expect((await profile(colleague)).body.data.plan_info).toBeNull();
+    const waiting = await api().get('/api/plan-members/invitations').set(colleague.auth);
+    expect(waiting.body.data).toMatchObject([{ id: invited.body.data.id, plan_name: plan.name, status: 'invited' }]);
+    expect((await api().post(`/api/plan-members/${invited.body.data.id}/accept`).set(outsider.auth)).status).toBe(404);
+    const accepted = await api().post(`/api/plan-members/${invited.body.data.id}/accept`).set(colleague.auth);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data).toMatchObject({ status: 'active', id_user: colleague.user.id });
+    expect((await api().post(`/api/plan-members/${invited.body.data.id}/accept`).set(colleague.auth)).status).toBe(404);
 
     const full = await api().post('/api/plan-members/invite').set(owner.auth).send({ email: outsider.user.email });
     expect(full.status).toBe(409);
@@ -100,24 +112,36 @@ describe('plans', () => {
 
     // The owner removes the pending invitation; the freed slot takes someone new.
     expect((await api().delete(`/api/plan-members/${pending.body.data.id}`).set(owner.auth)).status).toBe(200);
-    expect((await api().post('/api/plan-members/invite').set(owner.auth).send({ email: outsider.user.email })).status).toBe(201);
+    const later = await api().post('/api/plan-members/invite').set(owner.auth).send({ email: outsider.user.email });
+    expect(later.status).toBe(201);
+    expect((await api().post(`/api/plan-members/${later.body.data.id}/accept`).set(outsider.auth)).status).toBe(200);
     // A member leaves by themself.
     expect((await api().delete(`/api/plan-members/${memberId}`).set(colleague.auth)).status).toBe(200);
     expect((await profile(colleague)).body.data.plan_info).toBeNull();
     expect((await api().get('/api/plan-members').set(owner.auth)).body.data.members.map((m: { id_user: number }) => m.id_user)).toEqual([outsider.user.id]);
   });
 
-  it('turns an invitation into a membership once the invited address has an account', async () => {
+  it('lets someone who registers after the invitation accept or decline it; nobody joins without saying yes', async () => {
     const admin = await createUser({ super_admin: true });
     const owner = await createUser();
     const plan = await newPlan(admin, { member_slots: 3 });
     await subscribe(admin, plan.id, owner);
     const username = uniqueName();
     const email = `${username.toLowerCase()}@example.test`;
-    expect((await api().post('/api/plan-members/invite').set(owner.auth).send({ email })).body.data.status).toBe('invited');
+    const invite = await api().post('/api/plan-members/invite').set(owner.auth).send({ email });
+    expect(invite.body.data.status).toBe('invited');
     const newcomer = await createUser({ username });
-    const load = await profile(newcomer);
-    expect(load.body.data.plan_info).toMatchObject({ name: plan.name, is_owner: false });
+    expect((await profile(newcomer)).body.data.plan_info).toBeNull();
+    expect((await api().get('/api/plan-members').set(owner.auth)).body.data).toMatchObject({ members: [], invites: [{ email, status: 'invited', id_user: null }] });
+    expect((await api().post(`/api/plan-members/${invite.body.data.id}/accept`).set(newcomer.auth)).status).toBe(200);
+    expect((await profile(newcomer)).body.data.plan_info).toMatchObject({ name: plan.name, is_owner: false });
     expect((await api().get('/api/plan-members').set(owner.auth)).body.data).toMatchObject({ invites: [], members: [{ id_user: newcomer.user.id, status: 'active' }] });
+
+    const other = await createUser();
+    const second = await api().post('/api/plan-members/invite').set(owner.auth).send({ email: other.user.email });
+    const declined = await api().post(`/api/plan-members/${second.body.data.id}/decline`).set(other.auth);
+    expect(declined.status).toBe(200);
+    expect((await api().get('/api/plan-members/invitations').set(other.auth)).body.data).toEqual([]);
+    expect((await api().get('/api/plan-members').set(owner.auth)).body.data.invites).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { MemberRole, ProjectCreateRequest, ProjectDetail, ProjectPermissions } from '@sitewalk/proto';
-import { db } from '../src/core/db/index.js';
+import { db } from '@sitewalk/core/db';
 import { api, uniqueName, type TestUser } from './helpers.js';
 
 /** Creates a project through the API as `owner` and returns what the API answered. */

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { db } from '../src/core/db/index.js';
-import { closeEmitter } from '../src/core/realtime/emitter.js';
-import { closeQueues, queue } from '../src/core/queue/index.js';
-import { saveSettings } from '../src/core/services/settings.service.js';
+import { db } from '@sitewalk/core/db';
+import { closeEmitter } from '@sitewalk/core/realtime/emitter.js';
+import { closeQueues, queue } from '@sitewalk/core/queue';
+import { saveSettings } from '@sitewalk/core/services/settings.service.js';
 import { api, createUser, uniqueName } from './helpers.js';
 import { addMember, newProject } from './project-helpers.js';
 
@@ -82,7 +82,7 @@ describe('POST /api/projects', () => {
   });
 
   it('generates codes that are not, and do not contain, a reserved word of furl_blacklist', async () => {
-    const { isAllowedCode, reservedWords, randomCode } = await import('../src/core/services/project-code.service.js');
+    const { isAllowedCode, reservedWords, randomCode } = await import('@sitewalk/core/services/project-code.service.js');
     const reserved = reservedWords(' Admin, api ,showcase,,x');
     expect(reserved).toEqual(['admin', 'api', 'showcase', 'x']);
     expect(isAllowedCode('admin', reserved)).toBe(false);

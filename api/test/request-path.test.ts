@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { symbols } from 'pino';
-import { Notification } from '../src/core/db/index.js';
-import { logger } from '../src/core/logger.js';
-import { closeEmitter } from '../src/core/realtime/emitter.js';
+import { Notification } from '@sitewalk/core/db';
+import { logger } from '@sitewalk/core/logger.js';
+import { closeEmitter } from '@sitewalk/core/realtime/emitter.js';
 import { api, createUser } from './helpers.js';
 
 /**

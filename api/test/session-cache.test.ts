@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, uniqueIp, type TestUser } from './helpers.js';
 import { until } from './support/throwaway-servers.js';
-import { issueSession } from '../src/core/services/session.service.js';
-import { db } from '../src/core/db/index.js';
+import { issueSession } from '@sitewalk/core/services/session.service.js';
+import { db } from '@sitewalk/core/db';
 
 /**
  * Each API process answers bearer tokens it saw a moment ago from memory;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECRET_PLACEHOLDER, SECRET_SETTING_KEYS, SETTINGS_DEFAULTS, type SettingKey } from '@sitewalk/proto';
-import { getSettings } from '../src/core/services/settings.service.js';
-import * as encryptSettings from '../src/core/db/migrations/20261124_0150_encrypt_settings.js';
-import { db } from '../src/core/db/index.js';
-import { queue } from '../src/core/queue/index.js';
+import { PUBLIC_SETTING_KEYS, SECRET_PLACEHOLDER, SECRET_SETTING_KEYS, SETTINGS_DEFAULTS, type SettingKey } from '@sitewalk/proto';
+import { getSettings } from '@sitewalk/core/services/settings.service.js';
+import * as encryptSettings from '@sitewalk/core/db/migrations/20261124_0150_encrypt_settings.js';
+import { db } from '@sitewalk/core/db';
+import { queue } from '@sitewalk/core/queue';
 import { api, createUser } from './helpers.js';
 import { lockSettings, type SettingsLock } from './settings-lock.js';
 
@@ -36,16 +36,23 @@ const verifyJobsBy = async (adminId: number) =>
   );
 
 describe('GET /api/settings', () => {
-  it('gives every setting to anyone, without a token', async () => {
+  it('gives someone not signed in only the public settings: no mail server, client ids or secrets', async () => {
+    await settings.set({ smtp_server: 'mail.internal.example', smtp_username: 'mailer', adsk_client: 'client-id-123', adsk_secret: 'the-real-adsk-secret' });
     const res = await api().get('/api/settings');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data).sort()).toEqual(Object.keys(SETTINGS_DEFAULTS).sort());
-    expect(res.body.data).toMatchObject({ theme_color: '#2987f2', timezone: 'Asia/Amman', smtp_port: 587, maxzoom: 20, first_name_mandatory: true });
+    expect(Object.keys(res.body.data).sort()).toEqual([...PUBLIC_SETTING_KEYS].sort());
+    expect(res.body.data).toMatchObject({ theme_color: '#2987f2', timezone: 'Asia/Amman', maxzoom: 20, first_name_mandatory: true });
+    const text = JSON.stringify(res.body);
+    for (const leak of ['mail.internal.example', 'mailer', 'client-id-123', 'the-real-adsk-secret', 'smtp_server', 'smtp_username', 'smtp_password', 'adsk_client', 'api_key']) expect(text).not.toContain(leak);
+    // Whether mail works is public on purpose: the sign-in page offers password recovery only then.
+    expect(res.body.data.smtp_valid).toBe(false);
   });
 
-  it('never shows a secret in clear: the placeholder when set, empty when not', async () => {
+  it('gives a signed-in user every setting, never a secret in clear: the placeholder when set, empty when not', async () => {
     await settings.set({ adsk_secret: 'the-real-adsk-secret', api_key: '' });
-    const res = await api().get('/api/settings');
+    const user = await createUser();
+    const res = await api().get('/api/settings').set(user.auth);
+    expect(Object.keys(res.body.data).sort()).toEqual(Object.keys(SETTINGS_DEFAULTS).sort());
     expect(res.body.data.adsk_secret).toBe(SECRET_PLACEHOLDER);
     expect(res.body.data.api_key).toBe('');
     expect(JSON.stringify(res.body)).not.toContain('the-real-adsk-secret');
@@ -95,6 +102,22 @@ describe('PUT /api/settings', () => {
     const other = await api().put('/api/settings').set(admin.auth).send({ name: 'Renamed again' });
     expect(other.body.data.smtp_valid).toBe(true);
     expect(await verifyJobsBy(admin.user.id)).toHaveLength(0);
+  });
+
+  it('refuses to turn on design-cloud linking without a client id, with a sentence, storing nothing', async () => {
+    await settings.set({ adsk_enable: false, adsk_client: '' });
+    const admin = await createUser({ super_admin: true });
+    const refused = await api().put('/api/settings').set(admin.auth).send({ adsk_enable: true, adsk_client: '  ' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('Enter the Client ID of your Autodesk app before letting people link their accounts.');
+    expect((await getSettings()).adsk_enable).toBe(false);
+    // Emptying the client id of a site where linking is on is refused too.
+    const on = await api().put('/api/settings').set(admin.auth).send({ adsk_enable: true, adsk_client: 'client-id-123' });
+    expect(on.status).toBe(200);
+    const emptied = await api().put('/api/settings').set(admin.auth).send({ adsk_client: '' });
+    expect(emptied.status).toBe(400);
+    expect((await getSettings()).adsk_client).toBe('client-id-123');
+    await settings.set({ adsk_enable: false, adsk_client: '' });
   });
 
   it('answers 403 to a user who is not a super admin and 401 without a token', async () => {
@@ -174,7 +197,7 @@ describe('secret settings at rest', () => {
   it('are encrypted in the table, read in clear by the server, and never answered in clear', async () => {
     await settings.set({ smtp_password: 'p@ss-in-the-table' });
     expect(await clearSecret('smtp_password')).toBe('p@ss-in-the-table');
-    const res = await api().get('/api/settings');
+    const res = await api().get('/api/settings').set((await createUser()).auth);
     expect(res.body.data.smtp_password).toBe(SECRET_PLACEHOLDER);
     expect(JSON.stringify(res.body)).not.toContain('p@ss-in-the-table');
   });

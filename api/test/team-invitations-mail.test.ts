@@ -1,12 +1,17 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { withoutIsolates } from '@sitewalk/proto';
 import { ACTIVATION_PATH } from '@sitewalk/proto';
-import { closeQueues } from '../src/core/queue/index.js';
-import { closeEmitter } from '../src/core/realtime/emitter.js';
+import { closeQueues } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime/emitter.js';
 import { useOwnRedisPrefix, waitFor } from '../../workers/test/helpers.js';
 import { useMailDelivery } from '../../workers/test/mail-delivery.js';
 import { readMail, tokenLink, type ReadMail } from '../../test/support/mime.js';
 import { api, createUser, uniqueIp, uniqueName } from './helpers.js';
 import { newProject } from './project-helpers.js';
+import { keepSettingsSteady } from './settings-lock.js';
+
+// A password alone gives a session here: no file turns two-factor sign-in on meanwhile.
+keepSettingsSteady('2fa_enable');
 
 // Own queues: the workers started here take only this file's mail and notification jobs.
 useOwnRedisPrefix('team-mail');
@@ -83,7 +88,7 @@ describe('project invitations through a real SMTP server', () => {
 
     const mail = await mailTo(colleague.user.email);
     expect(mail.subject).toBe('Project invitation');
-    expect(mail.text).toContain('invited you to join the project "Jabal Amman Villas" as guest.');
+    expect(withoutIsolates(mail.text)).toContain('invited you to join the project "Jabal Amman Villas" as guest.');
     const notes = await waitFor(async () => {
       const r = await api().get('/api/notifications').set(colleague.auth);
       return r.body.data.items.length ? r.body.data.items : null;

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { JOIN_REQUEST_COOLDOWN_MS } from '@sitewalk/proto';
-import { db } from '../src/core/db/index.js';
-import { closeQueues } from '../src/core/queue/index.js';
-import { closeEmitter } from '../src/core/realtime/emitter.js';
+import { db } from '@sitewalk/core/db';
+import { closeQueues } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime/emitter.js';
 import { useOwnRedisPrefix } from '../../workers/test/helpers.js';
 import { api, createUser } from './helpers.js';
 import { addMember, newProject } from './project-helpers.js';

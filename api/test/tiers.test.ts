@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { db } from '../src/core/db/index.js';
+import { db } from '@sitewalk/core/db';
 import { api, createUser, type TestUser } from './helpers.js';
 import { newProject } from './project-helpers.js';
 

@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { UPLOAD_LIMITS } from '@sitewalk/proto';
-import { User } from '../src/core/db/index.js';
+import { User } from '@sitewalk/core/db';
 import { api, createUser } from './helpers.js';
 
 /** A photo as a phone makes it: JPEG with EXIF (camera, GPS-like comment). */
@@ -35,7 +35,7 @@ function pngClaiming(width: number, height: number): Buffer {
 }
 
 const fetchStored = async (url: string) => {
-  const res = await api().get(url).buffer(true).parse((r, cb) => {
+  const res = await api().get(url).redirects(1).buffer(true).parse((r, cb) => {
     const parts: Buffer[] = [];
     r.on('data', (c: Buffer) => parts.push(c));
     r.on('end', () => cb(null, Buffer.concat(parts)));

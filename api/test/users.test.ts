@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_KINDS } from '@sitewalk/proto';
-import { User, db } from '../src/core/db/index.js';
+import { User, db } from '@sitewalk/core/db';
 import { api, createUser, uniqueIp, uniqueName } from './helpers.js';
+import { keepSettingsSteady } from './settings-lock.js';
+
+// A password alone gives a session here: no file turns two-factor sign-in on meanwhile.
+keepSettingsSteady('2fa_enable');
 
 const signIn = (username: string, password: string) =>
   api().post('/api/login').set('X-Forwarded-For', uniqueIp()).send({ username, password });

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
+import { withoutIsolates } from '@sitewalk/proto';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Room as RoomDto, VisitDetail } from '@sitewalk/proto';
-import { Room, SheetMap, db } from '../src/core/db/index.js';
-import { closeQueues, queue } from '../src/core/queue/index.js';
-import { closeEmitter } from '../src/core/realtime/emitter.js';
-import { localPath, putBuffer } from '../src/core/storage/index.js';
+import { Room, Sheet, db } from '@sitewalk/core/db';
+import { closeQueues, queue } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime/emitter.js';
+import { putBuffer } from '@sitewalk/core/storage';
+import { isStored, storedNames } from '../../test/support/stored.js';
 import { uploadTempRoot } from '../src/http/upload.js';
 import { viewerPage } from '../src/http/viewer-page.js';
 import { planPdf, PAPER } from '../../workers/test/pdf-fixtures.js';
@@ -67,11 +69,11 @@ async function markReady(roomId: number) {
 }
 
 async function readySheet(projectId: number, name = 'Level 1') {
-  const map = await SheetMap.query().insertAndFetch({ id_project: projectId, name, status: 'ready', width: 2000, height: 1000, dpi: 200, tile_size: 256, max_zoom: 3 });
+  const map = await Sheet.query().insertAndFetch({ id_project: projectId, name, status: 'ready', width: 2000, height: 1000, dpi: 200, tile_size: 256, max_zoom: 3 });
   const folder = `projects/${projectId}/maps/${map.id}`;
   await putBuffer(`${folder}/thumbnail.jpg`, Buffer.from('thumb'));
   await putBuffer(`${folder}/tiles/0/0/0.jpg`, Buffer.from('tile'));
-  return SheetMap.query().patchAndFetchById(map.id, { folder, thumbnail: `${folder}/thumbnail.jpg` });
+  return Sheet.query().patchAndFetchById(map.id, { folder, thumbnail: `${folder}/thumbnail.jpg` });
 }
 
 describe('visits', () => {
@@ -119,12 +121,12 @@ describe('visits', () => {
     expect(updated.body.message).toBe('Visit updated successfully!');
     expect(updated.body.data).toMatchObject({ name: 'Week 12 (final)', id_map: null, date: '2026-03-20' });
 
-    const files = localPath(`projects/${p.id}/visits/${v.id}`);
-    expect(fs.existsSync(files)).toBe(true);
+    const files = `projects/${p.id}/visits/${v.id}`;
+    expect(await isStored(files)).toBe(true);
     const del = await api().delete(`/api/visits/${v.id}`).set(owner.auth);
     expect(del.status).toBe(200);
     expect(del.body).toMatchObject({ message: 'Visit deleted successfully!', data: { id: v.id, id_project: p.id } });
-    expect(fs.existsSync(files)).toBe(false);
+    expect(await isStored(files)).toBe(false);
     expect(await Room.query().where({ id_visit: v.id })).toEqual([]);
     expect((await api().get(`/api/visits/${v.id}`).set(owner.auth)).status).toBe(404);
   });
@@ -226,8 +228,10 @@ describe('news of a new visit', () => {
       const admin = await createUser({ super_admin: true });
       const v = await newVisit(editor, p.id, { name: 'Level 3 walk' });
       const job = await queue('notifications').getJob(`notify-visit-created-${v.id}-u${owner.user.id}`);
-      expect(job?.data).toMatchObject({ user_id: owner.user.id, kind: 'visit_created', title: 'New visit', link: `/visits/${v.id}` });
-      expect(job?.data.message).toBe(`${editor.user.username} added the visit "Level 3 walk" (2026-03-02) to "${p.name}".`);
+      expect(job?.data).toMatchObject({ user_id: owner.user.id, kind: 'visit_created', title: 'New visit', title_key: 'New visit', link: `/visits/${v.id}` });
+      // The job carries the keys and values (each reader gets their language) and the English text.
+      expect(job?.data.params).toMatchObject({ by: editor.user.username, visit: 'Level 3 walk', date: { day: '2026-03-02' }, project: p.name });
+      expect(withoutIsolates(job?.data.message)).toBe(`${editor.user.username} added the visit "Level 3 walk" (Mar 2, 2026) to "${p.name}".`);
       expect(await queue('notifications').getJob(`notify-visit-created-${v.id}-u${editor.user.id}`)).toBeUndefined();
       expect(await queue('notifications').getJob(`notify-visit-created-admin-${v.id}-u${admin.user.id}`)).toBeDefined();
     } finally {
@@ -249,7 +253,7 @@ describe('rooms', () => {
     expect(named.body.data).toMatchObject({ name: 'Stairs', position: 1 });
     const row = (await Room.query().findById(first.id))!;
     expect(row.file_key).toMatch(new RegExp(`^projects/${p.id}/visits/${v.id}/originals/[0-9a-f-]{36}\\.jpg$`));
-    expect(fs.existsSync(localPath(row.file_key!))).toBe(true);
+    expect(await isStored(row.file_key!)).toBe(true);
     const job = await queue('rooms').getJob(`room-tiles-${first.id}`);
     expect(job?.name).toBe('room.tiles');
     expect(job?.data).toEqual({ id_room: first.id, id_user: owner.user.id });
@@ -315,7 +319,7 @@ describe('rooms', () => {
     expect((await api().post('/api/rooms').set(owner.auth).send({ id_visit: v.id })).status).toBe(400);
 
     expect((await Room.query().where({ id_visit: v.id })).length).toBe(1);
-    expect(fs.readdirSync(localPath(`projects/${p.id}/visits/${v.id}/originals`)).length).toBe(1);
+    expect((await storedNames(`projects/${p.id}/visits/${v.id}/originals`)).length).toBe(1);
     expect(leftUploadFiles()).toEqual([]);
   });
 
@@ -375,8 +379,8 @@ describe('rooms', () => {
     const bRow = (await Room.query().findById(b.id))!;
     const del = await api().delete(`/api/rooms/${b.id}`).set(owner.auth);
     expect(del.body).toMatchObject({ message: 'Room deleted.', data: { id: b.id, id_visit: v.id } });
-    expect(fs.existsSync(localPath(bRow.file_key!))).toBe(false);
-    expect(fs.existsSync(localPath(bRow.folder!))).toBe(false);
+    expect(await isStored(bRow.file_key!)).toBe(false);
+    expect(await isStored(bRow.folder!)).toBe(false);
     expect((await api().get(`/api/rooms/${b.id}`).set(owner.auth)).status).toBe(404);
   });
 
@@ -453,10 +457,10 @@ describe('points of interest', () => {
     expect(attached.status).toBe(200);
     expect(attached.body.data.file).toMatchObject({ name: 'crack.png', mime: 'image/png', kind: 'image', size_bytes: photo.length });
     const firstKey = keyOf(attached.body.data.file.url);
-    expect((await api().get(attached.body.data.file.url)).status).toBe(200);
+    expect((await api().get(attached.body.data.file.url).redirects(1)).status).toBe(200);
     const pdf = await api().post(`/api/pois/${poi.id}/file`).set(owner.auth).attach('file', await planPdf([{ size: PAPER.A6 }]), 'ncr.pdf');
     expect(pdf.body.data.file).toMatchObject({ name: 'ncr.pdf', mime: 'application/pdf', kind: 'document' });
-    expect(fs.existsSync(localPath(firstKey))).toBe(false);
+    expect(await isStored(firstKey)).toBe(false);
     const text = await api().post(`/api/pois/${poi.id}/file`).set(owner.auth).attach('file', Buffer.from('plain words'), 'note.png');
     expect(text.status).toBe(415);
 
@@ -488,7 +492,7 @@ describe('points of interest', () => {
     const pdfKey = keyOf(pdf.body.data.file.url);
     const detached = await api().delete(`/api/pois/${poi.id}/file`).set(owner.auth);
     expect(detached.body.data.file).toBeNull();
-    expect(fs.existsSync(localPath(pdfKey))).toBe(false);
+    expect(await isStored(pdfKey)).toBe(false);
     const del = await api().delete(`/api/pois/${poi.id}`).set(owner.auth);
     expect(del.body).toMatchObject({ message: 'Point of interest deleted.', data: { id: poi.id, id_room: room.id } });
     expect((await api().put(`/api/pois/${poi.id}`).set(owner.auth).send({ title: 'x' })).status).toBe(404);
@@ -521,11 +525,11 @@ describe('public viewer', () => {
     expect(hall).toMatchObject({ name: 'Hall', id_map: map.id, x: 10, y: 20, heading: 0.5, pois_count: 0 });
     expect(hall.hotspots).toEqual([{ id_room_target: b.id, target_name: 'Office', yaw: 1, pitch: 0 }]);
     expect(hall.panorama).toMatchObject({ width: 2048, tile_size: 512, levels: [{ width: 2048, cols: 4, rows: 2, zoomRange: [0, 100] }] });
-    const tile = await api().get(hall.panorama.tile_url_template.replace('{level}', '0').replace('{row}', '0').replace('{col}', '1'));
+    const tile = await api().get(hall.panorama.tile_url_template.replace('{level}', '0').replace('{row}', '0').replace('{col}', '1')).redirects(1);
     expect(tile.status).toBe(200);
-    expect((await api().get(hall.panorama.base_url)).status).toBe(200);
+    expect((await api().get(hall.panorama.base_url).redirects(1)).status).toBe(200);
     expect(data.maps).toEqual([expect.objectContaining({ id: map.id, width: 2000, height: 1000, tile_size: 256, max_zoom: 3 })]);
-    expect((await api().get(data.maps[0].tile_url_template.replace('{z}', '0').replace('{y}', '0').replace('{x}', '0'))).status).toBe(200);
+    expect((await api().get(data.maps[0].tile_url_template.replace('{z}', '0').replace('{y}', '0').replace('{x}', '0')).redirects(1)).status).toBe(200);
     const text = JSON.stringify(res.body);
     for (const secret of [owner.user.email, owner.user.username, 'original_name', 'id_project', 'file_key', 'Hall.jpg', 'size_bytes']) expect(text).not.toContain(secret);
 
@@ -580,7 +584,7 @@ describe('public viewer', () => {
     expect(await named(`/viewer/${v.code}/${b.id}`)).toBe(baseOf(b.id));
     expect(await named(`/viewer/${v.code}/${a.id}/${poi.id}`)).toBe(baseOf(b.id));
     expect(await named(`/viewer/${v.code}/${pending.id}`)).toBe(baseOf(a.id));
-    expect((await api().get(baseOf(a.id))).status).toBe(200);
+    expect((await api().get(baseOf(a.id)).redirects(1)).status).toBe(200);
     // Nothing for what the viewer would not show.
     expect(await named('/viewer/nosuchcode12')).toBeNull();
     expect(await named(`/viewer/${v.code}/${a.id}/99999999`)).toBeNull();
@@ -651,6 +655,6 @@ describe('a project deleted with its visits', () => {
     expect((await api().delete(`/api/projects/${p.id}`).set(owner.auth)).status).toBe(200);
     expect(await db()('visits').where({ id: v.id }).first()).toBeUndefined();
     expect(await Room.query().findById(room.id)).toBeUndefined();
-    expect(fs.existsSync(localPath(`projects/${p.id}`))).toBe(false);
+    expect(await isStored(`projects/${p.id}`)).toBe(false);
   });
 });

@@ -1,14 +1,18 @@
 import { useEffect, useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
+import { ThemeProvider } from 'react-bootstrap';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isPageReload, useSettingsStore } from './stores/settings.store';
 import { useAuthStore } from './stores/auth.store';
 import { useUiStore } from './stores/ui.store';
 import { startLiveNotifications } from './stores/notifications.store';
-import { storedLanguage } from './i18n/language';
+import { directionOf, storedLanguage } from './i18n/language';
 import { themeVariables } from './lib/theme-shades';
 import { createAppRouter } from './routes/router';
+import { setSiteName } from './i18n/i18n';
 import { Spinner } from './components/spinner';
+import { queryClient } from './lib/query-client';
 
 /**
  * Screens that show before the start below has finished: the public 360 viewer
@@ -45,6 +49,10 @@ function useTheme() {
     root.setAttribute('data-bs-theme', dark ? 'dark' : 'light');
     for (const [k, v] of Object.entries(themeVariables(themeColor ?? '', dark))) root.style.setProperty(k, v);
   }, [themeColor, dark]);
+  const siteName = useSettingsStore((s) => s.settings?.name);
+  useEffect(() => {
+    if (siteName) setSiteName(siteName);
+  }, [siteName]);
   // The font setting names a family; the system fonts follow it when it is not installed.
   useEffect(() => {
     const family = font?.replace(/["\\;{}]/g, '').trim();
@@ -52,7 +60,28 @@ function useTheme() {
   }, [font]);
 }
 
+/**
+ * React Bootstrap places dropdown menus and popovers from its own idea of the
+ * direction, not the page's: without it, a menu aligned to the end opens past
+ * the screen's edge in Arabic and widens the page on a phone.
+ */
 export function App() {
+  const language = useUiStore((s) => s.language);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider dir={directionOf(language)}>
+        <AppScreens />
+      </ThemeProvider>
+    </QueryClientProvider>
+  );
+}
+
+// Another person signed in (or nobody is): nothing read for the last one may show.
+useAuthStore.subscribe((now, before) => {
+  if (now.user?.id !== before.user?.id) queryClient.clear();
+});
+
+function AppScreens() {
   const { t } = useTranslation();
   const status = useSettingsStore((s) => s.status);
   const settings = useSettingsStore((s) => s.settings);

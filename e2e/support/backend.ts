@@ -1,8 +1,8 @@
 import { inject } from 'vitest';
 import type { Settings } from '@sitewalk/proto';
 import { createUser as createApiUser, uniqueName, type TestUser } from '../../api/test/helpers.js';
-import { getSettings, saveSettings } from '../../api/src/core/services/settings.service.js';
-import { notify, type NotifyInput } from '../../api/src/core/services/notifications.service.js';
+import { getSettings, saveSettings } from '@sitewalk/core/services/settings.service.js';
+import { notify, type NotifyInput } from '@sitewalk/core/services/notifications.service.js';
 import type { SinkMail } from '../../test/support/smtp-sink.js';
 import './provided.js';
 

@@ -16,5 +16,8 @@ export async function planWithMember(admin: TestUser, owner: TestUser): Promise<
   const colleague = await createUser();
   const invited = await api().post('/api/plan-members/invite').set(owner.auth).send({ email: colleague.user.email });
   if (invited.status !== 201) throw new Error(`member not invited: ${invited.status} ${JSON.stringify(invited.body)}`);
-  return { plan, member: invited.body.data as PlanMember, colleague };
+  // Nobody joins a plan without saying yes.
+  const accepted = await api().post(`/api/plan-members/${invited.body.data.id}/accept`).set(colleague.auth);
+  if (accepted.status !== 200) throw new Error(`invitation not accepted: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  return { plan, member: accepted.body.data as PlanMember, colleague };
 }

@@ -18,5 +18,9 @@ declare module 'vitest' {
     workersProblem: string;
     /** The Autodesk Platform Services stand-in the server talks to; steered under /__standin/. */
     adskStandInUrl: string;
+    /** The PayPal stand-in the server talks to (REST API and the buyer's approval page). */
+    paypalStandInUrl: string;
+    /** The Google, Facebook and X sign-in stand-in (under /google, /facebook, /twitter); people are added with POST /__standin/people. */
+    socialStandInUrl: string;
   }
 }

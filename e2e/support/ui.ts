@@ -46,5 +46,22 @@ export async function expectSignedInLayout(page: Page): Promise<void> {
   await page.getByTestId('sidebar').waitFor({ state: 'attached' });
 }
 
+/**
+ * How long a page action or a check waits for the screen: seconds on a quiet machine, but
+ * `make test` runs the browser beside the other suites on two cores, where a page can take
+ * ten seconds or more. Only a failure waits this long; a passing check returns at once.
+ */
+export const ACTION_TIMEOUT = 30_000;
+
 /** Options for `expect.poll`: screens settle within seconds on a loaded two-core machine. */
-export const EVENTUALLY = { timeout: 15_000, interval: 100 } as const;
+export const EVENTUALLY = { timeout: ACTION_TIMEOUT, interval: 100 } as const;
+
+/**
+ * How many rooms a sheet map shows: its single dots plus the rooms counted in
+ * its clusters (close rooms merge into one counted disc when zoomed out).
+ */
+export async function roomsShownOnSheet(scope: Page | Locator): Promise<number> {
+  const dots = await scope.getByTestId('sheet-room').count();
+  const clustered = await scope.getByTestId('sheet-room-cluster').evaluateAll((els) => els.reduce((n, el) => n + Number(el.getAttribute('data-count') ?? 0), 0));
+  return dots + clustered;
+}

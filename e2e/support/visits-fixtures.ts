@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import sharp from 'sharp';
-import type { MapRoom, ProjectDetail, Room, VisitDetail } from '@sitewalk/proto';
+import type { SheetRoom, ProjectDetail, Room, VisitDetail } from '@sitewalk/proto';
 import { api } from '../../api/test/helpers.js';
 import { newProject } from '../../api/test/project-helpers.js';
 import type { TestUser } from './backend.js';
@@ -85,8 +85,8 @@ export async function visitWithRooms(
 }
 
 /** Places rooms on a sheet through the API. */
-export async function placeRooms(owner: TestUser, mapId: number, rooms: { id: number; x: number; y: number; heading?: number | null }[]): Promise<MapRoom[]> {
+export async function placeRooms(owner: TestUser, mapId: number, rooms: { id: number; x: number; y: number; heading?: number | null }[]): Promise<SheetRoom[]> {
   const res = await api().put(`/api/maps/${mapId}/room-positions`).set(owner.auth).send({ rooms });
   if (res.status !== 200) throw new Error(`rooms not placed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data as MapRoom[];
+  return res.body.data as SheetRoom[];
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   ANNOTATION_STATUSES,
+  ANNOTATION_BULK_MAX,
+  annotationBulkStatusSchema,
   annotationCreateSchema,
   annotationFileDeleteQuerySchema,
   annotationListQuerySchema,
@@ -72,5 +74,15 @@ describe('snag bodies', () => {
     expect(q.assignee).toBe('me');
     expect(annotationListQuerySchema.parse({ assignee: '7' }).assignee).toBe(7);
     expect(annotationListQuerySchema.safeParse({ status: 'done' }).success).toBe(false);
+  });
+
+  it('takes a bulk status change of distinct snag ids, and says what is wrong with a bad one', () => {
+    expect(annotationBulkStatusSchema.parse({ ids: [3, '4'], status: 'closed' })).toEqual({ ids: [3, 4], status: 'closed' });
+    const message = (body: unknown) => annotationBulkStatusSchema.safeParse(body).error?.issues[0]?.message;
+    expect(message({ ids: [], status: 'closed' })).toBe('Choose at least one snag.');
+    expect(message({ ids: [3, 3], status: 'closed' })).toBe('Each snag may appear only once.');
+    expect(message({ ids: Array.from({ length: ANNOTATION_BULK_MAX + 1 }, (_, i) => i + 1), status: 'closed' })).toBe(`Move at most ${ANNOTATION_BULK_MAX} snags at once.`);
+    expect(message({ ids: [3], status: 'done' })).toMatch(/^status must be one of/);
+    expect(message({ ids: [3], status: 'open', title: 'x' })).toBeDefined();
   });
 });

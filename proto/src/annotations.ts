@@ -17,6 +17,10 @@ import { pitchField, yawField } from './visits.js';
  *   POST   /annotations                   → 201 AnnotationDetail body AnnotationCreateRequest
  *   PUT    /annotations/{id}              → AnnotationDetail    body AnnotationUpdateRequest (changed fields only;
  *                                                               a status must be reachable: canChangeStatus)
+ *   PUT    /annotations/status            → AnnotationBulkStatusResult  body AnnotationBulkStatusRequest: several snags
+ *                                                               moved to one status in one transaction, all or none (an id
+ *                                                               the user may not see → 404, may only read → 403, a move
+ *                                                               canChangeStatus refuses → 409; nothing is changed then)
  *   DELETE /annotations/{id}              → {id, id_project}    its files and history go too
  *   POST   /annotations/file              → 201 AnnotationFile  multipart: "file", "id_visit", optional "id_annotation"
  *                                                               (attaches it at once; else name it in `files` of a
@@ -189,6 +193,22 @@ export const annotationUpdateSchema = placeRules(
 );
 export type AnnotationUpdateRequest = z.input<typeof annotationUpdateSchema>;
 
+/** At most this many snags move in one bulk status change (the largest page of the list). */
+export const ANNOTATION_BULK_MAX = 100;
+
+/** PUT /annotations/status: the chosen snags of the list, moved to one status together. */
+export const annotationBulkStatusSchema = z
+  .object({
+    ids: z
+      .array(idOf('ids'), { message: 'ids must be a list of snag ids.' })
+      .min(1, 'Choose at least one snag.')
+      .max(ANNOTATION_BULK_MAX, `Move at most ${ANNOTATION_BULK_MAX} snags at once.`)
+      .refine((l) => new Set(l).size === l.length, { message: 'Each snag may appear only once.' }),
+    status: statusField,
+  })
+  .strict();
+export type AnnotationBulkStatusRequest = z.input<typeof annotationBulkStatusSchema>;
+
 /** A query value given once or as a comma list: `status=open,in_progress`. */
 const listOf = <T extends readonly [string, ...string[]]>(values: T, field: string) =>
   z.preprocess(
@@ -329,6 +349,11 @@ export type AnnotationStatusCounts = Record<AnnotationStatus, number>;
 export interface AnnotationList extends Page<Annotation & { can_edit: boolean }> {
   /** Per status, under every filter but the status filter (the chips above the table). */
   counts: AnnotationStatusCounts;
+}
+
+/** The answer of PUT /annotations/status: the snags as they are now, in the order asked. */
+export interface AnnotationBulkStatusResult {
+  items: (Annotation & { can_edit: boolean })[];
 }
 
 /**

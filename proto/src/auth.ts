@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idOf } from './ids.js';
+import { captchaSolutionSchema } from './captcha.js';
 import { emailSchema, passwordSchema, profileFieldsSchema, usernameSchema, type User } from './users.js';
 
 export const loginSchema = z.object({
@@ -7,6 +8,8 @@ export const loginSchema = z.object({
   username: z.string().trim().min(1, 'Enter your username or e-mail.').max(254),
   password: z.string().min(1, 'Enter your password.').max(200),
   remember_me: z.boolean().optional().default(false),
+  /** The captcha's solution (captcha.ts), when the site or the address's failures ask for it. */
+  altcha: captchaSolutionSchema.optional(),
 });
 export type LoginRequest = z.input<typeof loginSchema>;
 
@@ -29,6 +32,8 @@ export const registerSchema = profileFieldsSchema.extend({
   password: passwordSchema,
   /** The language the new account's mails are written in. */
   language: z.enum(['en', 'ar']).optional(),
+  /** The captcha's solution when captcha_register is on. */
+  altcha: captchaSolutionSchema.optional(),
 });
 export type RegisterRequest = z.input<typeof registerSchema>;
 

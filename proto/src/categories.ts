@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField } from './projects.js';
+import { idField } from './ids.js';
 
 /**
  * Categories and project types (SPEC §7 "Categories and project types").

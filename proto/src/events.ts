@@ -17,6 +17,10 @@ export interface ServerToClientEvents {
   'annotation:changed': (p: AnnotationChangedEvent) => void;
   /** A project's team changed (join request, invitation, membership): the Team card reloads. */
   'team:changed': (p: TeamChangedEvent) => void;
+  /** An invoice of the user was created, paid, voided or got its PDF (to `user:{id}` and to super admins): billing lists reload. */
+  'invoice:changed': (p: { id_invoice: number; status: string }) => void;
+  /** Something the user's profile load shows changed on the server (their plan, its members, their projects): reload it. */
+  'profile:changed': () => void;
 }
 
 export interface ClientToServerEvents {

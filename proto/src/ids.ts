@@ -18,3 +18,14 @@ export const idField = id('Use the id number.');
 
 /** The same, with a message that names the field (for forms where the field is not obvious). */
 export const idOf = (field: string) => id(`${field} must be an id number.`);
+
+/** A whole number in a query string (digits), with a message people understand. */
+export const queryInt = (field: string, min: number, max: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^-?\d{1,9}$/.test(v.trim()) ? Number(v) : v),
+    z.number({ message: `${field} must be a whole number.` }).int(`${field} must be a whole number.`).min(min, `${field} must be at least ${min}.`).max(max, `${field} must be at most ${max}.`),
+  );
+
+/** A query-string boolean (true/false or 1/0) named `field` in its error message. */
+export const queryBoolean = (field: string) =>
+  z.enum(['true', 'false', '1', '0'], { message: `${field} must be true or false.` }).transform((v) => v === 'true' || v === '1');

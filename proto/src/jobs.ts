@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { controlPointSchema } from './videos.js';
+import { noticeParamsSchema } from './notification-text.js';
 
 /**
  * The typed job registry: every job's name, payload schema, queue and retry
@@ -13,7 +14,7 @@ import { controlPointSchema } from './videos.js';
  * own (WORKER_QUEUES=reconstruction there, the other queues elsewhere).
  * 'exports' makes snag-list reports, so a long report never holds up mail.
  */
-export const QUEUES = ['mail', 'notifications', 'sheets', 'rooms', 'video', 'reconstruction', 'exports', 'design-cloud'] as const;
+export const QUEUES = ['mail', 'notifications', 'sheets', 'rooms', 'video', 'reconstruction', 'exports', 'design-cloud', 'invoices'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 const videoStep = z.object({
@@ -28,11 +29,19 @@ const notificationTypeSchema = z.string().min(1).max(20);
 export const jobPayloads = {
   'mail.send': z.object({
     to: z.string().email(),
-    subject: z.string().min(1).max(300),
-    text: z.string().max(100_000),
+    /**
+     * The subject, text and html as sealed JSON (core/src/mail/sealed-mail.ts):
+     * links with tokens never sit in clear in Redis or the queue monitor.
+     * The plain fields below are for mails with nothing secret (tests).
+     */
+    sealed: z.string().max(600_000).optional(),
+    subject: z.string().min(1).max(300).optional(),
+    text: z.string().max(100_000).optional(),
     html: z.string().max(200_000).optional(),
     /** Why the mail is sent; used in logs and for idempotency keys. */
     reason: z.string().max(100),
+    /** Files from storage to attach (an invoice PDF): server-chosen keys, never a path a client gave. */
+    attachments: z.array(z.object({ filename: z.string().min(1).max(200), key: z.string().min(1).max(300) })).max(5).optional(),
   }),
   /**
    * Checks the SMTP settings against the server (after they change, or on
@@ -46,8 +55,13 @@ export const jobPayloads = {
     user_id: z.number().int().positive(),
     /** The preference key this notification belongs to (see NOTIFICATION_KINDS). */
     kind: z.string().min(1).max(60),
+    /** The text in English (what a reader without keys sees; written for keyed notices too). */
     title: z.string().min(1).max(200),
     message: z.string().max(2000),
+    /** The text as keys and values, rendered in each recipient's language (see NOTICES). */
+    title_key: z.string().min(1).max(500).optional(),
+    message_key: z.string().max(2000).optional(),
+    params: noticeParamsSchema.optional(),
     type: notificationTypeSchema.default('info'),
     link: z.string().max(2000).optional(),
     /** Also send the same text by e-mail when the user's preference allows it. */
@@ -64,6 +78,19 @@ export const jobPayloads = {
   }),
   'sheet.from-pdf': z.object({
     upload_id: z.number().int().positive(),
+  }),
+  /**
+   * Draws one sheet's plan from an uploaded PDF page or image (POST
+   * /maps/{id}/plan), swaps it in for the old plan, if any, and scales the
+   * sheet's rooms and snags to the new size so they stay where they were.
+   */
+  'sheet.plan': z.object({
+    id_map: z.number().int().positive(),
+    /** Storage key of the uploaded file (server-chosen). */
+    file_key: z.string().min(1),
+    kind: z.enum(['pdf', 'image']),
+    page: z.number().int().positive(),
+    id_user: z.number().int().positive().optional(),
   }),
   /**
    * Turns a room's uploaded 360 photo into its thumbnail, low-resolution
@@ -122,6 +149,18 @@ export const jobPayloads = {
    * nobody activated before the invitation link expired (hourly).
    */
   'users.purge-invited': z.object({}),
+  /**
+   * Writes an invoice's (or credit note's) PDF and, once it is paid, mails
+   * it to the buyer with the PDF attached (billing.ts). The invoice row and
+   * its number are made by the payment's transaction; this job only adds
+   * the file and the mail, so running it again does nothing twice.
+   */
+  'invoice.generate': z.object({ id_invoice: z.number().int().positive() }),
+  /**
+   * Removes resumable video uploads nobody finished (no byte for
+   * VIDEO_UPLOAD_EXPIRY_HOURS) with what they received (hourly).
+   */
+  'video.uploads-sweep': z.object({}),
 } as const;
 
 export type JobName = keyof typeof jobPayloads;
@@ -147,6 +186,7 @@ export const JOB_POLICIES: Record<JobName, JobPolicy> = {
   // A scan is cheap and idempotent (the notices table), so a failed one simply runs again.
   'plan.expiry-scan': { queue: 'notifications', attempts: 3, backoffMs: 60_000, concurrency: 1, timeoutMs: 10 * 60_000 },
   'sheet.from-pdf': { queue: 'sheets', attempts: 3, backoffMs: 5_000, concurrency: 1, timeoutMs: 30 * 60_000 },
+  'sheet.plan': { queue: 'sheets', attempts: 3, backoffMs: 5_000, concurrency: 1, timeoutMs: 10 * 60_000 },
   // One 8K panorama at a time per process: libvips already uses every core for it.
   'room.tiles': { queue: 'rooms', attempts: 3, backoffMs: 5_000, concurrency: 1, timeoutMs: 10 * 60_000 },
   // ffmpeg already uses several cores for one video; bad input fails at once (UnrecoverableError), so attempts are for crashes.
@@ -162,7 +202,11 @@ export const JOB_POLICIES: Record<JobName, JobPolicy> = {
   // Mostly waiting on Autodesk; a retry resumes where the last attempt stopped.
   // One DELETE statement; a failed run is simply made again by the next tick.
   'users.purge-invited': { queue: 'notifications', attempts: 2, backoffMs: 60_000, concurrency: 1, timeoutMs: 5 * 60_000 },
+  // Its own queue, so a burst of renewals never waits behind snag reports or mail.
+  'invoice.generate': { queue: 'invoices', attempts: 5, backoffMs: 5_000, concurrency: 2, timeoutMs: 5 * 60_000 },
   'adsk.sync': { queue: 'design-cloud', attempts: 5, backoffMs: 10_000, concurrency: 2, timeoutMs: 2 * 3600_000 },
+  // On the video queue: its workers see the disk the uploads grow on. A failed run is made again by the next tick.
+  'video.uploads-sweep': { queue: 'video', attempts: 2, backoffMs: 60_000, concurrency: 1, timeoutMs: 10 * 60_000 },
 };
 
 export const JOB_NAMES = Object.keys(jobPayloads) as JobName[];

@@ -79,7 +79,7 @@ export const MESSAGES = {
   logoutText: 'Select "Logout" below if you are ready to end your current session.',
   tourCancelConfirm: 'Are you sure you want to stop the tour?',
   // A dependency (database, Redis) is briefly away: the server answers 503 with this.
-  serviceBrieflyUnavailable: 'SiteWalk is briefly unavailable while it reconnects. Please try again in a few seconds.',
+  serviceBrieflyUnavailable: 'The server is briefly unavailable while it reconnects. Please try again in a few seconds.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { idOf } from './ids.js';
+import type { NoticeParams } from './notification-text.js';
 
-/** SPEC §3 Notification. */
+/**
+ * SPEC §3 Notification. title and message are in the reader's language;
+ * a notification written as keys also carries them (title_key, message_key,
+ * params), so a screen can render it in the language it shows
+ * (noticeInLanguage).
+ */
 export interface Notification {
   id: number;
   title: string;
@@ -10,6 +16,9 @@ export interface Notification {
   is_read: boolean;
   created_at: string;
   link?: string | null;
+  title_key?: string | null;
+  message_key?: string | null;
+  params?: NoticeParams | null;
 }
 
 export const NOTIFICATION_TYPES = ['info', 'error', 'success'] as const;

@@ -54,6 +54,9 @@ export const planFields = {
   max_storage_mb: limit('The storage limit', 1_000_000_000),
   max_video_minutes: limit('The video limit', 10_000_000),
   active: z.boolean(),
+  /** Billing: what a month and a year cost in minor units (cents); null: not sold for that period. */
+  price_month_minor: z.number({ message: 'The monthly price must be a whole number of cents.' }).int('The monthly price must be a whole number of cents.').min(0, 'The monthly price cannot be negative.').max(1_000_000_000, 'The monthly price is too large.').nullable(),
+  price_year_minor: z.number({ message: 'The yearly price must be a whole number of cents.' }).int('The yearly price must be a whole number of cents.').min(0, 'The yearly price cannot be negative.').max(1_000_000_000, 'The yearly price is too large.').nullable(),
 };
 
 export const planCreateSchema = z.object(planFields).partial().required({ name: true, price: true, period: true, member_slots: true }).strict();
@@ -102,6 +105,9 @@ export interface Plan {
   max_storage_mb: number | null;
   max_video_minutes: number | null;
   active: boolean;
+  /** Billing prices per period in minor units (null: not sold for that period). */
+  price_month_minor?: number | null;
+  price_year_minor?: number | null;
   /** How many users have this plan. */
   subscribers: number;
   created_at: string;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pageQuerySchema, type Page } from './envelope.js';
 import type { CategoryRef } from './categories.js';
-import type { MapSummary, PdfUpload } from './sheets.js';
-import { idField } from './ids.js';
+import type { SheetSummary, PdfUpload } from './sheets.js';
+import { idField, queryBoolean, queryInt } from './ids.js';
 import type { ProjectPermissions } from './teams.js';
 
 /**
@@ -41,22 +41,8 @@ export type ProjectRole = (typeof PROJECT_ROLES)[number];
 export const PROJECT_SORTS = ['name', 'created_at', 'updated_at'] as const;
 export type ProjectSort = (typeof PROJECT_SORTS)[number];
 
-/**
- * An id in a body or a query string: a positive whole number, given as a
- * number or as digits. A missing one reads "<field> is required.".
- */
-export { idField } from './ids.js';
-
-/** A whole number in a query string (digits), with a message people understand. */
-export const queryInt = (field: string, min: number, max: number) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' && /^-?\d{1,9}$/.test(v.trim()) ? Number(v) : v),
-    z.number({ message: `${field} must be a whole number.` }).int(`${field} must be a whole number.`).min(min, `${field} must be at least ${min}.`).max(max, `${field} must be at most ${max}.`),
-  );
-
-/** A query-string boolean (true/false or 1/0) named `field` in its error message. */
-export const queryBoolean = (field: string) =>
-  z.enum(['true', 'false', '1', '0'], { message: `${field} must be true or false.` }).transform((v) => v === 'true' || v === '1');
+/** Ids and whole numbers in query strings: `ids.ts` (one place for every contract). */
+export { idField, queryBoolean, queryInt } from './ids.js';
 
 const text = (max: number, label: string) => z.string().trim().max(max, `${label} must be at most ${max} characters.`);
 const isoDate = z.iso.date({ message: 'Use a date like 2026-03-31.' });
@@ -78,8 +64,8 @@ const projectFields = {
   end_date: isoDate.nullable(),
   /** Built area in square metres (tiers are priced by area, buildings and floors). */
   area: z.number().positive('Area must be greater than zero.').max(10_000_000, 'Area is too large.').nullable(),
-  num_buildings: z.number().int('Use a whole number of buildings.').min(0).max(10_000).nullable(),
-  num_floors: z.number().int('Use a whole number of floors.').min(0).max(1_000).nullable(),
+  num_buildings: z.number().refine(Number.isInteger, 'Use a whole number of buildings.').min(0, 'Use a whole number of buildings.').max(10_000, 'A project has at most 10000 buildings.').nullable(),
+  num_floors: z.number().refine(Number.isInteger, 'Use a whole number of floors.').min(0, 'Use a whole number of floors.').max(1_000, 'A building has at most 1000 floors.').nullable(),
   id_project_type: z.number().int().positive().nullable(),
   /** The ids of the user's categories this project has; replaces the current set. */
   categories: z.array(z.number().int().positive()).max(100, 'A project can have at most 100 categories.'),
@@ -87,7 +73,9 @@ const projectFields = {
 
 const datesInOrder = (o: { start_date?: string | null; end_date?: string | null }) =>
   !o.start_date || !o.end_date || o.start_date <= o.end_date;
-const datesMessage = { message: 'The end date must not be before the start date.', path: ['end_date'] };
+// Asked also when another field breaks its rule (zod would skip it then), so a form shows every mistake at
+// once; the whole-number rules above are refinements rather than .int() for the same reason (.int() stops the parse).
+const datesMessage = { message: 'The end date must not be before the start date.', path: ['end_date'], when: () => true };
 
 export const projectCreateSchema = z
   .object(projectFields)
@@ -200,7 +188,7 @@ export interface ProjectDetail extends ProjectSummary {
   num_floors: number | null;
   validated_at: string | null;
   /** Sheets in page order of their upload, then by creation. */
-  maps: MapSummary[];
+  maps: SheetSummary[];
   /** The 10 most recent PDF uploads, newest first (to resume a progress bar after a reload). */
   pdf_uploads: PdfUpload[];
   /** Whether the user may edit the project itself (owner or super admin). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SITE_API_KEY_MIN_LENGTH } from './api-keys.js';
 
 /**
  * Every application setting of SPEC §3 with its default. Values are strings,
@@ -128,6 +129,8 @@ export const SETTINGS_DEFAULTS = {
   aws_s3_key: '',
   aws_s3_secret: '',
   aws_s3_bucket: '',
+  /** Endpoint URL of a custom S3-compatible server (aws_s3_type "custom"): MinIO, Ceph, Wasabi, Backblaze B2… */
+  aws_s3_endpoint: '',
   // Integration
   api_key: '',
   adsk_enable: false,
@@ -140,6 +143,11 @@ export const SETTINGS_DEFAULTS = {
   bank_swift_bic: '',
   bank_iban: '',
   bank_address: '',
+  // Invoices (the seller on every invoice, and the tax rate in percent; 0 for none)
+  tax_rate: 0,
+  invoice_seller_name: '',
+  invoice_seller_address: '',
+  invoice_seller_tax_id: '',
 };
 
 export type Settings = typeof SETTINGS_DEFAULTS;
@@ -164,6 +172,9 @@ export const SECRET_SETTING_KEYS = [
  * in PUT /settings keeps the stored secret (SPEC §3 for adsk_secret).
  */
 export const SECRET_PLACEHOLDER = '********';
+
+/** Why account linking to the design cloud cannot be turned on yet (PUT /settings answers it with 400; the settings screen says it first). */
+export const ADSK_NEEDS_CLIENT_MESSAGE = 'Enter the Client ID of your Autodesk app before letting people link their accounts.';
 
 /** Keys whose change makes the server re-check the SMTP connection. */
 export const SMTP_SETTING_KEYS = [
@@ -215,6 +226,18 @@ const isTimeZone = (tz: string) => {
 /** An e-mail address, or empty for "not set". */
 const optionalEmail = (key: string) => z.union([z.literal(''), z.email({ message: `${key} must be an e-mail address.` })], { message: `${key} must be an e-mail address.` });
 
+/** Storage type: empty for the local disk, else the S3 provider's endpoint style. */
+const s3TypeSchema = z.enum(['', 'aws', 'r2', 'custom'], { message: 'aws_s3_type must be empty (local disk), aws, r2 or custom.' });
+const S3_ENDPOINT_MESSAGE = 'aws_s3_endpoint must be a URL such as https://s3.example.com.';
+const s3EndpointSchema = z.union([z.literal(''), z.string().trim().max(500).regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, S3_ENDPOINT_MESSAGE)], { message: S3_ENDPOINT_MESSAGE });
+/** A text of the given shape, or empty for "not set", with one message for both. */
+const emptyOr = (pattern: RegExp, message: string) => z.string({ message }).trim().regex(new RegExp(`^(?:${pattern.source})?$`), message);
+// The names S3 and its look-alikes accept, so a bucket is never switched on with a value no server takes.
+const s3RegionSchema = emptyOr(/[a-z0-9][a-z0-9-]{0,48}[a-z0-9]/, 'aws_s3_region must be a region name such as eu-central-1 (or auto for R2).');
+const s3BucketSchema = emptyOr(/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]/, 'aws_s3_bucket must be a bucket name: 3 to 63 lower-case letters, digits, dots and dashes.');
+const s3AccountIdSchema = emptyOr(/[0-9a-fA-F]{32}/, 'aws_s3_accountid must be the 32-character account id Cloudflare shows.');
+const s3CustomDomainSchema = emptyOr(/(?:https?:\/\/)?[A-Za-z0-9.-]{1,253}(?::\d{1,5})?\/?/, 'aws_s3_custom_domain must be a host name such as files.example.com.');
+
 /**
  * Settings whose type is narrower than "a number" or "a text": ports, zoom
  * levels, choices, names. Every other setting takes the type of its default.
@@ -229,6 +252,24 @@ export const SETTING_RULES: Partial<Record<SettingKey, z.ZodTypeAny>> = {
   timezone: z.string().max(100).refine(isTimeZone, { message: 'timezone must be a time zone such as Asia/Amman or UTC.' }),
   smtp_from_email: optionalEmail('smtp_from_email'),
   contact_email: optionalEmail('contact_email'),
+  tax_rate: z
+    .number({ message: 'tax_rate must be a percentage from 0 to 100.' })
+    .min(0, 'tax_rate must be a percentage from 0 to 100.')
+    .max(100, 'tax_rate must be a percentage from 0 to 100.')
+    .refine((v) => Number.isInteger(Math.round(v * 100 * 1e6) / 1e6), 'tax_rate has at most two decimals.'),
+  aws_s3_type: s3TypeSchema,
+  // The site-wide key of integrations: off when empty; the placeholder keeps the stored one.
+  api_key: z
+    .string()
+    .max(200, 'api_key is at most 200 characters.')
+    .refine((v) => v === '' || v === SECRET_PLACEHOLDER || v.length >= SITE_API_KEY_MIN_LENGTH, {
+      message: `api_key must be empty (off) or at least ${SITE_API_KEY_MIN_LENGTH} characters, so that it cannot be guessed.`,
+    }),
+  aws_s3_endpoint: s3EndpointSchema,
+  aws_s3_region: s3RegionSchema,
+  aws_s3_bucket: s3BucketSchema,
+  aws_s3_accountid: s3AccountIdSchema,
+  aws_s3_custom_domain: s3CustomDomainSchema,
 };
 
 /** PUT /settings body: any subset of known keys, each with its own type. */
@@ -245,3 +286,98 @@ export const settingsUpdateSchema = z
     path: ['theme_color'],
   });
 export type SettingsUpdate = Partial<Settings>;
+
+/**
+ * What GET /settings shows to someone not signed in: only what the sign-in
+ * and registration pages, the footer and the public viewer need. The mail
+ * server, client ids, storage and payment details stay for signed-in users.
+ */
+export const PUBLIC_SETTING_KEYS = [
+  'name',
+  'theme_color',
+  'dark_mode',
+  'font_backend',
+  'version',
+  'logo',
+  'small_logo',
+  'background',
+  'background_reg',
+  'website_url',
+  'website_name',
+  'help_url',
+  'footer_link_1',
+  'footer_value_1',
+  'footer_link_2',
+  'footer_value_2',
+  'footer_link_3',
+  'footer_value_3',
+  'font_provider',
+  'timezone',
+  'languages_enabled',
+  'announcement',
+  'contact_email',
+  'enable_registration',
+  // The sign-in page offers /recover only when the mail server works (SPEC §2).
+  'smtp_valid',
+  'terms_and_conditions',
+  'privacy_policy',
+  'cookie_policy',
+  'cookie_consent',
+  'validate_email',
+  'enable_wizard',
+  'social_google_enable',
+  'social_facebook_enable',
+  'social_twitter_enable',
+  ...PROFILE_FIELDS.flatMap((f) => [`${f}_enable`, `${f}_mandatory`] as const),
+  'leaflet_street_basemap',
+  'leaflet_street_subdomain',
+  'leaflet_satellite_basemap',
+  'leaflet_satellite_subdomain',
+  'maxzoom',
+  'captcha_login',
+  'captcha_register',
+  '2fa_enable',
+  'maintenance_backend',
+  'maintenance_viewer',
+  'share_providers',
+  'adsk_enable',
+] as const satisfies readonly SettingKey[];
+
+/** The "Storage" settings (SPEC §3), tried by "Test storage" and switched on with aws_s3_vt_auto. */
+export const STORAGE_SETTING_KEYS = [
+  'aws_s3_type',
+  'aws_s3_vt_auto',
+  'aws_s3_accountid',
+  'aws_s3_custom_domain',
+  'aws_s3_region',
+  'aws_s3_key',
+  'aws_s3_secret',
+  'aws_s3_bucket',
+  'aws_s3_endpoint',
+] as const satisfies readonly SettingKey[];
+
+/**
+ * POST /settings/storage-check body: the Storage settings to try, as the form
+ * holds them (unsaved); a secret sent as the placeholder, or left out, is the stored one.
+ */
+export const storageCheckSchema = z
+  .object({
+    aws_s3_type: s3TypeSchema,
+    aws_s3_accountid: s3AccountIdSchema,
+    aws_s3_custom_domain: s3CustomDomainSchema,
+    aws_s3_region: s3RegionSchema,
+    aws_s3_key: z.string().max(500),
+    aws_s3_secret: z.string().max(500),
+    aws_s3_bucket: s3BucketSchema,
+    aws_s3_endpoint: s3EndpointSchema,
+  })
+  .partial()
+  .strict();
+export type StorageCheckInput = z.infer<typeof storageCheckSchema>;
+
+export interface StorageCheckResult {
+  ok: boolean;
+  /** The step that failed (settings, write, read, delete); null when all passed. */
+  step: 'settings' | 'write' | 'read' | 'delete' | null;
+  message: string;
+}

@@ -1,17 +1,22 @@
 import { z } from 'zod';
-import { idField, queryInt } from './projects.js';
+import { idField, queryInt } from './ids.js';
 
 /**
  * Sheets ("maps" in the API paths of SPEC §7) and the PDF plan uploads that
  * make them. `data` of each answer:
  *
- *   POST   /maps                   → 201 MapDetail   body MapCreateRequest: an empty sheet (status 'empty')
- *   GET    /maps/{id}              → MapDetail
- *   PUT    /maps/{id}              → MapDetail       body MapUpdateRequest (changed fields only)
+ *   POST   /maps                   → 201 SheetDetail   body SheetCreateRequest: an empty sheet (status 'empty')
+ *   GET    /maps/{id}              → SheetDetail
+ *   PUT    /maps/{id}              → SheetDetail       body SheetUpdateRequest (changed fields only)
  *   DELETE /maps/{id}              → {id, id_project}
- *   GET    /maps/{id}/rooms        → MapRoom[]       query MapRoomsQuery
- *   PUT    /maps/{id}/room-positions → MapRoom[]     body {rooms: [{id, x, y, heading?}]}: the rooms as stored;
+ *   GET    /maps/{id}/rooms        → SheetRoom[]       query SheetRoomsQuery
+ *   PUT    /maps/{id}/room-positions → SheetRoom[]     body {rooms: [{id, x, y, heading?}]}: the rooms as stored;
  *                                     a room of any visit of the sheet's project may be placed (it moves onto this sheet)
+ *   POST   /maps/{id}/plan         → 202 SheetDetail   multipart "file" (a PDF or a JPEG/PNG/WebP image) and
+ *                                     "page" (SheetPlanFields: the PDF page, 1 by default): gives an empty sheet
+ *                                     its plan, or replaces a sheet's plan; rooms and snags keep their place
+ *                                     on the plan (scaled to the new size). A job draws it; job:progress events
+ *                                     with subject {kind: 'sheet-plan', id: sheet id} tell how it goes
  *   POST   /projects/{id}/pdf-sheet → 202 PdfUpload  multipart "file": the PDF, checked by content
  *                                     (413 above UPLOAD_LIMITS.pdfBytes, 415 when not a PDF)
  *
@@ -34,8 +39,8 @@ import { idField, queryInt } from './projects.js';
  * notification ('Sheets ready', or 'PDF plan not turned into sheets' with the reason).
  */
 
-export const MAP_STATUSES = ['empty', 'processing', 'ready'] as const;
-export type MapStatus = (typeof MAP_STATUSES)[number];
+export const SHEET_STATUSES = ['empty', 'processing', 'ready'] as const;
+export type SheetStatus = (typeof SHEET_STATUSES)[number];
 
 export const PDF_UPLOAD_STATUSES = ['queued', 'processing', 'done', 'failed'] as const;
 export type PdfUploadStatus = (typeof PDF_UPLOAD_STATUSES)[number];
@@ -62,16 +67,16 @@ export const SHEET_RENDERING = {
 
 const sheetName = z.string().trim().min(1, 'Sheet name is required').max(200, 'Sheet name must be at most 200 characters.');
 
-export const mapCreateSchema = z
+export const sheetCreateSchema = z
   .object({
     id_project: idField,
     name: sheetName,
     page_label: z.string().trim().max(100).optional(),
   })
   .strict();
-export type MapCreateRequest = z.input<typeof mapCreateSchema>;
+export type SheetCreateRequest = z.input<typeof sheetCreateSchema>;
 
-export const mapUpdateSchema = z
+export const sheetUpdateSchema = z
   .object({
     name: sheetName,
     page_label: z.string().trim().max(100),
@@ -79,17 +84,28 @@ export const mapUpdateSchema = z
   .partial()
   .strict()
   .refine((o) => Object.keys(o).length > 0, { message: 'Nothing to update.' });
-export type MapUpdateRequest = z.input<typeof mapUpdateSchema>;
+export type SheetUpdateRequest = z.input<typeof sheetUpdateSchema>;
+
+/** POST /maps/{id}/plan, the fields next to the file: which page of a PDF becomes the sheet's plan. */
+export const sheetPlanFieldsSchema = z
+  .object({
+    page: queryInt('page', 1, 10_000).optional(),
+  })
+  .strict();
+export type SheetPlanFields = z.input<typeof sheetPlanFieldsSchema>;
+
+/** The kinds of file a sheet's plan may come from, by content. */
+export const SHEET_PLAN_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp'] as const;
 
 /** GET /maps/{id}/rooms: id_map, when given, must be the sheet of the path. */
-export const mapRoomsQuerySchema = z
+export const sheetRoomsQuerySchema = z
   .object({
     id_map: idField.optional(),
     id_visit: idField.optional(),
     osfm_cluster: queryInt('osfm_cluster', 0, 1_000_000).optional(),
   })
   .strict();
-export type MapRoomsQuery = z.input<typeof mapRoomsQuerySchema>;
+export type SheetRoomsQuery = z.input<typeof sheetRoomsQuerySchema>;
 
 export const roomPositionsSchema = z
   .object({
@@ -122,7 +138,7 @@ export const pdfSheetDeleteQuerySchema = z
   .strict();
 
 /** A sheet in lists (inside ProjectDetail.maps). */
-export interface MapSummary {
+export interface SheetSummary {
   id: number;
   id_project: number;
   name: string;
@@ -130,7 +146,7 @@ export interface MapSummary {
   page_label: string;
   /** Page number in the uploaded PDF (1-based), null for sheets not made from a PDF. */
   page: number | null;
-  status: MapStatus;
+  status: SheetStatus;
   /** Full-resolution size in pixels; null until rendered. */
   width: number | null;
   height: number | null;
@@ -140,7 +156,7 @@ export interface MapSummary {
 }
 
 /** GET /maps/{id}. Tile fields are null until the sheet is 'ready'. */
-export interface MapDetail extends MapSummary {
+export interface SheetDetail extends SheetSummary {
   id_upload: number | null;
   /** Resolution the page was rendered at. */
   dpi: number | null;
@@ -149,10 +165,12 @@ export interface MapDetail extends MapSummary {
   max_zoom: number | null;
   /** Signed, valid for hours: `/api/files/…/tiles/{z}/{y}/{x}.jpg?exp=…&sig=…&scope=folder`. */
   tile_url_template: string | null;
+  /** The project's name (GET /maps/{id}), for the sheet's title and breadcrumb trail. */
+  project_name?: string;
 }
 
 /** A room placed (or to be placed) on a sheet; the visits feature owns the rest of a room. */
-export interface MapRoom {
+export interface SheetRoom {
   id: number;
   id_map: number | null;
   id_visit: number | null;

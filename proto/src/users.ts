@@ -3,6 +3,7 @@ import type { PlanInfo, PlanMembersView, PlanSlot } from './plans.js';
 import { PROFILE_FIELDS } from './settings.js';
 import type { NotificationPreferences } from './notifications.js';
 import { pageQuerySchema, type Page } from './envelope.js';
+import { MESSAGES } from './messages.js';
 
 /**
  * Role values a user can be given. super_admin is not among them: it comes
@@ -59,7 +60,20 @@ export const passwordSchema = z
   .min(8, 'Password must be at least 8 characters.')
   .max(200, 'Password must be at most 200 characters.');
 
+/** What a form says when a new password and its confirmation differ. */
+export const PASSWORDS_DIFFER = 'The passwords do not match.';
+
+/** A new password typed twice (the forms that set one): the password rule, and the two the same. */
+export const newPasswordFormSchema = z
+  .object({ password: passwordSchema, confirm: z.string() })
+  // Said also while the password itself breaks a rule (zod would skip it then), so both messages show at once.
+  .refine((v) => v.password === v.confirm, { message: PASSWORDS_DIFFER, path: ['confirm'], when: (p) => typeof (p.value as { confirm?: unknown })?.confirm === 'string' });
+export type NewPasswordForm = z.infer<typeof newPasswordFormSchema>;
+
 export const emailSchema = z.string().trim().toLowerCase().email('Invalid email format').max(254);
+
+/** An e-mail a form must have: said to be missing when blank (SPEC §5 'Email is required'), else emailSchema. */
+export const requiredEmailSchema = z.string().trim().min(1, MESSAGES.emailRequired).pipe(emailSchema);
 
 const profileFieldSchema = z.string().trim().max(200);
 

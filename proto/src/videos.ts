@@ -20,6 +20,23 @@ import { MESSAGES } from './messages.js';
  *                                                              replaces the video and everything made from it (its run,
  *                                                              files, and the rooms it made). run.status is 'uploaded':
  *                                                              the client then calls POST /python/videos/process.
+ *   Resumable upload (the tus protocol 1.0.0, https://tus.io; tus-js-client speaks it), the way for large files:
+ *   POST   /uploads/videos               → 201, Location /api/uploads/videos/{upload id} (server-chosen). Headers
+ *                                                              Tus-Resumable: 1.0.0, Upload-Length (bytes, required),
+ *                                                              Upload-Metadata with visit_id (required), filename, filetype.
+ *                                                              404 for a visit the user cannot see; 413 above the limit
+ *                                                              (max_bytes) with a sentence; 400 without a length or visit.
+ *   HEAD   /uploads/videos/{upload id}   → 200, Upload-Offset: how many bytes the server has (resume from there).
+ *   PATCH  /uploads/videos/{upload id}   → 204, Upload-Offset. Content-Type application/offset+octet-stream. The PATCH
+ *                                                              that brings the last byte answers 200 with the envelope of
+ *                                                              the VideoDetail: the file was checked exactly as the
+ *                                                              multipart call does (415/422/403 with the sentence in the
+ *                                                              envelope, and the upload is gone), and made the visit's
+ *                                                              video, once (run.status 'uploaded').
+ *   DELETE /uploads/videos/{upload id}   → 204: cancels, removes what was received. 409 once the upload became the video.
+ *                                                              Another user's upload is a 404 for every call. Unfinished
+ *                                                              uploads are removed VIDEO_UPLOAD_EXPIRY_HOURS after their
+ *                                                              last byte.
  *   GET    /visits/{id}/video            → VideoDetail | null  the video and its run: read it on page load and after a
  *                                                              'completed'/'failed' progress event (the run in the
  *                                                              database is the truth; events only say "look again").
@@ -73,8 +90,8 @@ import { MESSAGES } from './messages.js';
  * than the run's. The owner gets a notification when the run fails, when the
  * clusters are ready (time to choose a sheet) and when rooms are placed.
  *
- * Coordinates: positions are sheet pixels of the full image (as MapRoom x, y:
- * origin top-left, `width` × `height` of MapDetail). `imageWidth`/`imageHeight`
+ * Coordinates: positions are sheet pixels of the full image (as SheetRoom x, y:
+ * origin top-left, `width` × `height` of SheetDetail). `imageWidth`/`imageHeight`
  * are the size of the image the client measured control points on (normally
  * the sheet's width and height; the server scales when they differ).
  * `heading` is where yaw 0 (the centre) of the room's panorama points on the
@@ -97,6 +114,24 @@ export const VIDEO_LIMITS = {
   /** Shortest video accepted at upload, seconds. */
   minSeconds: 1,
 } as const;
+
+/** The application's fields of a tus upload's Upload-Metadata (other keys are ignored). */
+export const videoUploadMetadataSchema = z.object({
+  visit_id: idOf('visit_id'),
+  filename: z.string().max(1000, 'filename is too long.').optional(),
+  filetype: z.string().max(200, 'filetype is too long.').optional(),
+});
+export type VideoUploadMetadata = z.infer<typeof videoUploadMetadataSchema>;
+
+/** Upload-Length of a tus creation: the whole file's size, in bytes. */
+export const videoUploadLengthSchema = z
+  .string({ message: 'Send the size of the file in the Upload-Length header.' })
+  .regex(/^\d{1,16}$/, 'Upload-Length must be the size of the file in bytes.')
+  .transform(Number)
+  .refine((n) => n > 0, 'The file is empty. Choose the file again.');
+
+/** Where the browser creates resumable uploads (below /api). */
+export const VIDEO_UPLOAD_PATH = '/uploads/videos';
 
 export const VIDEO_STEPS = ['process', 'generate-ply', 'project-points', 'confirm-projection'] as const;
 export type VideoStep = (typeof VIDEO_STEPS)[number];
@@ -210,6 +245,23 @@ export interface VideoRunError {
   reason: string;
 }
 
+/**
+ * What the running step measured, for its remaining time: the phase
+ * (keyframes: seconds of video scanned; structure-from-motion: views with
+ * features, blocks of pairs matched, images placed), its rate over the last
+ * reports, and the seconds left in the whole step as of `measured_at` (count
+ * down from there between reports). null values: not measured yet.
+ */
+export interface VideoStepRate {
+  phase: string | null;
+  unit: 'video_seconds' | 'views' | 'blocks' | 'images' | 'percent';
+  done: number;
+  total: number;
+  per_second: number | null;
+  remaining_seconds: number | null;
+  measured_at: string;
+}
+
 export interface VideoStepState {
   step: VideoStep;
   status: VideoStepStatus;
@@ -222,6 +274,8 @@ export interface VideoStepState {
   finished_at: string | null;
   /** The reason, when it failed. */
   error: string | null;
+  /** While active: the measured rate and the time left (absent before the first measure). */
+  rate?: VideoStepRate | null;
 }
 
 /** A frame kept from the video: one room when the projection is confirmed. */
@@ -242,6 +296,11 @@ export interface VideoCluster {
   points: number;
   ply_url: string | null;
   path_url: string | null;
+  /**
+   * A walk that took the stairs is cut into one cluster per storey (kind 'floor', `floor` 0 the lowest) and one
+   * for the stairs (kind 'stairs', floor null); absent on a walk of one storey. The user picks the sheet of each.
+   */
+  level?: { kind: 'floor' | 'stairs'; floor: number | null };
 }
 
 /** `path_url`: the camera path of a cluster, in the PLY's coordinates. */
@@ -263,6 +322,35 @@ export interface VideoPosition {
 
 export type ProjectionFit = 'initial' | 'controls' | 'plan';
 
+/**
+ * How sure the placement is, room by room (with two or more control points;
+ * workers/src/video/placement-confidence.ts): each room's standard error in
+ * metres (from the fit's conditioning, the reconstruction's drift along the
+ * walk away from the control points, weak joins and loop closures, calibrated
+ * by leaving each control point out). Rooms less sure than `threshold_m` are
+ * `unsure`: the stepper says so and asks for one more control point at
+ * `suggested_keyframe` (the place it helps most) instead of proposing them
+ * silently.
+ */
+export interface ProjectionCertainty {
+  /** A room whose error exceeds this many metres is unsure. */
+  threshold_m: number;
+  /** Standard error of each room's place, metres, in the order of `positions`. */
+  error_m: number[];
+  /** The largest of them. */
+  worst_m: number;
+  /** Keyframes of the unsure rooms, in walking order (empty: every room is vouched for). */
+  unsure: number[];
+  /** Runs of consecutive unsure keyframes (first and last keyframe number), for words like "rooms 12 to 30". */
+  stretches: { from: number; to: number }[];
+  /** Where one more control point helps most; null when no room is unsure. */
+  suggested_keyframe: number | null;
+  /** Sheet pixels per metre of the fit (the reconstruction's metre: the camera held 1.6 m above the floor). */
+  px_per_metre: number;
+  /** With three or more control points: how far off each was when predicted from the others, metres. */
+  leave_one_out_m: number[] | null;
+}
+
 /** A cluster laid on a sheet. */
 export interface VideoProjection {
   osfm_cluster: number;
@@ -270,7 +358,7 @@ export interface VideoProjection {
   image_width: number;
   image_height: number;
   control_points: ControlPoint[];
-  /** In sheet pixels (MapDetail width × height). */
+  /** In sheet pixels (SheetDetail width × height). */
   positions: VideoPosition[];
   /** Sheet pixels per reconstruction unit (the fitted scale). */
   scale: number;
@@ -281,6 +369,8 @@ export interface VideoProjection {
    * 'controls' fitted to the control points, 'plan' fitted to them and then snapped to the walls the sheet draws.
    */
   fitted_by?: ProjectionFit;
+  /** How sure each room's place is (two or more control points; absent or null otherwise). */
+  certainty?: ProjectionCertainty | null;
   preview_url: string | null;
   /** Set once confirmed: the rooms made, in walking order. */
   confirmed_at: string | null;
@@ -365,6 +455,8 @@ export interface VideoProgressDetail {
   generation: number;
   /** The run's status after this event. */
   status: VideoRunStatus;
+  /** While the step runs: its measured rate and time left. */
+  rate?: VideoStepRate | null;
   /** project-points and confirm-projection: which cluster and sheet. */
   osfm_cluster?: number;
   id_map?: number;

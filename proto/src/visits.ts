@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pageQuerySchema, type Page } from './envelope.js';
 import { idOf } from './ids.js';
-import { queryBoolean } from './projects.js';
-import type { MapDetail } from './sheets.js';
+import { queryBoolean } from './ids.js';
+import type { SheetDetail } from './sheets.js';
 
 /**
  * Visits (dated 360° tours of a project), their rooms (one 360 photo each),
@@ -44,8 +44,8 @@ import type { MapDetail } from './sheets.js';
  *                                                               content (415 otherwise, 413 above POI_FILE.maxBytes); replaces
  *   DELETE /pois/{id}/file               → Poi
  *
- *   GET    /maps/{id}/rooms              → MapRoom[] (sheets.ts) the rooms placed on the sheet (query id_visit to keep one visit's)
- *   PUT    /maps/{id}/room-positions     → MapRoom[]            body {rooms: [{id, x, y, heading?}]}: places rooms of any visit
+ *   GET    /maps/{id}/rooms              → SheetRoom[] (sheets.ts) the rooms placed on the sheet (query id_visit to keep one visit's)
+ *   PUT    /maps/{id}/room-positions     → SheetRoom[]            body {rooms: [{id, x, y, heading?}]}: places rooms of any visit
  *                                                               of the sheet's project on it (x, y in sheet pixels)
  *
  * Public (no sign-in; the visit code is the key):
@@ -393,7 +393,7 @@ export interface VisitDetail extends VisitSummary {
   /** In visit order. */
   rooms: Room[];
   /** The visit's sheet and every sheet a room of the visit is placed on (tile_url_template for Leaflet). */
-  maps: MapDetail[];
+  maps: SheetDetail[];
 }
 
 export type VisitList = Page<VisitSummary>;

@@ -1,13 +1,13 @@
 /** The workers process: the queues of WORKER_QUEUES (default all), until SIGTERM/SIGINT. */
-import { closeDb, db } from '@sitewalk/api/core/db';
-import { closeEmitter } from '@sitewalk/api/core/realtime';
-import { closeQueues } from '@sitewalk/api/core/queue';
-import { closeRedis } from '@sitewalk/api/core/redis';
-import { logger } from '@sitewalk/api/core/logger';
-import { loadPdfJs } from '@sitewalk/api/core/pdfjs';
+import { closeDb, db } from '@sitewalk/core/db';
+import { closeEmitter } from '@sitewalk/core/realtime';
+import { closeQueues } from '@sitewalk/core/queue';
+import { closeRedis } from '@sitewalk/core/redis.js';
+import { logger } from '@sitewalk/core/logger.js';
 import { warmImageLibrary } from './adapters/panorama-tiles.js';
 import { handlers } from './jobs/index.js';
-import { queuesFromEnv, startWorkers, type RunningWorkers } from './runner.js';
+import { watchEventLoop } from './loop-monitor.js';
+import { queuesFromEnv, startWorkers, workerTimings, type RunningWorkers } from './runner.js';
 import { ensureSchedules } from './schedules.js';
 
 let running: RunningWorkers;
@@ -19,11 +19,10 @@ try {
   process.exit(1);
 }
 db();
+watchEventLoop(workerTimings().lockMs);
 logger.info({ queues: running.workers.map((w) => w.name) }, 'workers started');
-// pdf.js takes about a second of CPU to load: a process that serves PDF plans loads it now, not in the first upload's job.
-if (running.workers.some((w) => w.name === 'sheets')) {
-  loadPdfJs().catch((err) => logger.error({ err }, 'could not load pdf.js; PDF jobs will try again'));
-}
+// pdf.js is not loaded here but by the first PDF job, and kept: loaded at start it held 46 MB of an
+// idle process (172 MB instead of 126 MB, bench/startup-bench.ts) for a one-off second of CPU.
 if (running.workers.some((w) => w.name === 'rooms')) {
   warmImageLibrary().catch((err) => logger.error({ err }, 'could not start the image library; 360 photo jobs will try again'));
 }

@@ -1,8 +1,8 @@
 import { Worker, UnrecoverableError, type Job } from 'bullmq';
 import { JOB_POLICIES, QUEUES, jobPayloads, jobsOfQueue, type JobName, type QueueName } from '@sitewalk/proto';
-import { bullPrefix } from '@sitewalk/api/core/queue';
-import { createRedis, logRepeatedError } from '@sitewalk/api/core/redis';
-import { logger } from '@sitewalk/api/core/logger';
+import { bullPrefix } from '@sitewalk/core/queue';
+import { createRedis, logRepeatedError } from '@sitewalk/core/redis.js';
+import { logger } from '@sitewalk/core/logger.js';
 import { missingHandlers, type HandlerTable } from './registry.js';
 
 export interface RunningWorkers {
@@ -23,15 +23,24 @@ const envMs = (name: string): number | undefined => {
 };
 
 /**
- * Lock and stall timings. The defaults suit production (a crashed worker's
- * job is retried within about a minute); WORKER_LOCK_MS and
- * WORKER_STALLED_MS shorten them, e.g. for the crash tests.
+ * Lock and stall timings, the same for every queue. A worker renews the lock
+ * of each job it runs every lockMs / 2 (BullMQ does it on a timer, so a job
+ * keeps its lock however long it runs, as long as the event loop is free:
+ * tools run as child processes, pixel work in small awaited steps). When a
+ * workers process dies its locks are not renewed: they expire at most lockMs
+ * after, and the next stall check (every stalledMs, by any live worker of the
+ * queue) puts the job back for another worker. With 8 s and 5 s, a dead
+ * worker's job is taken over within 13 s; an event loop blocked for more than
+ * about 4 s would lose a lock (the loop monitor of main.ts reports it).
+ * WORKER_LOCK_MS and WORKER_STALLED_MS change them.
  */
-export function workerTimings(queueJobs: JobName[], over: WorkerTimings = {}): Required<WorkerTimings> {
-  const defaultLock = Math.max(...queueJobs.map((n) => Math.min(JOB_POLICIES[n].timeoutMs, 120_000)), 30_000);
+export const DEFAULT_LOCK_MS = 8_000;
+export const DEFAULT_STALLED_MS = 5_000;
+
+export function workerTimings(over: WorkerTimings = {}): Required<WorkerTimings> {
   return {
-    lockMs: over.lockMs ?? envMs('WORKER_LOCK_MS') ?? defaultLock,
-    stalledMs: over.stalledMs ?? envMs('WORKER_STALLED_MS') ?? 30_000,
+    lockMs: over.lockMs ?? envMs('WORKER_LOCK_MS') ?? DEFAULT_LOCK_MS,
+    stalledMs: over.stalledMs ?? envMs('WORKER_STALLED_MS') ?? DEFAULT_STALLED_MS,
   };
 }
 
@@ -66,7 +75,7 @@ export function startWorkers(
     const names = jobsOfQueue(queueName);
     if (!names.length) continue;
     const concurrency = Math.max(...names.map((n) => JOB_POLICIES[n].concurrency));
-    const { lockMs, stalledMs } = workerTimings(names, opts);
+    const { lockMs, stalledMs } = workerTimings(opts);
     // Reconnects for ever with a capped backoff and logs its errors (core/redis.ts); BullMQ resumes fetching when it is back.
     const connection = createRedis({ maxRetriesPerRequest: null }, `worker:${queueName}`);
     connections.push(connection);

@@ -1,8 +1,8 @@
 import { JOB_POLICIES, jobPayloads, type JobName, type QueueName } from '@sitewalk/proto';
-import { queue } from '@sitewalk/api/core/queue';
-import { getSettings } from '@sitewalk/api/core/services/settings.service.js';
-import { logger } from '@sitewalk/api/core/logger';
-import { PLAN_EXPIRY_CRON, PLAN_EXPIRY_SCHEDULER_ID } from '@sitewalk/api/core/services/plan-expiry.service.js';
+import { queue } from '@sitewalk/core/queue';
+import { getSettings } from '@sitewalk/core/services/settings.service.js';
+import { logger } from '@sitewalk/core/logger.js';
+import { PLAN_EXPIRY_CRON, PLAN_EXPIRY_SCHEDULER_ID } from '@sitewalk/core/services/plan-expiry.service.js';
 
 /**
  * The repeating jobs. BullMQ job schedulers are kept in Redis under their id,
@@ -24,6 +24,8 @@ export const SCHEDULES: readonly Schedule[] = [
   { id: PLAN_EXPIRY_SCHEDULER_ID, job: 'plan.expiry-scan', repeat: { pattern: PLAN_EXPIRY_CRON } },
   // Invited accounts nobody activated go an hour or less after their invitation link expires.
   { id: 'users-purge-invited-hourly', job: 'users.purge-invited', repeat: { every: 3600_000 } },
+  // Resumable video uploads abandoned half-way (a closed laptop never reopened) give their disk back.
+  { id: 'video-uploads-sweep-hourly', job: 'video.uploads-sweep', repeat: { every: 3600_000 } },
 ];
 
 /** Upserts the schedulers of the queues this process serves. */

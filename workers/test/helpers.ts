@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { config } from '@sitewalk/api/core/config';
+import { config } from '@sitewalk/core/config.js';
 
 /**
  * Gives this test file its own BullMQ queues and Socket.IO channel. Test

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { JobOf } from '@sitewalk/proto';
-import { closeDb } from '@sitewalk/api/core/db';
-import { closeQueues, queue } from '@sitewalk/api/core/queue';
-import { closeEmitter } from '@sitewalk/api/core/realtime';
-import { closeRedis } from '@sitewalk/api/core/redis';
+import { closeDb } from '@sitewalk/core/db';
+import { closeQueues, queue } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime';
+import { closeRedis } from '@sitewalk/core/redis.js';
+import { openMailJob } from '@sitewalk/core/mail/sealed-mail.js';
 import { handlers } from '../src/jobs/index.js';
 import { startWorkers, type RunningWorkers } from '../src/runner.js';
 
@@ -25,7 +26,7 @@ export function runNotificationWorkers(): void {
 }
 
 /** The mails queued for an address (any state). */
-export async function queuedMailsTo(email: string): Promise<JobOf<'mail.send'>[]> {
+export async function queuedMailsTo(email: string): Promise<ReturnType<typeof openMailJob>[]> {
   const jobs = await queue('mail').getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
-  return jobs.filter((j) => j && (j.data as JobOf<'mail.send'>).to === email).map((j) => j.data as JobOf<'mail.send'>);
+  return jobs.filter((j) => j && (j.data as JobOf<'mail.send'>).to === email).map((j) => openMailJob(j.data as JobOf<'mail.send'>));
 }

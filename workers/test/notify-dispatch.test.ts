@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Notification, User } from '@sitewalk/api/core/db';
-import { getPreferences, notify, updatePreferences } from '@sitewalk/api/core/services/notifications.service.js';
+import { Notification, User } from '@sitewalk/core/db';
+import { getPreferences, notify, updatePreferences } from '@sitewalk/core/services/notifications.service.js';
+import { notice } from '@sitewalk/proto';
 import { createUser } from '../../api/test/helpers.js';
+import { lockSettings } from '../../api/test/settings-lock.js';
 import { queuedMailsTo, runNotificationWorkers } from './notification-workers.js';
 import { settled, useOwnRedisPrefix } from './helpers.js';
 
@@ -28,7 +30,7 @@ describe('notify.dispatch', () => {
     const mails = await mailsTo(user.email);
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toBe('Project created');
-    expect(mails[0].text).toMatch(/Tower B was created\.\n\nhttps?:\/\/[^/]+\/project\/7/);
+    expect(mails[0].text).toMatch(/Tower B was created\.\n\nOpen in .+: https?:\/\/[^/]+\/project\/7/);
   });
 
   it('respects the per-kind switches: no in-app row when in_app is off, no mail when email is off', async () => {
@@ -83,6 +85,29 @@ describe('notify.dispatch', () => {
     expect(b.id).toBe(a.id);
     await settled(a);
     expect(await Notification.query().where({ user_id: user.id })).toHaveLength(1);
+  });
+
+  it('writes a keyed notice in the recipient\'s language, in the app and in the mail, calling the site by its name', async () => {
+    const { user } = await createUser({ first_name: 'Lina' });
+    await User.query().patch({ language: 'ar' }).where({ id: user.id });
+    const settings = await lockSettings();
+    try {
+      await settings.set({ name: 'Abdali Works' });
+      await deliver(user.id, { kind: 'team', ...notice('joinDeclined', { project: 'Tower B' }), link: '/join' } as Parameters<typeof notify>[1]);
+    } finally {
+      await settings.release();
+    }
+    const [row] = await Notification.query().where({ user_id: user.id });
+    expect(row).toMatchObject({ title: 'رُفض طلب الانضمام', title_key: 'Join request declined', params: { project: 'Tower B' } });
+    expect(row.message).toBe('رُفض طلبك الانضمام إلى المشروع «\u2068Tower B\u2069».');
+    // The live push carries the keys, so a browser showing English renders it in English.
+    expect(row.toDto()).toMatchObject({ message_key: 'Your request to join the project "{project}" was declined.' });
+    const [mail] = await mailsTo(user.email);
+    expect(mail.subject).toBe('رُفض طلب الانضمام');
+    expect(mail.text).toContain('مرحباً Lina،');
+    expect(mail.text).toContain('رُفض طلبك الانضمام إلى المشروع');
+    expect(mail.text).toContain('فريق Abdali Works');
+    expect(mail.html).toContain('dir="rtl"');
   });
 
   it('drops the notification of a user who no longer exists', async () => {

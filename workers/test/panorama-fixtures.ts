@@ -38,7 +38,7 @@ export async function equirectangular(width: number, height: number, markers: Ma
 }
 
 /** The average colour of a small area of an image file. */
-export async function colourAt(file: string, x: number, y: number, size = 4): Promise<{ r: number; g: number; b: number }> {
+export async function colourAt(file: string | Buffer, x: number, y: number, size = 4): Promise<{ r: number; g: number; b: number }> {
   const { data } = await sharp(file).extract({ left: x, top: y, width: size, height: size }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   let r = 0;
   let g = 0;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Notification, db } from '@sitewalk/api/core/db';
-import { enqueue, queue } from '@sitewalk/api/core/queue';
-import { PLAN_EXPIRY_SCHEDULER_ID } from '@sitewalk/api/core/services/plan-expiry.service.js';
+import { formatDay, withoutIsolates } from '@sitewalk/proto';
+import { Notification, db } from '@sitewalk/core/db';
+import { enqueue, queue } from '@sitewalk/core/queue';
+import { PLAN_EXPIRY_SCHEDULER_ID } from '@sitewalk/core/services/plan-expiry.service.js';
 import { ensureSchedules } from '../src/schedules.js';
-import { addDays } from '@sitewalk/api/core/services/plan-expiry-rules.js';
+import { addDays } from '@sitewalk/core/services/plan-expiry-rules.js';
 import { createUser, uniqueName } from '../../api/test/helpers.js';
 import { queuedMailsTo, runNotificationWorkers } from './notification-workers.js';
 import { settled, useOwnRedisPrefix, waitFor } from './helpers.js';
@@ -46,7 +47,7 @@ describe('plan expiry scan', () => {
     // Give a duplicate, had one been queued, time to land before counting.
     await waitFor(async () => (await queue('notifications').getJobCounts('waiting', 'active', 'delayed')).waiting === 0, 'an idle notifications queue');
     expect((await planNotices(owner.user.id)).map((n) => n.title)).toEqual(['Your plan expires soon']);
-    expect(rows[0].message).toBe(`Your plan "${(await db()('plans').join('plan_subscriptions as s', 's.id_plan', 'plans.id').where('s.id', id).first('plans.name')).name}" expires on ${addDays(today, 5)} (in 5 day(s)). Renew it to keep your members and limits.`);
+    expect(withoutIsolates(rows[0].message)).toBe(`Your plan "${(await db()('plans').join('plan_subscriptions as s', 's.id_plan', 'plans.id').where('s.id', id).first('plans.name')).name}" expires on ${formatDay(addDays(today, 5), 'en')} (in 5 days). Renew it to keep your members and limits.`);
     expect((await mailsTo(owner.user.email)).map((m) => m.subject)).toEqual(['Your plan expires soon']);
 
     // The next day: nothing new. On the expiry day: the expired notice, once.

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -7,14 +6,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, JobOf, JobProgressEvent, Room as RoomDto, ServerToClientEvents, VisitDetail } from '@sitewalk/proto';
-import { Room, closeDb } from '@sitewalk/api/core/db';
-import { closeQueues, queue } from '@sitewalk/api/core/queue';
-import { closeEmitter } from '@sitewalk/api/core/realtime';
-import { closeRedis } from '@sitewalk/api/core/redis';
-import { localPath, putBuffer } from '@sitewalk/api/core/storage';
+import { Room, closeDb } from '@sitewalk/core/db';
+import { closeQueues, queue } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime';
+import { closeRedis } from '@sitewalk/core/redis.js';
+import { putBuffer, readBuffer } from '@sitewalk/core/storage';
+import { isStored, storedNames } from '../../test/support/stored.js';
 import { attachRealtime } from '../../api/src/realtime/index.js';
 import { createApp } from '../../api/src/app.js';
-import { canAccessProject } from '../../api/src/core/services/access.service.js';
+import { canAccessProject } from '@sitewalk/core/services/access.service.js';
 import { api, createUser, type TestUser } from '../../api/test/helpers.js';
 import { addMember, newProject } from '../../api/test/project-helpers.js';
 import { handlers } from '../src/jobs/index.js';
@@ -75,8 +75,10 @@ async function truncatedPhoto(): Promise<Buffer> {
   return whole.subarray(0, Math.floor(whole.length * 0.6));
 }
 
-const tileFile = (room: Room, level: number, col: number, row: number) => localPath(`${room.folder}/tiles/${level}/${col}_${row}.jpeg`);
-const tileCount = (room: Room, level: number) => fs.readdirSync(localPath(`${room.folder}/tiles/${level}`)).length;
+/** A tile read through storage (the same on local disk and S3). */
+const tileKey = (room: Room, level: number, col: number, row: number) => `${room.folder}/tiles/${level}/${col}_${row}.jpeg`;
+const tileFile = (room: Room, level: number, col: number, row: number) => readBuffer(tileKey(room, level, col, row));
+const tileCount = async (room: Room, level: number) => (await storedNames(`${room.folder}/tiles/${level}`)).length;
 
 describe('the tile grid of a panorama', () => {
   it('keeps the photo\'s resolution in square tiles of 512 to 1023 pixels, a power-of-two number of columns, levels halving down', () => {
@@ -111,33 +113,33 @@ describe('room.tiles: a 360 photo becomes a tiled panorama', () => {
       { width: 4096, cols: 8, rows: 4, zoomRange: [0, 50] },
       { width: 8192, cols: 16, rows: 8, zoomRange: [50, 100] },
     ]);
-    expect([tileCount(ready, 0), tileCount(ready, 1)]).toEqual([32, 128]);
+    expect([await tileCount(ready, 0), await tileCount(ready, 1)]).toEqual([32, 128]);
     for (const [level, col, row] of [[0, 0, 0], [0, 7, 3], [1, 15, 7], [1, 8, 2]]) {
-      const meta = await sharp(tileFile(ready, level, col, row)).metadata();
+      const meta = await sharp(await tileFile(ready, level, col, row)).metadata();
       expect([meta.format, meta.width, meta.height], `tile ${level}/${col}_${row}`).toEqual(['jpeg', 512, 512]);
     }
-    expect(fs.existsSync(tileFile(ready, 1, 16, 0))).toBe(false);
+    expect(await isStored(tileKey(ready, 1, 16, 0))).toBe(false);
 
     // The red marker's centre (6048, 1548) is in tile (11, 3) of the largest level, at (416, 12) in it; half that in the smaller level.
-    expect(looksLike(await colourAt(tileFile(ready, 1, 11, 3), 414, 10), RED)).toBe(true);
-    expect(looksLike(await colourAt(tileFile(ready, 0, 5, 1), 462, 260), RED)).toBe(true);
+    expect(looksLike(await colourAt(await tileFile(ready, 1, 11, 3), 414, 10), RED)).toBe(true);
+    expect(looksLike(await colourAt(await tileFile(ready, 0, 5, 1), 462, 260), RED)).toBe(true);
     // The green one (148, 3948) is in tile (0, 7) at (148, 364); the tile beside it has only the gradient.
-    expect(looksLike(await colourAt(tileFile(ready, 1, 0, 7), 146, 362), GREEN)).toBe(true);
-    expect(looksLike(await colourAt(tileFile(ready, 1, 1, 7), 146, 362), GREEN)).toBe(false);
+    expect(looksLike(await colourAt(await tileFile(ready, 1, 0, 7), 146, 362), GREEN)).toBe(true);
+    expect(looksLike(await colourAt(await tileFile(ready, 1, 1, 7), 146, 362), GREEN)).toBe(false);
 
-    const base = localPath(`${ready.folder}/base.jpg`);
+    const base = await readBuffer(`${ready.folder}/base.jpg`);
     expect(await sharp(base).metadata()).toMatchObject({ format: 'jpeg', width: 2048, height: 1024 });
     expect(looksLike(await colourAt(base, 1510, 385), RED)).toBe(true);
-    expect(await sharp(localPath(`${ready.folder}/thumb.jpg`)).metadata()).toMatchObject({ width: 480, height: 240 });
+    expect(await sharp(await readBuffer(`${ready.folder}/thumb.jpg`)).metadata()).toMatchObject({ width: 480, height: 240 });
 
     // The API gives the viewer what it needs to load it.
     const dto: RoomDto = (await api().get(`/api/rooms/${room.id}`).set(owner.auth)).body.data;
     expect(dto.panorama).toMatchObject({ width: 8192, tile_size: 512, levels: ready.levels });
-    const tile = await api().get(dto.panorama!.tile_url_template.replace('{level}', '1').replace('{col}', '11').replace('{row}', '3'));
+    const tile = await api().get(dto.panorama!.tile_url_template.replace('{level}', '1').replace('{col}', '11').replace('{row}', '3')).redirects(1);
     expect(tile.status).toBe(200);
     expect(tile.headers['content-type']).toBe('image/jpeg');
-    expect((await api().get(dto.panorama!.base_url)).status).toBe(200);
-    expect((await api().get(dto.thumbnail_url!)).status).toBe(200);
+    expect((await api().get(dto.panorama!.base_url).redirects(1)).status).toBe(200);
+    expect((await api().get(dto.thumbnail_url!).redirects(1)).status).toBe(200);
 
     // Running it again changes nothing.
     expect(await roomTiles({ id_room: room.id }, fakeJob(room.id))).toEqual({ status: 'skipped', reason: 'the room is already ready' });
@@ -157,9 +159,9 @@ describe('room.tiles: a 360 photo becomes a tiled panorama', () => {
     }
     const ready = (await Room.query().findById(room.id))!;
     expect(ready.levels!.map((l) => [l.width, l.cols, l.rows])).toEqual([[4096, 8, 4], [8192, 16, 8], [16384, 32, 16]]);
-    expect([tileCount(ready, 0), tileCount(ready, 1), tileCount(ready, 2)]).toEqual([32, 128, 512]);
+    expect([await tileCount(ready, 0), await tileCount(ready, 1), await tileCount(ready, 2)]).toEqual([32, 128, 512]);
     // Marker centre (16064, 8064): tile (31, 15) at (192, 384).
-    expect(looksLike(await colourAt(tileFile(ready, 2, 31, 15), 190, 382), RED)).toBe(true);
+    expect(looksLike(await colourAt(await tileFile(ready, 2, 31, 15), 190, 382), RED)).toBe(true);
     // A decoded 16K photo alone would be 400 MB; streaming keeps the process far below that.
     expect(peak - before).toBeLessThan(400 * 1024 * 1024);
   });
@@ -171,14 +173,14 @@ describe('room.tiles: a 360 photo becomes a tiled panorama', () => {
     const r1 = (await Room.query().findById(odd.id))!;
     expect([r1.status, r1.tile_size, r1.pano_width]).toEqual(['ready', 513, 4104]);
     expect(r1.levels!.map((l) => l.width)).toEqual([2052, 4104]);
-    expect(await sharp(tileFile(r1, 1, 7, 3)).metadata()).toMatchObject({ width: 513, height: 513 });
+    expect(await sharp(await tileFile(r1, 1, 7, 3)).metadata()).toMatchObject({ width: 513, height: 513 });
 
     const small = await roomWith(owner, await sharp(await equirectangular(1024, 512)).png().toBuffer(), 'png');
     await roomTiles({ id_room: small.id }, fakeJob(small.id));
     const r2 = (await Room.query().findById(small.id))!;
     expect(r2.levels).toEqual([{ width: 1024, cols: 2, rows: 1, zoomRange: [0, 100] }]);
-    expect(tileCount(r2, 0)).toBe(2);
-    expect(await sharp(localPath(`${r2.folder}/base.jpg`)).metadata()).toMatchObject({ width: 1024, height: 512 });
+    expect(await tileCount(r2, 0)).toBe(2);
+    expect(await sharp(await readBuffer(`${r2.folder}/base.jpg`)).metadata()).toMatchObject({ width: 1024, height: 512 });
   });
 
   it('fails a damaged photo at once with a clear message on the room, and one that is not 2:1', async () => {
@@ -191,7 +193,7 @@ describe('room.tiles: a 360 photo becomes a tiled panorama', () => {
     expect(dto).toMatchObject({ status: 'failed', error: PANORAMA_DAMAGED, panorama: null, thumbnail_url: null });
     // No tiles of the failed attempt are left in storage.
     const visit = (await api().get(`/api/visits/${damaged.id_visit}`).set(owner.auth)).body.data as VisitDetail;
-    expect(fs.existsSync(localPath(`projects/${visit.id_project}/visits/${visit.id}/rooms/${damaged.id}`))).toBe(false);
+    expect(await isStored(`projects/${visit.id_project}/visits/${visit.id}/rooms/${damaged.id}`)).toBe(false);
 
     const flat = await roomWith(owner, await equirectangular(1600, 1200));
     await expect(roomTiles({ id_room: flat.id }, fakeJob(flat.id))).rejects.toThrow(/^This photo is 1600 × 1200 pixels, so it is not a 360 photo/);
@@ -210,7 +212,7 @@ describe('room.tiles: a 360 photo becomes a tiled panorama', () => {
     await Room.query().patch({ status: 'processing' }).where({ id: room.id });
     expect((await roomTiles({ id_room: room.id }, fakeJob(room.id, 1))).status).toBe('done');
     const ready = (await Room.query().findById(room.id))!;
-    expect(fs.readdirSync(localPath(roomDir))).toEqual([path.basename(ready.folder!)]);
+    expect(await storedNames(roomDir)).toEqual([path.basename(ready.folder!)]);
 
     const gone = await roomWith(owner, await equirectangular(2048, 1024));
     await api().delete(`/api/rooms/${gone.id}`).set(owner.auth);

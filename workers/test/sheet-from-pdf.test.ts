@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -6,15 +5,16 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { io as connect, type Socket } from 'socket.io-client';
-import { SHEET_RENDERING, type ClientToServerEvents, type JobOf, type JobProgressEvent, type MapDetail, type PdfUpload as PdfUploadDto, type ServerToClientEvents } from '@sitewalk/proto';
-import { Notification, PdfUpload, SheetMap, closeDb, db } from '@sitewalk/api/core/db';
-import { closeQueues, queue } from '@sitewalk/api/core/queue';
-import { closeEmitter } from '@sitewalk/api/core/realtime';
+import { SHEET_RENDERING, withoutIsolates, type ClientToServerEvents, type JobOf, type JobProgressEvent, type SheetDetail, type PdfUpload as PdfUploadDto, type ServerToClientEvents } from '@sitewalk/proto';
+import { Notification, PdfUpload, Sheet, closeDb, db } from '@sitewalk/core/db';
+import { closeQueues, queue } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime';
 import { attachRealtime } from '../../api/src/realtime/index.js';
-import { closeRedis } from '@sitewalk/api/core/redis';
-import { localPath } from '@sitewalk/api/core/storage';
+import { closeRedis } from '@sitewalk/core/redis.js';
+import { putBuffer, remove } from '@sitewalk/core/storage';
+import { isStored, storedNames } from '../../test/support/stored.js';
 import { createApp } from '../../api/src/app.js';
-import { canAccessProject } from '../../api/src/core/services/access.service.js';
+import { canAccessProject } from '@sitewalk/core/services/access.service.js';
 import { api, createUser, type TestUser } from '../../api/test/helpers.js';
 import { addMember, newProject } from '../../api/test/project-helpers.js';
 import { handlers } from '../src/jobs/index.js';
@@ -62,8 +62,8 @@ function fakeJob(uploadId: number, attemptsMade = 0, attempts = 3): Job<JobOf<'s
   } as unknown as Job<JobOf<'sheet.from-pdf'>>;
 }
 
-const sheetsOf = (uploadId: number) => SheetMap.query().where({ id_upload: uploadId }).orderBy('page');
-const stored = (key: string) => fs.existsSync(localPath(key));
+const sheetsOf = (uploadId: number) => Sheet.query().where({ id_upload: uploadId }).orderBy('page');
+const stored = (key: string) => isStored(key);
 
 describe('sheet.from-pdf: a plan set becomes sheets', () => {
   // The file's first job loads pdf.js and draws a 36 MP page: on a busy CI machine that took longer than
@@ -126,14 +126,14 @@ describe('sheet.from-pdf: a plan set becomes sheets', () => {
       expect(a1.max_zoom).toBe(Math.ceil(Math.log2(a1.width! / T)));
 
       // The sheet as the viewer loads it: signed tile URLs and thumbnail, served by the API.
-      const detail: MapDetail = (await api().get(`/api/maps/${a1.id}`).set(owner.auth)).body.data;
+      const detail: SheetDetail = (await api().get(`/api/maps/${a1.id}`).set(owner.auth)).body.data;
       expect(detail).toMatchObject({ status: 'ready', tile_size: T, min_zoom: 0, max_zoom: a1.max_zoom, width: a1.width, height: a1.height, id_upload: up.id, page: 2 });
       expect(detail.tile_url_template).toMatch(/^\/api\/files\/projects\/\d+\/maps\/\d+\/tiles\/\{z\}\/\{y\}\/\{x\}\.jpg\?exp=\d+&sig=[\w-]+&scope=folder$/);
-      const tile = await api().get(detail.tile_url_template!.replace('{z}', String(a1.max_zoom)).replace('{y}', '0').replace('{x}', '0'));
+      const tile = await api().get(detail.tile_url_template!.replace('{z}', String(a1.max_zoom)).replace('{y}', '0').replace('{x}', '0')).redirects(1);
       expect(tile.status).toBe(200);
       expect(tile.headers['content-type']).toBe('image/jpeg');
       const tileAt = (z: number, x: number, y: number) =>
-        api().get(detail.tile_url_template!.replace('{z}', String(z)).replace('{y}', String(y)).replace('{x}', String(x))).buffer(true);
+        api().get(detail.tile_url_template!.replace('{z}', String(z)).replace('{y}', String(y)).replace('{x}', String(x))).redirects(1).buffer(true);
       // Every tile of every level is there, and none past the sheet's edge: level z holds the image shrunk 2^(max_zoom − z) times.
       for (let z = 0; z <= a1.max_zoom!; z++) {
         const scale = 2 ** (a1.max_zoom! - z);
@@ -154,7 +154,7 @@ describe('sheet.from-pdf: a plan set becomes sheets', () => {
       expect(await darkest({ left: 0, top: h0 + 2, width: T, height: T - h0 - 2 })).toBeGreaterThan(240); // and below
       // The red title block sits at the bottom right of the page: in the last 15 % of the sheet's width and height at zoom 0.
       expect(await darkest({ left: Math.floor(w0 * 0.85), top: Math.floor(h0 * 0.85), width: Math.ceil(w0 * 0.15), height: Math.ceil(h0 * 0.15) })).toBeLessThan(160);
-      const thumb = await api().get(detail.thumbnail_url!);
+      const thumb = await api().get(detail.thumbnail_url!).redirects(1);
       expect(thumb.status).toBe(200);
       expect(thumb.headers['content-type']).toBe('image/jpeg');
       expect((await api().get(detail.tile_url_template!.replace('{z}', '0').replace('{y}', '0').replace('{x}', '0').replace(/sig=[\w-]+/, 'sig=forged'))).status).toBe(404);
@@ -184,7 +184,7 @@ describe('sheet.from-pdf: a plan set becomes sheets', () => {
       for (const who of [owner, editor]) {
         const note = await waitFor(() => Notification.query().findOne({ user_id: who.user.id, title: 'Sheets ready' }), 'the notification');
         expect(note).toMatchObject({ type: 'success', link: `/project/${project.id}` });
-        expect(note!.message).toBe('3 sheets from "Tower plans.pdf" are ready in "Plans tower".');
+        expect(withoutIsolates(note!.message)).toBe('3 sheets from "Tower plans.pdf" are ready in "Plans tower".');
       }
     } finally {
       socket.close();
@@ -290,8 +290,7 @@ describe('sheet.from-pdf: files that cannot become sheets', () => {
       expect(await sheetsOf(up.id)).toEqual([]);
       // The refused PDF itself is not kept in storage.
       expect(row.file_key).toBeNull();
-      const pdfFolder = localPath(`projects/${project.id}/pdf`);
-      expect(fs.existsSync(pdfFolder) ? fs.readdirSync(pdfFolder) : []).toEqual([]);
+      expect(await storedNames(`projects/${project.id}/pdf`)).toEqual([]);
       expect((await api().get(`/api/projects/${project.id}`).set(owner.auth)).body.data).toMatchObject({ maps: [], pdf_uploads: [{ status: 'failed', error: row.error }] });
       // Refused files are not retried: another attempt would give the same answer.
       const job = await queue('sheets').getJob(`pdf-upload-${up.id}`);
@@ -319,13 +318,13 @@ describe('sheet.from-pdf: reruns and retries', () => {
 
     // A worker died while drawing page 3: the upload says processing, page 3 is half written.
     await PdfUpload.query().patch({ status: 'processing', pages_done: 2 }).where({ id: up.id });
-    await SheetMap.query().patch({ status: 'processing' }).where({ id: first[2].id });
-    fs.rmSync(localPath(first[2].thumbnail!));
+    await Sheet.query().patch({ status: 'processing' }).where({ id: first[2].id });
+    await remove(first[2].thumbnail!);
     const resumed = await sheetFromPdf({ upload_id: up.id }, fakeJob(up.id, 1));
     expect(resumed.status).toBe('done');
     const after = await sheetsOf(up.id);
     expect(after.map((s) => [s.id, s.status])).toEqual(first.map((s) => [s.id, 'ready']));
-    expect(stored(after[2].thumbnail!)).toBe(true);
+    expect(await stored(after[2].thumbnail!)).toBe(true);
     expect(await PdfUpload.query().findById(up.id)).toMatchObject({ status: 'done', pages_done: 3, sheet_ids: first.map((s) => s.id) });
   });
 
@@ -339,14 +338,14 @@ describe('sheet.from-pdf: reruns and retries', () => {
 
     // As if the earlier attempt stopped after page 1 and the stored file was then damaged on disk.
     await PdfUpload.query().patch({ status: 'processing', pages_done: 1 }).where({ id: up.id });
-    await SheetMap.query().delete().where({ id: made[1].id });
+    await Sheet.query().delete().where({ id: made[1].id });
     const fileKey = (await PdfUpload.query().findById(up.id))!.file_key!;
-    fs.writeFileSync(localPath(fileKey), truncated(pdf));
+    await putBuffer(fileKey, truncated(pdf));
     await expect(sheetFromPdf({ upload_id: up.id }, fakeJob(up.id, 2, 3))).rejects.toThrow(/incomplete/);
     expect(await sheetsOf(up.id)).toEqual([]);
-    expect(stored(made[0].folder!)).toBe(false);
+    expect(await stored(made[0].folder!)).toBe(false);
     expect(await PdfUpload.query().findById(up.id)).toMatchObject({ status: 'failed', sheet_ids: [], pages_done: 0, file_key: null });
-    expect(stored(fileKey)).toBe(false);
+    expect(await stored(fileKey)).toBe(false);
   });
 
   it('stops quietly and tidies up when the project is deleted while its PDF is processed', async () => {
@@ -366,6 +365,6 @@ describe('sheet.from-pdf: reruns and retries', () => {
       await queue('sheets').resume();
     }
     expect(await db()('maps').where({ id_project: project.id })).toEqual([]);
-    expect(fs.existsSync(localPath(`projects/${project.id}`))).toBe(false);
+    expect(await isStored(`projects/${project.id}`)).toBe(false);
   });
 });

@@ -4,15 +4,15 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobOf, MapRoom, VideoDetail } from '@sitewalk/proto';
+import type { JobOf, SheetRoom, VideoDetail } from '@sitewalk/proto';
 import { MESSAGES } from '@sitewalk/proto';
-import { SheetMap, Video, closeDb, db } from '@sitewalk/api/core/db';
-import { closeQueues, queue } from '@sitewalk/api/core/queue';
-import { closeEmitter } from '@sitewalk/api/core/realtime';
-import { closeRedis } from '@sitewalk/api/core/redis';
-import { config } from '@sitewalk/api/core/config';
-import { exists, localPath } from '@sitewalk/api/core/storage';
-import { readRun, type RunRow } from '@sitewalk/api/core/services/video-run.service.js';
+import { Sheet, Video, closeDb, db } from '@sitewalk/core/db';
+import { closeQueues, queue } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime';
+import { closeRedis } from '@sitewalk/core/redis.js';
+import { config } from '@sitewalk/core/config.js';
+import { exists, localPath } from '@sitewalk/core/storage';
+import { readRun, type RunRow } from '@sitewalk/core/services/video-run.service.js';
 import {
   acceptVideoUpload,
   getVisitVideo,
@@ -20,17 +20,18 @@ import {
   startProcessing,
   startProjectPoints,
   videoWorkFolder,
-} from '@sitewalk/api/core/services/videos.service.js';
+} from '@sitewalk/core/services/videos.service.js';
 import { api, createUser, type TestUser } from '../../api/test/helpers.js';
 import { newProject } from '../../api/test/project-helpers.js';
 import type { PathJson } from '../../test/fixtures/walk-video/generate.js';
+import { learnProfile } from '@sitewalk/core/video-eta-profile.js';
 import { cachedWalk } from './walk-fixture.js';
 import { worldToPlan, type PlanJson } from '../../test/fixtures/walk-video/plan.js';
 import { handlers } from '../src/jobs/index.js';
 import { startWorkers, type RunningWorkers } from '../src/runner.js';
 import { decodePly } from '../src/video/ply.js';
 import { writeSheetImages } from '../src/adapters/pdf-page-tiles.js';
-import { mapFolder } from '@sitewalk/api/core/services/sheets.service.js';
+import { mapFolder } from '@sitewalk/core/services/sheets.service.js';
 import { useOwnRedisPrefix, waitFor } from './helpers.js';
 
 useOwnRedisPrefix('video-jobs');
@@ -84,11 +85,11 @@ async function uploadCopy(visitId: number, file: string): Promise<VideoDetail> {
 
 /** A ready sheet whose picture is the walk's plan, cut into tiles as sheet.from-pdf does. */
 async function sheetOfPlan(projectId: number) {
-  const sheet = await SheetMap.query().insertAndFetch({ id_project: projectId, name: 'Ground floor', status: 'ready', width: walk.plan.imageWidth, height: walk.plan.imageHeight });
+  const sheet = await Sheet.query().insertAndFetch({ id_project: projectId, name: 'Ground floor', status: 'ready', width: walk.plan.imageWidth, height: walk.plan.imageHeight });
   const { data, info } = await sharp(path.join(FIXTURE_DIR, 'walk.plan.png')).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   const folder = mapFolder(projectId, sheet.id);
   const images = await writeSheetImages({ data, width: info.width, height: info.height, channels: 3 }, localPath(folder));
-  await SheetMap.query().patch({ tile_size: images.tileSize, max_zoom: images.maxZoom, folder }).where({ id: sheet.id });
+  await Sheet.query().patch({ tile_size: images.tileSize, max_zoom: images.maxZoom, folder }).where({ id: sheet.id });
   return sheet;
 }
 
@@ -132,6 +133,9 @@ describe('a walk-through video through the four steps', () => {
     // The core's own stages, e.g. 'process.probe', 'generate-ply.mapping'.
     expect(Object.keys(run.timings).some((k) => k.startsWith('process.'))).toBe(true);
     expect(Object.keys(run.timings)).toContain('generate-ply.mapping');
+    // Those stage timings are what the next runs' time left learns from: every phase of both steps is timed.
+    expect(learnProfile('process', [run.timings]).learnedFrom).toBe(1);
+    expect(learnProfile('generate-ply', [run.timings]).learnedFrom).toBe(1);
     const keyframes = run.artifacts.keyframes!;
     expect(keyframes.length).toBeGreaterThanOrEqual(4);
     for (const k of keyframes) expect(await exists(k.image_key)).toBe(true);
@@ -160,6 +164,10 @@ describe('a walk-through video through the four steps', () => {
     expect(projection.residual_px).not.toBeNull();
     // The walk was snapped to the walls the sheet draws once its start and end were pinned.
     expect(projection.fitted_by).toBe('plan');
+    // Pinned at both ends of this short walk, every room is vouched for: no warning, no control point asked for.
+    expect(projection.certainty).toMatchObject({ unsure: [], suggested_keyframe: null });
+    expect(projection.certainty!.error_m).toHaveLength(projection.positions.length);
+    expect(run.message).not.toMatch(/add one more control point/);
     const errors = projection.positions.map((p) => Math.hypot(p.x - truthAt(time.get(p.keyframe)!).x, p.y - truthAt(time.get(p.keyframe)!).y));
     // Within a metre (50 px) for the typical keyframe.
     expect(median(errors)).toBeLessThan(walk.plan.pxPerMetre);
@@ -174,7 +182,7 @@ describe('a walk-through video through the four steps', () => {
     expect(run.error).toBeNull();
     const confirmed = run.artifacts.projections!.find((p) => p.osfm_cluster === 0)!;
     expect(confirmed.confirmed_at).not.toBeNull();
-    const placed = (await api().get(`/api/maps/${sheet.id}/rooms`).query({ osfm_cluster: 0 }).set(owner.auth)).body.data as MapRoom[];
+    const placed = (await api().get(`/api/maps/${sheet.id}/rooms`).query({ osfm_cluster: 0 }).set(owner.auth)).body.data as SheetRoom[];
     expect(placed.map((r) => r.id).sort()).toEqual([...confirmed.room_ids].sort());
     expect(placed).toHaveLength(cluster.keyframes.length);
     for (const r of placed) {
@@ -216,6 +224,20 @@ describe('a walk-through video through the four steps', () => {
     expect(detail.run.artifacts.clusters[0].ply_url).toMatch(/^\/api\/files\/.+cluster-0\.ply\?exp=/);
     expect(detail.run.artifacts.projections[0].preview_url).toMatch(/\.png\?exp=/);
     expect((await api().get(detail.run.artifacts.clusters[0].ply_url!)).status).toBe(200);
+
+    // Pinned at the start and at a point a metre on: the rest of the walk swings on that short lever. The rooms
+    // past it are marked unsure and one more control point is asked for near the far end, in the answer and in words.
+    const near = cluster.keyframes.find((k) => Math.hypot(pin(k).x - pin(first).x, pin(k).y - pin(first).y) >= walk.plan.pxPerMetre)!;
+    await startProjectPoints(owner.user, { ...body, control_points: [pin(first), pin(near)] });
+    run = await waitStatus(v.id, ['needs_confirmation', 'failed'], 5 * 60_000);
+    expect(run.error).toBeNull();
+    expect(run.message).toMatch(/may be up to [\d.]+ m off: add one more control point at keyframe \d+/);
+    const unsure = (await getVisitVideo(owner.user, visit.id))!.run.artifacts.projections.find((p) => p.osfm_cluster === 0 && p.id_map === sheet.id)!;
+    expect(unsure.certainty!.unsure.length).toBeGreaterThan(0);
+    expect(unsure.certainty!.unsure).not.toContain(first);
+    expect(unsure.certainty!.unsure).toContain(last);
+    expect(cluster.keyframes.indexOf(unsure.certainty!.suggested_keyframe!)).toBeGreaterThan(cluster.keyframes.indexOf(near));
+    expect(unsure.certainty!.worst_m).toBeGreaterThan(unsure.certainty!.threshold_m);
   }, 40 * 60_000);
 });
 

@@ -9,9 +9,10 @@ import { spawnSync } from 'node:child_process';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cachedWalk } from './walk-fixture.js';
-import { probeVideo } from '../src/adapters/ffprobe.js';
-import { ReconstructionFailed, ToolMissing, VideoRejected } from '../src/video/errors.js';
+import { probeVideo } from '@sitewalk/core/tools/ffprobe.js';
+import { ReconstructionFailed, ToolMissing, VideoRejected } from '@sitewalk/core/tools/errors.js';
 import { processVideo, type ProcessManifest } from '../src/video/process.js';
+import { DEFAULT_KEYFRAME_OPTIONS } from '../src/video/keyframes.js';
 import { reconstruct, type Reconstruction } from '../src/video/reconstruct.js';
 import { decodePly } from '../src/video/ply.js';
 import { projectCluster } from '../src/video/projection.js';
@@ -122,6 +123,39 @@ describe('a generated walk, process → generate-ply → project', () => {
     const mean = errors.reduce((a, b) => a + b, 0) / errors.length;
     expect(mean).toBeLessThan(0.15);
     expect(Math.max(...errors)).toBeLessThan(0.4);
+    // Pinned at both ends of this short walk, every room is vouched for: no warning.
+    expect(result.confidence?.unsure).toEqual([]);
+    expect(result.confidence?.suggested).toBeNull();
+    // Every room is within its stated error or flagged (here: within three of its standard errors, or 0.15 m).
+    result.rooms.forEach((_, i) => expect(errors[i]).toBeLessThan(Math.max(0.15, 3 * result.confidence!.errorM[i])));
+  }, 60_000);
+
+  it('says where the placement is unsure when the walk is pinned at two points close together, and asks for a control point there', async () => {
+    const c0 = recon.clusters[0];
+    const cloud = decodePly(await fsp.readFile(c0.plyPath));
+    const { plan } = walk;
+    const gt = walk.path.frames as { x: number; y: number }[];
+    const toPlan = (f: number): [number, number] => [plan.origin.px + gt[f].x * plan.pxPerMetre, plan.origin.py - gt[f].y * plan.pxPerMetre];
+    // The first keyframe and the first one at least 1 m further along: the rest of the walk swings on that short lever.
+    const first = c0.path[0];
+    const near = c0.path.find((p) => Math.hypot(gt[p.frame].x - gt[first.frame].x, gt[p.frame].y - gt[first.frame].y) >= 1)!;
+    const result = projectCluster({
+      points: cloud.xyz,
+      path: c0.path,
+      sheet: { width: plan.imageWidth, height: plan.imageHeight },
+      controls: [{ keyframe: first.keyframe, sheet: toPlan(first.frame) }, { keyframe: near.keyframe, sheet: toPlan(near.frame) }],
+    });
+    const conf = result.confidence!;
+    expect(conf.unsure.length).toBeGreaterThan(0);
+    expect(conf.unsure).not.toContain(first.keyframe);
+    // The far end of the walk is where one more control point is asked for.
+    const suggested = c0.path.findIndex((p) => p.keyframe === conf.suggested);
+    expect(suggested).toBeGreaterThan(c0.path.length / 2);
+    // Every room placed further than 0.3 m from its true place is among the flagged ones.
+    result.rooms.forEach((r) => {
+      const off = Math.hypot(r.x - toPlan(r.frame)[0], r.y - toPlan(r.frame)[1]) / plan.pxPerMetre;
+      if (off > conf.thresholdM) expect(conf.unsure).toContain(r.keyframe);
+    });
   }, 60_000);
 });
 
@@ -191,13 +225,19 @@ describe('uploads that are not a usable walk', () => {
     expect(decodePly(await fsp.readFile(recon.clusters[0].plyPath)).xyz.every(Number.isFinite)).toBe(true);
   }, 480_000);
 
-  it('says "Failed to generate PLY file" with every keyframe unplaced when the camera only turns on the spot', async () => {
-    // A flat pattern turning around the camera: keyframes (turns) but no parallax, so nothing to triangulate.
+  it('refuses a camera that only turns on the spot at once, and says "Failed to generate PLY file" with every keyframe unplaced when such turns reach the reconstruction', async () => {
+    // A flat pattern turning around the camera: no parallax, so nothing to triangulate.
     const file = path.join(ROOT, 'spin.mp4');
     ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=s=640x320:r=30:d=3', '-vf', 'scroll=h=0.004', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', file]);
     const work = path.join(ROOT, 'work-spin');
     await fsp.rm(work, { recursive: true, force: true });
-    const manifest = await processVideo(file, work);
+    // Turning on the spot piles up no keyframes: the walk is refused while processing, with the reason.
+    const refused = await processVideo(file, work).catch((e) => e);
+    expect(refused).toBeInstanceOf(VideoRejected);
+    expect(refused.message).toMatch(/hardly moves/);
+    expect(await contents(work)).toEqual([]);
+    // With a keyframe per 30° of turn even on the spot, the reconstruction is what fails, naming every frame.
+    const manifest = await processVideo(file, work, undefined, { keyframes: { ...DEFAULT_KEYFRAME_OPTIONS, spotTurnDeg: 30 } });
     const err = await reconstruct(work).catch((e) => e);
     expect(err).toBeInstanceOf(ReconstructionFailed);
     expect(err.title).toBe('Failed to generate PLY file');

@@ -1,21 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ProjectionFailed } from '../src/video/errors.js';
+import { ProjectionFailed } from '@sitewalk/core/tools/errors.js';
 import {
-  applySimilarity,
   findFloor,
   fitSimilarity2D,
   initialFit,
   projectCluster,
-  symmetricEigen3,
   toTopDown,
   topDownFrame,
   upFromRotations,
   type PathPoseLike,
   type Projection,
-  type Vec2,
-  type Vec3,
 } from '../src/video/projection.js';
-import { matToQuat, mul, rotY, type Mat3 } from '../src/video/colmap-model.js';
+import { applySimilarity, matToQuat, mul, rotate, symmetricEigen3, transpose, type Mat3, type Vec2, type Vec3 } from '../src/video/linear-algebra.js';
+import { rotY } from '../src/video/colmap-model.js';
 
 /** Deterministic pseudo-random numbers for the synthetic scenes. */
 function rng(seed: number) {
@@ -35,8 +32,7 @@ function rotation(ax: number, ay: number, az: number): Mat3 {
   const rz: Mat3 = [Math.cos(az), -Math.sin(az), 0, Math.sin(az), Math.cos(az), 0, 0, 0, 1];
   return mul(rz, mul(ry, rx));
 }
-const apply = (m: Mat3, p: Vec3): Vec3 => [m[0] * p[0] + m[1] * p[1] + m[2] * p[2], m[3] * p[0] + m[4] * p[1] + m[5] * p[2], m[6] * p[0] + m[7] * p[1] + m[8] * p[2]];
-const transpose = (m: Mat3): Mat3 => [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]];
+const apply = rotate;
 
 describe('fitSimilarity2D', () => {
   it('recovers a known scale, rotation and translation exactly', () => {

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { QueueEvents } from 'bullmq';
 import type { JobOf } from '@sitewalk/proto';
-import { Notification, closeDb } from '@sitewalk/api/core/db';
-import { bullPrefix, closeQueues, queue } from '@sitewalk/api/core/queue';
-import { closeEmitter } from '@sitewalk/api/core/realtime';
-import { closeRedis, createRedis } from '@sitewalk/api/core/redis';
-import { notify } from '@sitewalk/api/core/services/notifications.service.js';
+import { Notification, closeDb } from '@sitewalk/core/db';
+import { bullPrefix, closeQueues, queue } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime';
+import { closeRedis, createRedis } from '@sitewalk/core/redis.js';
+import { notify } from '@sitewalk/core/services/notifications.service.js';
 import { createUser } from '../../api/test/helpers.js';
 import { handlers } from '../src/jobs/index.js';
 import { startWorkers, type RunningWorkers } from '../src/runner.js';

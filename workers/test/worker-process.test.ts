@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeDb, db } from '@sitewalk/api/core/db';
-import { closeQueues, enqueue, queue } from '@sitewalk/api/core/queue';
-import { closeEmitter } from '@sitewalk/api/core/realtime';
-import { closeRedis } from '@sitewalk/api/core/redis';
+import { closeDb, db } from '@sitewalk/core/db';
+import { closeQueues, enqueue, queue } from '@sitewalk/core/queue';
+import { closeEmitter } from '@sitewalk/core/realtime';
+import { closeRedis } from '@sitewalk/core/redis.js';
 import { jobsOfQueue } from '@sitewalk/proto';
 import { handlers } from '../src/jobs/index.js';
 import { queuesFromEnv, startWorkers } from '../src/runner.js';

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import argon2 from 'argon2';
 import pg from 'pg';
-import { config } from '../core/config.js';
-import { closeDb, db, migrateLatest, User } from '../core/db/index.js';
+import { config } from '@sitewalk/core/config.js';
+import { closeDb, db, migrateLatest, User } from '@sitewalk/core/db';
 import { ensureDatabase } from './ensure-database.js';
 
 async function createFirstAdmin(): Promise<void> {
@@ -23,8 +23,7 @@ async function createFirstAdmin(): Promise<void> {
     username,
     email: email.toLowerCase(),
     password_hash: await argon2.hash(password, { type: argon2.argon2id }),
-    first_name: 'Site',
-    last_name: 'Administrator',
+    // No invented name: the dashboard greets the administrator by username until they give theirs.
     super_admin: true,
     active: true,
     email_verified_at: new Date(),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { KnexTimeoutError } from 'knex';
 import { HTTP_DEFAULTS, MESSAGES } from '@sitewalk/proto';
-import { HttpError, ServiceUnavailableError } from '../core/errors.js';
+import { HttpError, ServiceUnavailableError } from '@sitewalk/core/errors.js';
 import { mapError } from './error-middleware.js';
 
 const pgError = (code: string, message: string) => Object.assign(new pg.DatabaseError(message, message.length, 'error'), { code });

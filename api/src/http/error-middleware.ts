@@ -1,10 +1,10 @@
 import type { Context, Next } from 'koa';
 import { HTTP_DEFAULTS, MESSAGES } from '@sitewalk/proto';
 import { ValidationError, NotFoundError, UniqueViolationError, ForeignKeyViolationError, NotNullViolationError, CheckViolationError, DataError } from 'objection';
-import { HttpError, ServiceUnavailableError } from '../core/errors.js';
-import { classifyDependencyError, RETRY_AFTER_SECONDS, type ClassifyHints } from '../core/dependency-errors.js';
-import { config } from '../core/config.js';
-import { createLogThrottle } from '../core/log-throttle.js';
+import { HttpError, ServiceUnavailableError } from '@sitewalk/core/errors.js';
+import { classifyDependencyError, RETRY_AFTER_SECONDS, type ClassifyHints } from '@sitewalk/core/dependency-errors.js';
+import { config } from '@sitewalk/core/config.js';
+import { createLogThrottle } from '@sitewalk/core/log-throttle.js';
 import { envelope } from './envelope.js';
 
 interface Mapped {

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { HTTP_DEFAULTS } from '@sitewalk/proto';
-import { logger, type Logger } from '../core/logger.js';
-import { HttpError } from '../core/errors.js';
-import { safeEqual } from '../core/secrets.js';
+import { logger, type Logger } from '@sitewalk/core/logger.js';
+import { HttpError } from '@sitewalk/core/errors.js';
+import { safeEqual } from '@sitewalk/core/secrets.js';
 
 /**
  * The log of one request: every line carries the request id, and the user id

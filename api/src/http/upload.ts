@@ -2,16 +2,19 @@ import path from 'node:path';
 import fsp from 'node:fs/promises';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
-import { badRequest, payloadTooLarge } from '../core/errors.js';
-import { config } from '../core/config.js';
+import { badRequest, payloadTooLarge } from '@sitewalk/core/errors.js';
+import { config } from '@sitewalk/core/config.js';
 import { assertReadableText } from './validate.js';
-import type { UploadedFile } from '../core/uploaded-file.js';
+import type { UploadedFile } from '@sitewalk/core/uploaded-file.js';
 
 export type { UploadedFile };
 
 
-/** Paths whose requests are uploads: exempt from the request timeout. */
-export const isUploadRequest = (ctx: Context) => ctx.is('multipart') === 'multipart';
+/** Text fields one upload form may carry besides its file. */
+const MAX_FIELDS = 20;
+
+/** Paths whose requests are uploads: exempt from the request timeout (multipart, and the bytes of a resumable upload). */
+export const isUploadRequest = (ctx: Context) => ctx.is('multipart') === 'multipart' || ctx.is('application/offset+octet-stream') === 'application/offset+octet-stream';
 
 /** Where uploads wait while their request runs: one folder per request, below one per process. */
 export const uploadTempRoot = () => path.join(config.dataDir, 'tmp', 'uploads', String(process.pid));
@@ -43,11 +46,15 @@ export function multipart(maxBytes: number) {
           maxFileSize: maxBytes,
           maxTotalFileSize: maxBytes,
           maxFiles: 1,
-          maxFields: 20,
+          maxFields: MAX_FIELDS,
           keepExtensions: false,
           allowEmptyFiles: false,
         },
         onError: (err: Error) => {
+          // Each limit its own sentence: too many fields is not a file too large.
+          if (/maxFields \(/.test(err.message)) throw badRequest(`The form has too many fields (at most ${MAX_FIELDS}).`);
+          if (/maxFiles \(/.test(err.message)) throw badRequest('Send one file at a time.');
+          if (/maxFieldsSize/.test(err.message)) throw payloadTooLarge('The text fields of the form are too long.');
           if (/maxFileSize|maxTotalFileSize|exceeded/i.test(err.message)) throw tooLarge();
           if (/empty/i.test(err.message)) throw badRequest('The file is empty. Choose the file again.');
           throw badRequest('The upload could not be read. Please try again.');

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
-import { badRequest, notFound } from '../core/errors.js';
+import { badRequest, notFound } from '@sitewalk/core/errors.js';
 
 /** Turns a zod error into one sentence a person can act on. */
 export function describeZodError(err: z.ZodError, noun = 'field'): string {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { logger } from '../core/logger.js';
-import { viewerInMaintenance, viewerStartPanorama } from '../core/services/viewer.service.js';
+import { logger } from '@sitewalk/core/logger.js';
+import { viewerInMaintenance, viewerStartPanorama } from '@sitewalk/core/services/viewer.service.js';
 
 /**
  * The public viewer's page (/viewer/{code}/{room?}/{poi?}) is index.html with

@@ -2,11 +2,11 @@ import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { projectRoom, userRoom, type ClientToServerEvents, type ServerToClientEvents } from '@sitewalk/proto';
-import { config } from '../core/config.js';
-import { createRedis } from '../core/redis.js';
-import { logger } from '../core/logger.js';
-import { resolveToken } from '../core/services/session.service.js';
-import { sessionRoom, socketChannel } from '../core/realtime/channel.js';
+import { config } from '@sitewalk/core/config.js';
+import { createRedis } from '@sitewalk/core/redis.js';
+import { logger } from '@sitewalk/core/logger.js';
+import { resolveToken } from '@sitewalk/core/services/session.service.js';
+import { sessionRoom, socketChannel } from '@sitewalk/core/realtime/channel.js';
 
 export interface SocketData {
   userId: number;

@@ -15,7 +15,7 @@ import {
 import { ok, created } from '../http/envelope.js';
 import { currentUser, requireAuth, type AuthState } from '../http/auth.js';
 import { body, idParam, query } from '../http/validate.js';
-import { consume, limiter } from '../core/rate-limit.js';
+import { consume, limiter } from '@sitewalk/core/rate-limit.js';
 import {
   activateAccount,
   changePassword,
@@ -24,8 +24,10 @@ import {
   register,
   requestPasswordReset,
   resetPassword,
-} from '../core/services/account.service.js';
-import { setLanguage } from '../core/services/users.service.js';
+} from '@sitewalk/core/services/account.service.js';
+import { setLanguage } from '@sitewalk/core/services/users.service.js';
+import { getSetting } from '@sitewalk/core/services/settings.service.js';
+import { verifyCaptcha } from '@sitewalk/core/services/captcha.service.js';
 import type { RouteModule } from './types.js';
 
 // Per client address: enough for a person who mistypes, too few for a script.
@@ -37,7 +39,9 @@ const tokenLimiter = () => limiter('account-token-ip', 30, 15 * 60);
 const accountRoutes: RouteModule = (r) => {
   r.post('/register', async (ctx) => {
     await consume(registerLimiter(), ctx.ip, 'Too many registrations from this address.');
-    const input = body(ctx, registerSchema);
+    const { altcha, ...input } = body(ctx, registerSchema);
+    // Checked before anything of the account is looked at.
+    if (await getSetting('captcha_register')) await verifyCaptcha(altcha);
     const res = await register(input);
     created<RegisterResponse>(
       ctx,

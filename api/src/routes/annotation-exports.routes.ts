@@ -1,4 +1,3 @@
-import send from 'koa-send';
 import {
   ANNOTATION_EXPORT_FILES,
   annotationExportDownloadQuerySchema,
@@ -9,9 +8,9 @@ import type { AuthState } from '../http/auth.js';
 import { currentUser, optionalAuth, requireAuth } from '../http/auth.js';
 import { ok } from '../http/envelope.js';
 import { body, idParam } from '../http/validate.js';
-import { config } from '../core/config.js';
-import { notFound } from '../core/errors.js';
-import { exportForDownload, getExport, startExport } from '../core/services/annotation-exports.service.js';
+import { sendStored } from '../http/send-stored.js';
+import { notFound } from '@sitewalk/core/errors.js';
+import { exportForDownload, getExport, startExport } from '@sitewalk/core/services/annotation-exports.service.js';
 import type { RouteModule } from './types.js';
 
 const GONE = 'This download link is not valid or has expired. Open the export again for a fresh link.';
@@ -37,11 +36,8 @@ const annotationExportsRoutes: RouteModule = (r) => {
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.attachment(row.file_name ?? `snags.${file.ext}`);
-    try {
-      await send(ctx, row.file_key, { root: config.storageDir, hidden: false });
-    } catch {
-      throw notFound(GONE);
-    }
+    // Streamed through the API on either driver, so the download keeps the name set above.
+    if (!(await sendStored(ctx, row.file_key, { redirect: false }))) throw notFound(GONE);
     ctx.type = file.mime;
   });
 };

@@ -1,11 +1,13 @@
 import {
   ANNOTATION_FILE,
+  annotationBulkStatusSchema,
   annotationCreateSchema,
   annotationFileDeleteQuerySchema,
   annotationFileFieldsSchema,
   annotationListQuerySchema,
   annotationPeopleQuerySchema,
   annotationUpdateSchema,
+  type AnnotationBulkStatusResult,
   type AnnotationDetail,
   type AnnotationFile,
   type AnnotationList,
@@ -15,15 +17,9 @@ import { currentUser, requireAuth } from '../http/auth.js';
 import { created, ok } from '../http/envelope.js';
 import { multipart, uploadedFile } from '../http/upload.js';
 import { body, idParam, query } from '../http/validate.js';
-import {
-  createAnnotation,
-  deleteAnnotation,
-  getAnnotation,
-  listAnnotations,
-  projectPeople,
-  updateAnnotation,
-} from '../core/services/annotations.service.js';
-import { deleteAnnotationFile, uploadAnnotationFile } from '../core/services/annotations-files.service.js';
+import { getAnnotation, listAnnotations, projectPeople } from '@sitewalk/core/services/annotations.queries.js';
+import { createAnnotation, deleteAnnotation, updateAnnotation, updateAnnotationStatuses } from '@sitewalk/core/services/annotations.commands.js';
+import { deleteAnnotationFile, uploadAnnotationFile } from '@sitewalk/core/services/annotations-files.service.js';
 import type { RouteModule } from './types.js';
 
 /** The snag list (SPEC §7 "Annotations (snag list)"); see proto/src/annotations.ts. */
@@ -46,6 +42,11 @@ const annotationsRoutes: RouteModule = (r) => {
   });
   r.delete('/annotations/file/delete', requireAuth, async (ctx) => {
     ok(ctx, await deleteAnnotationFile(currentUser(ctx), query(ctx, annotationFileDeleteQuerySchema)), 'File deleted.');
+  });
+  r.put('/annotations/status', requireAuth, async (ctx) => {
+    const { ids, status } = body(ctx, annotationBulkStatusSchema);
+    const result = await updateAnnotationStatuses(currentUser(ctx), ids, status);
+    ok<AnnotationBulkStatusResult>(ctx, result, result.items.length === 1 ? 'Snag updated.' : 'Snags updated.');
   });
   r.get('/annotations/:id', requireAuth, async (ctx) => {
     ok<AnnotationDetail>(ctx, await getAnnotation(currentUser(ctx), idParam(ctx)));

@@ -22,9 +22,9 @@ import { z } from 'zod';
 import { currentUser, requireAuth } from '../http/auth.js';
 import { ok } from '../http/envelope.js';
 import { body, idParam, parseWith, query } from '../http/validate.js';
-import { disconnect, finishConnect, isLinked, refreshForBrowser, requireIntegration, startConnect } from '../core/adsk/link.service.js';
-import { getManifest, listFolderContents, listHubs, listItemVersions, listProjects, listSheets, listTopFolders } from '../core/adsk/browse.service.js';
-import { getSyncRun, recentSyncRuns, startSync } from '../core/adsk/sync.service.js';
+import { disconnect, finishConnect, isLinked, refreshForBrowser, requireIntegration, startConnect } from '@sitewalk/core/adsk/link.service.js';
+import { getManifest, listFolderContents, listHubs, listItemVersions, listProjects, listSheets, listTopFolders } from '@sitewalk/core/adsk/browse.service.js';
+import { getSyncRun, recentSyncRuns, startSync } from '@sitewalk/core/adsk/sync.service.js';
 import type { RouteModule } from './types.js';
 
 /** Refuses clearly when an administrator has not switched the integration on (or not set it up). */

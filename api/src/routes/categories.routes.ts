@@ -20,7 +20,7 @@ import {
   listProjectTypes,
   renameCategory,
   renameProjectType,
-} from '../core/services/categories.service.js';
+} from '@sitewalk/core/services/categories.service.js';
 import type { RouteModule } from './types.js';
 
 const categoriesRoutes: RouteModule = (r) => {

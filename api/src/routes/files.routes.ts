@@ -1,11 +1,10 @@
 import path from 'node:path';
-import send from 'koa-send';
-import { config } from '../core/config.js';
-import { notFound } from '../core/errors.js';
-import { isSafeKey, verifySignedKey } from '../core/storage/index.js';
+import { notFound } from '@sitewalk/core/errors.js';
+import { isSafeKey, verifySignedKey } from '@sitewalk/core/storage';
+import { sendStored } from '../http/send-stored.js';
 import type { RouteModule } from './types.js';
 
-/** Serves stored files to holders of a signed URL (see storage.signedUrl). */
+/** Serves stored files to holders of a signed URL (see storage.signedUrl); on S3 by a redirect to a presigned URL. */
 const filesRoutes: RouteModule = (r) => {
   r.get('/files/{*key}', async (ctx) => {
     const raw = (ctx.params as { key: string | string[] }).key;
@@ -14,11 +13,8 @@ const filesRoutes: RouteModule = (r) => {
     if (!isSafeKey(key) || !exp || !sig || !verifySignedKey(key, exp, sig, scope)) throw notFound();
     ctx.set('Cache-Control', 'private, max-age=3600');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    try {
-      await send(ctx, key, { root: config.storageDir, hidden: false });
-    } catch {
-      throw notFound();
-    }
+    // With S3 on, a redirect to a presigned GET of the bucket: the browser fetches the file there.
+    if (!(await sendStored(ctx, key, { redirect: true }))) throw notFound();
     if (path.extname(key) === '.svg') ctx.set('Content-Security-Policy', "default-src 'none'");
   });
 };

@@ -1,7 +1,7 @@
-import { db } from '../core/db/index.js';
-import { redis } from '../core/redis.js';
+import { db } from '@sitewalk/core/db';
+import { redis } from '@sitewalk/core/redis.js';
 import { ok, envelope } from '../http/envelope.js';
-import { RETRY_AFTER_SECONDS } from '../core/dependency-errors.js';
+import { RETRY_AFTER_SECONDS } from '@sitewalk/core/dependency-errors.js';
 import type { RouteModule } from './types.js';
 
 /** A dependency that does not answer within this time counts as down (a load balancer waits no longer). */

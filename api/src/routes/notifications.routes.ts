@@ -8,7 +8,7 @@ import {
   type UnreadCount,
 } from '@sitewalk/proto';
 import { ok } from '../http/envelope.js';
-import { notFound } from '../core/errors.js';
+import { notFound } from '@sitewalk/core/errors.js';
 import { currentUser, requireAuth } from '../http/auth.js';
 import { body, query } from '../http/validate.js';
 import {
@@ -20,7 +20,7 @@ import {
   markRead,
   pushUnread,
   updatePreferences,
-} from '../core/services/notifications.service.js';
+} from '@sitewalk/core/services/notifications.service.js';
 import type { RouteModule } from './types.js';
 
 const NOT_FOUND = 'This notification does not exist.';
@@ -29,7 +29,9 @@ const NOT_FOUND = 'This notification does not exist.';
 const notificationsRoutes: RouteModule = (r) => {
   r.get('/notifications', requireAuth, async (ctx) => {
     const { page, per_page } = query(ctx, pageQuerySchema);
-    ok<NotificationListResponse>(ctx, await listNotifications(currentUser(ctx).id, page, per_page));
+    const user = currentUser(ctx);
+    // Notices written as keys come in the user's language (SPEC §3 user language, saved by POST /language).
+    ok<NotificationListResponse>(ctx, await listNotifications(user.id, page, per_page, user.language));
   });
 
   r.get('/notifications/preferences', requireAuth, async (ctx) => {

@@ -14,21 +14,18 @@ import {
 import { currentUser, requireAuth, requireSuperAdmin } from '../http/auth.js';
 import { created, ok } from '../http/envelope.js';
 import { body, idParam } from '../http/validate.js';
+import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '@sitewalk/core/services/plans.service.js';
+import { cancelSubscription, createSubscription, updateSubscription } from '@sitewalk/core/services/subscriptions.service.js';
 import {
-  cancelSubscription,
-  createPlan,
-  createSubscription,
-  deletePlan,
+  acceptInvitation,
+  declineInvitation,
   getMember,
-  getPlan,
   inviteMember,
-  listPlans,
+  myPlanInvitations,
   planMembersOf,
   removeMember,
   updateMember,
-  updatePlan,
-  updateSubscription,
-} from '../core/services/plans.service.js';
+} from '@sitewalk/core/services/plan-members.service.js';
 import type { RouteModule } from './types.js';
 
 /** Subscription plans, their subscriptions and members (contract in proto/src/plans.ts). */
@@ -68,7 +65,17 @@ const plansRoutes: RouteModule = (r) => {
   r.post('/plan-members/invite', requireAuth, async (ctx) => {
     const { email } = body(ctx, planInviteSchema);
     const member = await inviteMember(currentUser(ctx), email);
-    created<PlanMember>(ctx, member, member.status === 'active' ? `${email} is now a member of your plan.` : `An invitation was sent to ${email}.`);
+    created<PlanMember>(ctx, member, `An invitation was sent to ${email}.`);
+  });
+  r.get('/plan-members/invitations', requireAuth, async (ctx) => {
+    ok<PlanMember[]>(ctx, await myPlanInvitations(currentUser(ctx)));
+  });
+  r.post('/plan-members/:id/accept', requireAuth, async (ctx) => {
+    const member = await acceptInvitation(currentUser(ctx), idParam(ctx));
+    ok<PlanMember>(ctx, member, `You joined the plan "${member.plan_name}".`);
+  });
+  r.post('/plan-members/:id/decline', requireAuth, async (ctx) => {
+    ok(ctx, await declineInvitation(currentUser(ctx), idParam(ctx)), 'Invitation declined.');
   });
   r.get('/plan-members/:id', requireAuth, async (ctx) => {
     ok<PlanMember>(ctx, await getMember(currentUser(ctx), idParam(ctx)));

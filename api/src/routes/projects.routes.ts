@@ -18,12 +18,12 @@ import {
 } from '@sitewalk/proto';
 import { currentUser, requireAuth } from '../http/auth.js';
 import { created, ok } from '../http/envelope.js';
-import { forbidden } from '../core/errors.js';
+import { forbidden } from '@sitewalk/core/errors.js';
 import { multipart, uploadedFile } from '../http/upload.js';
 import { body, idParam, parseWith, query } from '../http/validate.js';
-import { requireProject, type ProjectNeed } from '../core/services/access.service.js';
-import { acceptPdfUpload, deleteStoredPdfs } from '../core/services/pdf-uploads.service.js';
-import { deleteProjectCover, replaceProjectCover } from '../core/services/project-cover.service.js';
+import { requireProject, type ProjectNeed } from '@sitewalk/core/services/access.service.js';
+import { acceptPdfUpload, deleteStoredPdfs } from '@sitewalk/core/services/pdf-uploads.service.js';
+import { deleteProjectCover, replaceProjectCover } from '@sitewalk/core/services/project-cover.service.js';
 import {
   createProject,
   deleteProject,
@@ -35,8 +35,8 @@ import {
   showcase,
   starProject,
   updateProject,
-} from '../core/services/projects.service.js';
-import { toPdfUploadDto } from '../core/services/sheets.service.js';
+} from '@sitewalk/core/services/projects.service.js';
+import { toPdfUploadDto } from '@sitewalk/core/services/sheets.service.js';
 import type { RouteModule } from './types.js';
 
 /**

@@ -20,19 +20,9 @@ import {
 import { currentUser, requireAuth } from '../http/auth.js';
 import { created, ok } from '../http/envelope.js';
 import { body, idParam, query } from '../http/validate.js';
-import {
-  answerInvitation,
-  cancelInvitation,
-  getMemberPermissions,
-  getTeam,
-  inviteMember,
-  leaveProject,
-  myInvitations,
-  removeMember,
-  transferOwnership,
-  updatePermissions,
-} from '../core/services/team.service.js';
-import { cancelJoinRequest, checkJoinStatus, decideJoinRequest, sendJoinRequest } from '../core/services/join-requests.service.js';
+import { getMemberPermissions, getTeam, leaveProject, removeMember, transferOwnership, updatePermissions } from '@sitewalk/core/services/team-members.service.js';
+import { answerInvitation, cancelInvitation, inviteMember, myInvitations } from '@sitewalk/core/services/team-invitations.service.js';
+import { cancelJoinRequest, checkJoinStatus, decideJoinRequest, sendJoinRequest } from '@sitewalk/core/services/join-requests.service.js';
 import type { RouteModule } from './types.js';
 
 /**
@@ -66,7 +56,7 @@ const teamsRoutes: RouteModule = (r) => {
 
   r.post('/team-members/invite-team-member', requireAuth, async (ctx) => {
     const invitation = await inviteMember(currentUser(ctx), body(ctx, inviteMemberSchema));
-    created<TeamInvitation>(ctx, invitation, invitation.sent ? 'Invitation sent.' : 'The invitation is saved, but it could not be sent. Try again later.');
+    created<TeamInvitation>(ctx, invitation, invitation.sent ? 'Invitation sent.' : 'The invitation is saved, but no e-mail could be sent. Someone who already has an account finds it under My invitations.');
   });
 
   r.post('/team-members/cancel-invitation', requireAuth, async (ctx) => {

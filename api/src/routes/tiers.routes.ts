@@ -14,7 +14,7 @@ import {
 import { currentUser, requireAuth, requireSuperAdmin } from '../http/auth.js';
 import { created, ok } from '../http/envelope.js';
 import { body, idParam, query } from '../http/validate.js';
-import { adminStats, checkUpgrade, createTier, deleteTier, findTier, getTier, listTiers, updateTier, usageCurrent, usageYearly } from '../core/services/tiers.service.js';
+import { adminStats, checkUpgrade, createTier, deleteTier, findTier, getTier, listTiers, updateTier, usageCurrent, usageYearly } from '@sitewalk/core/services/tiers.service.js';
 import type { RouteModule } from './types.js';
 
 const thisMonth = () => {

@@ -14,9 +14,9 @@ import { ok, created } from '../http/envelope.js';
 import { currentUser, requireAuth, requireSuperAdmin } from '../http/auth.js';
 import { body, idParam, query } from '../http/validate.js';
 import { multipart, uploadedFile } from '../http/upload.js';
-import { createUserByAdmin, deleteUser, listUsers, updateUser, userDto, visibleUser } from '../core/services/users.service.js';
-import { loadProfile } from '../core/services/profile.service.js';
-import { deleteUserImage, replaceUserImage } from '../core/services/user-images.service.js';
+import { createUserByAdmin, deleteUser, listUsers, updateUser, userDto, visibleUser } from '@sitewalk/core/services/users.service.js';
+import { loadProfile } from '@sitewalk/core/services/profile.service.js';
+import { deleteUserImage, replaceUserImage } from '@sitewalk/core/services/user-images.service.js';
 import type { RouteModule } from './types.js';
 
 const IMAGE_LABEL: Record<UserImageKind, string> = { avatar: 'Avatar', cover_image: 'Cover image' };

@@ -11,7 +11,7 @@ import { currentUser, requireAuth } from '../http/auth.js';
 import { created, ok } from '../http/envelope.js';
 import { multipart, uploadedFile } from '../http/upload.js';
 import { body, idParam } from '../http/validate.js';
-import { requireVisit } from '../core/services/visits.service.js';
+import { requireVisit } from '@sitewalk/core/services/visits.service.js';
 import {
   acceptVideoUpload,
   deleteVisitVideo,
@@ -21,7 +21,7 @@ import {
   startProcessing,
   startProjectPoints,
   videoMaxBytes,
-} from '../core/services/videos.service.js';
+} from '@sitewalk/core/services/videos.service.js';
 import type { RouteModule } from './types.js';
 
 /** Refuses before a single byte of a (possibly huge) upload is read: the visit must exist for the user and be theirs to change. */

@@ -30,7 +30,7 @@ import { currentUser, optionalAuth, requireAuth } from '../http/auth.js';
 import { created, ok } from '../http/envelope.js';
 import { multipart, uploadedFile } from '../http/upload.js';
 import { body, idParam, query } from '../http/validate.js';
-import { HttpError, badRequest } from '../core/errors.js';
+import { HttpError, badRequest } from '@sitewalk/core/errors.js';
 import {
   bindHotspot,
   createVisit,
@@ -41,10 +41,10 @@ import {
   starVisit,
   unbindHotspot,
   updateVisit,
-} from '../core/services/visits.service.js';
-import { acceptRoomUpload, deleteRoom, getRoom, roomPois, updateRoom } from '../core/services/rooms.service.js';
-import { attachPoiFile, createPoi, deletePoi, detachPoiFile, updatePoi } from '../core/services/pois.service.js';
-import { VIEWER_MAINTENANCE_MESSAGE, viewerInMaintenance, viewerRoomPois, viewerVisit } from '../core/services/viewer.service.js';
+} from '@sitewalk/core/services/visits.service.js';
+import { acceptRoomUpload, deleteRoom, getRoom, roomPois, updateRoom } from '@sitewalk/core/services/rooms.service.js';
+import { attachPoiFile, createPoi, deletePoi, detachPoiFile, updatePoi } from '@sitewalk/core/services/pois.service.js';
+import { VIEWER_MAINTENANCE_MESSAGE, viewerInMaintenance, viewerRoomPois, viewerVisit } from '@sitewalk/core/services/viewer.service.js';
 import type { RouteModule } from './types.js';
 
 /** POST /visits takes its fields as JSON or as a form (multipart or urlencoded); a form carries no file. */

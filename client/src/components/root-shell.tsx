@@ -6,6 +6,7 @@ import { findRoute } from '../lib/route-match';
 import { ROUTES } from '../routes/route-table';
 import { useSettings } from '../stores/settings.store';
 import { useUiStore } from '../stores/ui.store';
+import { usePageMetaStore } from '../stores/page-meta.store';
 import { showToast } from '../lib/toast';
 import { Spinner } from './spinner';
 import { tk } from '../lib/i18n-keys';
@@ -33,10 +34,12 @@ export function RootShell() {
   }, [logoutOpen]);
 
   // SPEC §2: "{translated title} | {site name}".
+  // A screen may name itself (a project's name, 'Page not found' for a missing record).
   const title = findRoute(ROUTES, pathname)?.route.title ?? tk('Page not found');
+  const ownTitle = usePageMetaStore((s) => s.title);
   useEffect(() => {
-    document.title = `${t(title)} | ${settings.name}`;
-  }, [t, title, settings.name, language]);
+    document.title = `${ownTitle ?? t(title)} | ${settings.name}`;
+  }, [t, title, ownTitle, settings.name, language]);
 
   // SPEC §8: an error no screen handled still tells the user what to do.
   useEffect(() => {

@@ -2,20 +2,15 @@ import { CONSTANTS, LANGUAGES, MESSAGES, type LanguageCode } from '@sitewalk/pro
 import bootstrapLtr from 'bootstrap/dist/css/bootstrap.min.css?url';
 import bootstrapRtl from 'bootstrap/dist/css/bootstrap.rtl.min.css?url';
 import i18n from './i18n';
-import { api } from '../lib/api-client';
-import { createTranslationLoader, sanitizeDictionary } from '../lib/translation-loader';
 import { local, session } from '../lib/browser-storage';
 import { authKey } from '../lib/stored-auth';
 
 /**
  * Switching language (SPEC §4): stores the choice, swaps the admin theme
  * stylesheet for its right-to-left variant, sets dir and lang on the page and
- * the rtl class on the body. Translations come from GET /translations/{lang}.
+ * the rtl class on the body. Translations come from GET /translations/{lang}
+ * (i18n.ts).
  */
-
-const loader = createTranslationLoader(async (lang) =>
-  sanitizeDictionary(await api.get<unknown>(`/translations/${lang}`, MESSAGES.translationsFailed, { skipAuthRefresh: true })),
-);
 
 export const isLanguage = (code: unknown): code is LanguageCode => LANGUAGES.some((l) => l.code === code);
 
@@ -63,9 +58,9 @@ function swapStylesheet(dir: 'ltr' | 'rtl'): Promise<void> {
 /** Loads translations and stylesheets of a language and applies it to the page. */
 export async function applyLanguage(code: LanguageCode): Promise<void> {
   const dir = directionOf(code);
-  const [dict] = await Promise.all([loader.load(code), swapStylesheet(dir)]);
-  i18n.addResourceBundle(code, 'translation', dict, true, true);
-  await i18n.changeLanguage(code);
+  // A language whose read failed earlier is read again (i18next would keep the failure).
+  const load = i18n.hasResourceBundle(code, 'translation') ? i18n.changeLanguage(code) : i18n.reloadResources(code).then(() => i18n.changeLanguage(code));
+  await Promise.all([load, swapStylesheet(dir)]);
   const html = document.documentElement;
   html.setAttribute('lang', code);
   html.setAttribute('dir', dir);

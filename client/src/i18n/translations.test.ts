@@ -41,8 +41,20 @@ describe('translations', () => {
 
   it('keeps the placeholders of every text in both languages', () => {
     for (const [lang, dict] of [['en', en], ['ar', ar]] as const) {
-      const broken = Object.entries(dict).filter(([k, v]) => typeof v !== 'string' || placeholders(v).join() !== placeholders(k).join());
+      // A plural form named for its count ('one person', 'شخصان') may leave a placeholder out; none may add one.
+      const fits = (k: string, v: string) =>
+        /_(zero|one|two)$/.test(k) ? placeholders(v).every((p) => placeholders(k).includes(p)) : placeholders(v).join() === placeholders(k).join();
+      const broken = Object.entries(dict).filter(([k, v]) => typeof v !== 'string' || !fits(k, v));
       expect(broken.map(([k]) => `${lang}: ${k}`)).toEqual([]);
+    }
+  });
+
+  it('gives every counted text all the plural forms of both languages (Arabic has six)', () => {
+    const counted = new Set(Object.keys(ar).filter((k) => /_(zero|one|two|few|many|other)$/.test(k)).map((k) => k.replace(/_[a-z]+$/, '')));
+    expect(counted.size).toBeGreaterThan(0);
+    for (const base of counted) {
+      for (const form of ['zero', 'one', 'two', 'few', 'many', 'other']) expect(typeof ar[`${base}_${form}`], `ar: ${base}_${form}`).toBe('string');
+      for (const form of ['one', 'other']) expect(typeof en[`${base}_${form}`], `en: ${base}_${form}`).toBe('string');
     }
   });
 

@@ -21,7 +21,7 @@ beforeAll(async () => {
     res.setHeader('Content-Type', 'application/json');
     if (n <= (unavailableTimes.get(path) ?? 0)) {
       res.writeHead(503, { 'Retry-After': '0' });
-      res.end(JSON.stringify({ status: 'error', message: 'SiteWalk is briefly unavailable while it reconnects. Please try again in a few seconds.', data: null }));
+      res.end(JSON.stringify({ status: 'error', message: 'The server is briefly unavailable while it reconnects. Please try again in a few seconds.', data: null }));
       return;
     }
     res.end(JSON.stringify({ status: 'success', message: 'OK', data: { path } }));
@@ -43,7 +43,7 @@ describe('the API client after a 503', () => {
     const err = await api.get(`${base}/projects`, 'Failed to fetch projects').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(503);
-    expect((err as ApiError).message).toBe('SiteWalk is briefly unavailable while it reconnects. Please try again in a few seconds.');
+    expect((err as ApiError).message).toBe('The server is briefly unavailable while it reconnects. Please try again in a few seconds.');
     expect(received.get('GET /projects')).toBe(4);
   });
 

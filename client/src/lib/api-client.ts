@@ -73,6 +73,25 @@ http.interceptors.request.use((config: InternalAxiosRequestConfig) => {
   return config;
 });
 
+/**
+ * The headers the interceptor above adds, for a request that does not go
+ * through axios (the resumable upload's tus client): the bearer token and
+ * both CSRF headers (the cookie's copy that axios sends by itself, and the meta tag's).
+ */
+export function authHeaders(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const token = hooks.getToken();
+  if (token) out.Authorization = `Bearer ${token}`;
+  const csrf = metaCsrf();
+  if (csrf) out['X-CSRF-TOKEN'] = csrf;
+  const cookie = typeof document === 'undefined' ? null : /(?:^|;\s*)XSRF-TOKEN=([^;]*)/.exec(document.cookie)?.[1];
+  if (cookie) out['X-XSRF-TOKEN'] = decodeURIComponent(cookie);
+  return out;
+}
+
+/** One token refresh for such a request answered 401; true when there is a new token. */
+export const refreshAuth = async (): Promise<boolean> => !!(await hooks.refresh().catch(() => null));
+
 /** Asks the server for a fresh XSRF-TOKEN cookie. */
 export const fetchCsrfCookie = () => http.get('/sanctum/csrf-cookie', { skipAuthRefresh: true });
 
@@ -85,6 +104,11 @@ http.interceptors.response.use(undefined, async (error: AxiosError) => {
     config._csrfRetried = true;
     await fetchCsrfCookie();
     return http.request(config);
+  }
+  if (status === 503 && (envelopeOf(error.response?.data)?.data as { maintenance?: boolean } | null)?.maintenance) {
+    // The site is in maintenance (issue 24): loading the page again shows the server's maintenance page.
+    if (typeof window !== 'undefined' && window.location.pathname !== '/login') window.location.reload();
+    throw error;
   }
   if (status === 503) {
     const retriesDone = config._unavailableRetries ?? 0;
@@ -138,6 +162,15 @@ export interface ApiResult<T> {
   message: string;
 }
 
+type WriteListener = (config: AxiosRequestConfig) => void;
+const writeListeners = new Set<WriteListener>();
+
+/** Runs `fn` after every successful write (not GET), e.g. to mark cached data stale; returns the unsubscribe. */
+export function onSuccessfulWrite(fn: WriteListener): () => void {
+  writeListeners.add(fn);
+  return () => writeListeners.delete(fn);
+}
+
 /** Sends a request and unwraps the envelope; throws ApiError(server message or fallback). */
 export async function apiRequest<T>(config: AxiosRequestConfig, fallback: string): Promise<ApiResult<T>> {
   let body: unknown;
@@ -148,6 +181,7 @@ export async function apiRequest<T>(config: AxiosRequestConfig, fallback: string
   }
   const env = envelopeOf(body);
   if (!env || env.status !== 'success') throw new ApiError(env?.message || fallback, 200, env?.data ?? null);
+  if ((config.method ?? 'GET').toUpperCase() !== 'GET') for (const fn of writeListeners) fn(config);
   return { data: env.data as T, message: env.message ?? '' };
 }
 

@@ -43,6 +43,25 @@ describe('buildBreadcrumbs', () => {
     expect(breadcrumbsVisible(buildBreadcrumbs(routes, '/profile'))).toBe(true);
   });
 
+  it('takes the records the screen names: the sheet under its project, by their own names', () => {
+    expect(
+      buildBreadcrumbs(ROUTES, '/sheet/7', { parents: [{ label: 'Harbour Tower', to: '/project/3', raw: true }], current: 'Level 1' }),
+    ).toEqual([
+      { label: 'Dashboard', to: '/dashboard' },
+      { label: 'Projects', to: '/projects' },
+      { label: 'Harbour Tower', to: '/project/3', raw: true },
+      { label: 'Level 1', to: null, raw: true },
+    ]);
+  });
+
+  it('finds a parent whose route has an optional parameter, and links it without the child’s id', () => {
+    expect(buildBreadcrumbs(ROUTES, '/editvisit/5')).toEqual([
+      { label: 'Dashboard', to: '/dashboard' },
+      { label: 'Visits', to: '/visits' },
+      { label: 'Edit Visit', to: null },
+    ]);
+  });
+
   it('resolves the real route table: /editprofile sits under the profile', () => {
     expect(buildBreadcrumbs(ROUTES, '/editprofile').map((c) => c.label)).toEqual(['Dashboard', 'Profile', 'Edit Profile']);
     expect(buildBreadcrumbs(ROUTES, '/notifications').map((c) => c.label)).toEqual(['Dashboard', 'Notifications']);

@@ -34,6 +34,13 @@ export function startTracking<T extends object>(initial: T): ChangeState<T> {
   return { initial, values: initial, changed: new Set() };
 }
 
+/** The state of `values` measured against `initial`: a field is changed while it differs (arrays ignoring order). */
+export function compareWith<T extends object>(initial: T, values: T): ChangeState<T> {
+  const keys = new Set([...Object.keys(initial), ...Object.keys(values)] as (keyof T)[]);
+  const changed = new Set([...keys].filter((k) => !valuesEqual(initial[k], values[k])));
+  return { initial, values, changed };
+}
+
 /** Sets one field; it counts as changed only while it differs from the loaded value. */
 export function setField<T extends object, K extends keyof T>(s: ChangeState<T>, field: K, value: T[K]): ChangeState<T> {
   const changed = new Set(s.changed);

@@ -1,14 +1,19 @@
-/** Dates in the user's language; an unreadable date shows as given. */
-export function formatDateTime(iso: string, locale: string): string {
+/**
+ * Dates and numbers in the user's language (Intl), the one place the client
+ * formats them: days, moments, counts, sizes. The day, moment and number
+ * forms are proto's, so a notification the server renders in a recipient's
+ * language reads as the screen does.
+ */
+import { formatDateTime, formatDay, formatNumber } from '@sitewalk/proto';
+
+export { formatDateTime, formatDay, formatNumber };
+
+/** A moment's calendar day (an ISO timestamp), in the user's language and time zone. */
+export function formatDate(iso: string, locale: string): string {
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+  return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(d);
 }
 
-export const formatNumber = (n: number, locale: string) => new Intl.NumberFormat(locale).format(n);
-
-/** A calendar day (YYYY-MM-DD, no time) in the user's language; an unreadable one shows as given. */
-export function formatDay(date: string, locale: string): string {
-  const d = new Date(`${date}T00:00:00`);
-  return Number.isNaN(d.getTime()) ? date : new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(d);
-}
+/** A file size in megabytes with one decimal ("12.5"), in the user's digits. */
+export const formatMegabytes = (bytes: number, locale: string): string =>
+  formatNumber(bytes / (1024 * 1024), locale, { maximumFractionDigits: 1, minimumFractionDigits: 1 });

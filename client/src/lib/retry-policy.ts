@@ -1,7 +1,7 @@
 import { CONSTANTS } from '@sitewalk/proto';
 
 /**
- * Retry and concurrency rules of SPEC §4, §7 and §9, as pure functions with
+ * Retry rules of SPEC §4 and §9 (translations: i18n.ts, by i18next itself), as pure functions with
  * the waiting injected so tests run without real delays.
  */
 
@@ -16,12 +16,6 @@ export interface RetryPolicy {
 export const REFRESH_POLICY: RetryPolicy = {
   attempts: CONSTANTS.refreshAttempts,
   delayMs: () => CONSTANTS.refreshDelayMs,
-};
-
-/** Translations: up to 5 retries after the first read, the delay doubling from 350 ms. */
-export const TRANSLATION_POLICY: RetryPolicy = {
-  attempts: 1 + CONSTANTS.translationRetries,
-  delayMs: (retry) => CONSTANTS.translationRetryBaseMs * 2 ** retry,
 };
 
 /** The delays a policy waits between its tries. */
@@ -51,29 +45,6 @@ export async function withRetry<T>(
     }
   }
   throw lastError;
-}
-
-/** A gate that lets at most `max` tasks run at once; the others queue in order. */
-export function createLimiter(max: number) {
-  let running = 0;
-  const queue: (() => void)[] = [];
-  const next = () => {
-    if (running >= max) return;
-    const start = queue.shift();
-    if (start) start();
-  };
-  return function limit<T>(task: () => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      queue.push(() => {
-        running++;
-        task().then(resolve, reject).finally(() => {
-          running--;
-          next();
-        });
-      });
-      next();
-    });
-  };
 }
 
 /**

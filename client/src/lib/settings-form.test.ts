@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formMessages, SECRET_PLACEHOLDER, SECRET_SETTING_KEYS, SETTINGS_DEFAULTS, type SettingKey } from '@sitewalk/proto';
+import { ADSK_NEEDS_CLIENT_MESSAGE, formMessages, SECRET_PLACEHOLDER, SECRET_SETTING_KEYS, SETTINGS_DEFAULTS, type SettingKey } from '@sitewalk/proto';
 import { changedValues, setField, startTracking } from './changed-fields';
 import {
   SERVER_OWNED_KEYS,
@@ -11,6 +11,7 @@ import {
   setProfileFlag,
   settingField,
   settingsFieldErrors,
+  blockingErrors,
   settingsFormValues,
   settingsPatch,
   timezoneChoices,
@@ -113,6 +114,14 @@ describe('checks before saving', () => {
     expect(e.maxzoom).toBe('Enter a number.');
   });
 
+  it('takes a tax rate with up to two decimals, from 0 to 100', () => {
+    const rate = (tax_rate: string) => settingsFieldErrors({ ...defaults(), tax_rate }).tax_rate;
+    expect(rate('7.25')).toBeUndefined();
+    expect(rate('0')).toBeUndefined();
+    expect(rate('7.255')).toBe('Enter a number from {min} to {max} with at most two decimals.');
+    expect(rate('101')).toBe('Enter a number from {min} to {max} with at most two decimals.');
+  });
+
   it('asks for a hex theme colour and well-formed addresses', () => {
     const e = settingsFieldErrors({ ...defaults(), theme_color: 'blue', notify_email: 'admin at example', contact_email: '' });
     expect(e.theme_color).toBe('The theme colour must be a hex colour like #2987f2.');
@@ -123,6 +132,19 @@ describe('checks before saving', () => {
   it('asks for the SMTP user name when the server needs one', () => {
     expect(settingsFieldErrors({ ...defaults(), smtp_auth: true, smtp_username: ' ' }).smtp_username).toBeTruthy();
     expect(settingsFieldErrors({ ...defaults(), smtp_auth: true, smtp_username: 'mailer' }).smtp_username).toBeUndefined();
+  });
+
+  it('asks for the Client ID before design-cloud linking is turned on, in the words the server uses', () => {
+    expect(settingsFieldErrors({ ...defaults(), adsk_enable: true, adsk_client: ' ' }).adsk_client).toBe(ADSK_NEEDS_CLIENT_MESSAGE);
+    expect(settingsFieldErrors({ ...defaults(), adsk_enable: true, adsk_client: 'abc' }).adsk_client).toBeUndefined();
+    expect(settingsFieldErrors({ ...defaults(), adsk_enable: false, adsk_client: '' }).adsk_client).toBeUndefined();
+  });
+
+  it('blocks a save on errors of changed settings and of settings a changed switch requires, never on untouched ones', () => {
+    const found = settingsFieldErrors({ ...defaults(), adsk_enable: true, adsk_client: '', smtp_auth: true, smtp_username: '' });
+    expect(Object.keys(blockingErrors(found, new Set(['adsk_enable'])))).toEqual(['adsk_client']);
+    expect(Object.keys(blockingErrors(found, new Set(['smtp_auth'])))).toEqual(['smtp_username']);
+    expect(blockingErrors(found, new Set(['name']))).toEqual({});
   });
 
   it('names the tabs that hold the errors, in screen order', () => {

@@ -28,7 +28,7 @@ export type SettingControl =
   | { type: 'switch' }
   | { type: 'text'; input?: 'text' | 'url' | 'email'; placeholder?: string }
   | { type: 'textarea'; rows?: number }
-  | { type: 'number'; min: number; max: number }
+  | { type: 'number'; min: number; max: number; /** Smallest step (0.01 for a percentage); whole numbers when absent. */ step?: number }
   | { type: 'color' }
   | { type: 'secret' }
   | { type: 'select'; options: readonly Choice[] }
@@ -117,6 +117,14 @@ const port = (key: SettingKey, label: string, width: SettingField['width'] = 'th
 const area = (key: SettingKey, label: string, hint?: string, rows = 4): SettingField => ({ key, label, hint, control: { type: 'textarea', rows } });
 
 /** The share targets of SPEC §3 "Sharing", in the spec's order. */
+/** aws_s3_type: empty keeps files on the server's disk. */
+export const S3_TYPES: readonly Choice[] = [
+  { value: '', label: tk('Local disk') },
+  { value: 'aws', label: tk('Amazon S3') },
+  { value: 'r2', label: tk('Cloudflare R2') },
+  { value: 'custom', label: tk('Other S3-compatible (MinIO, Wasabi, B2…)') },
+];
+
 export const SHARE_PROVIDERS: readonly Choice[] = [
   { value: 'email', label: tk('E-mail') },
   { value: 'whatsapp', label: tk('WhatsApp') },
@@ -247,7 +255,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     id: 'profile',
     label: tk('Profile fields'),
     icon: 'bi-person-vcard',
-    intro: tk('Which fields people see in their profile, and which they must fill in before they can use SiteWalk.'),
+    intro: tk('Which fields people see in their profile, and which they must fill in before they can use {site}.'),
     blocks: [],
   },
   {
@@ -278,9 +286,9 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
       {
         heading: tk('Sign-in'),
         fields: [
-          sw('captcha_login', tk('Captcha on sign-in')),
-          sw('captcha_register', tk('Captcha on registration')),
-          sw('2fa_enable', tk('Two-factor authentication')),
+          sw('captcha_login', tk('Captcha on sign-in'), tk('Every sign-in solves a self-hosted captcha (nothing is sent to a third party). Without it, an address asks for the captcha only after a few failed sign-ins.')),
+          sw('captcha_register', tk('Captcha on registration'), tk('Registering an account solves the same captcha.')),
+          sw('2fa_enable', tk('Two-factor authentication'), tk('Every account signs in with a code from an authenticator app after the password; an account without one sets it up at its next sign-in. Sessions already open carry on. Accounts that have it keep it when this is switched off.')),
         ],
       },
       {
@@ -394,8 +402,9 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     blocks: [
       {
         fields: [
-          text('aws_s3_type', tk('Storage type'), undefined, 'half'),
-          sw('aws_s3_vt_auto', tk('Move new visits to the bucket automatically')),
+          { key: 'aws_s3_type', label: tk('Storage type'), control: { type: 'select', options: S3_TYPES }, width: 'half' },
+          sw('aws_s3_vt_auto', tk('Store new files in the bucket'), tk('Test the storage first; copy the files already stored with npm run storage:copy (README, "Storage").')),
+          url('aws_s3_endpoint', tk('Endpoint URL (custom)'), undefined, 'half'),
           text('aws_s3_accountid', tk('Account ID'), undefined, 'half'),
           text('aws_s3_region', tk('Region'), undefined, 'half'),
           text('aws_s3_bucket', tk('Bucket'), undefined, 'half'),
@@ -438,6 +447,15 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
           text('paypal_client_id', tk('Client ID'), undefined, 'half'),
           secret('paypal_client_secret', tk('Client secret'), 'half'),
           text('id_product_paypal', tk('PayPal product ID'), undefined, 'half'),
+        ],
+      },
+      {
+        heading: tk('Invoices'),
+        fields: [
+          { key: 'tax_rate', label: tk('Tax rate (%)'), hint: tk('Added to every plan price; 0 for none. Up to two decimals.'), control: { type: 'number', min: 0, max: 100, step: 0.01 }, width: 'third' },
+          text('invoice_seller_name', tk('Seller name'), tk('Printed on every invoice; the site name when empty.'), 'half'),
+          text('invoice_seller_tax_id', tk('Seller tax id'), undefined, 'half'),
+          area('invoice_seller_address', tk('Seller address'), tk('One line per line of the address.'), 3),
         ],
       },
     ],
@@ -541,7 +559,8 @@ export function settingsFieldErrors(v: SettingsFormValues): SettingsErrors {
     const control = settingField(key)?.control;
     const n = parseNumber(String(v[key]));
     if (Number.isNaN(n)) e[key] = tk('Enter a number.');
-    else if (control?.type === 'number' && (!Number.isInteger(n) || n < control.min || n > control.max)) e[key] = tk('Enter a whole number from {min} to {max}.');
+    else if (control?.type === 'number' && control.step && (n < control.min || n > control.max || !Number.isInteger(Math.round(n / control.step * 1e6) / 1e6))) e[key] = tk('Enter a number from {min} to {max} with at most two decimals.');
+    else if (control?.type === 'number' && !control.step && (!Number.isInteger(n) || n < control.min || n > control.max)) e[key] = tk('Enter a whole number from {min} to {max}.');
   }
   if (!HEX_COLOUR.test(String(v.theme_color).trim())) e.theme_color = tk('The theme colour must be a hex colour like #2987f2.');
   for (const key of ['smtp_from_email', 'contact_email', 'notify_email'] as const) {
@@ -549,7 +568,26 @@ export function settingsFieldErrors(v: SettingsFormValues): SettingsErrors {
     if (s && !EMAIL.test(s)) e[key] = tk('Invalid email format');
   }
   if (v.smtp_auth === true && !String(v.smtp_username).trim()) e.smtp_username = tk('Enter the user name the mail server expects, or turn off its authentication.');
+  // The server refuses the same (proto ADSK_NEEDS_CLIENT_MESSAGE); said here first, next to the field.
+  if (v.adsk_enable === true && !String(v.adsk_client).trim()) e.adsk_client = tk('Enter the Client ID of your Autodesk app before letting people link their accounts.');
   return e;
+}
+
+/** Settings whose check depends on a switch: turning the switch on makes them required. */
+const REQUIRED_BY: Partial<Record<SettingKey, SettingKey[]>> = { smtp_username: ['smtp_auth'], adsk_client: ['adsk_enable'] };
+
+/**
+ * The errors that stop a save: those of the settings being changed, and of
+ * settings a changed switch now requires (turning linking on with no client
+ * id is refused even though the client id itself did not change). A stored
+ * value nobody touches never blocks.
+ */
+export function blockingErrors(found: SettingsErrors, changed: ReadonlySet<SettingKey> | ReadonlySet<string>): SettingsErrors {
+  const blocking: SettingsErrors = {};
+  for (const k of Object.keys(found) as SettingKey[]) {
+    if (found[k] && (changed.has(k) || (REQUIRED_BY[k] ?? []).some((s) => changed.has(s)))) blocking[k] = found[k];
+  }
+  return blocking;
 }
 
 /** The sections holding at least one of the given keys, in screen order. */

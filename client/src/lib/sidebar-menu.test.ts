@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roleAllowed, sidebarMenu, type MenuRoute } from './sidebar-menu';
+import { menuPath, roleAllowed, sidebarMenu, type MenuRoute } from './sidebar-menu';
 
 const routes: MenuRoute[] = [
   { path: '/visits', title: 'Visits', showInMenu: true },
@@ -53,5 +53,13 @@ describe('roleAllowed', () => {
     expect(roleAllowed({ allowedRoles: ['super_admin'] }, 'guest')).toBe(false);
     expect(roleAllowed({ allowedRoles: ['editor'] }, 'super_admin')).toBe(true);
     expect(roleAllowed({ allowedRoles: ['editor', 'guest'] }, 'guest')).toBe(true);
+  });
+});
+
+describe('menuPath', () => {
+  it('leaves out optional parameters, so the address bar never shows a pattern', () => {
+    expect(menuPath('/visits/:id?')).toBe('/visits');
+    expect(menuPath('/dashboard')).toBe('/dashboard');
+    expect(menuPath('/viewer/:code/:room?/:poi?')).toBe('/viewer/:code');
   });
 });

@@ -39,3 +39,9 @@ export function sidebarMenu<R extends MenuRoute>(
   const admin = opts.role === 'super_admin' ? visible.filter((r) => r.path !== DASHBOARD && isAdminRoute(r)).sort(byLabel) : [];
   return { main: [...dashboard, ...ordinary], admin };
 }
+
+/**
+ * Where a menu item leads: its path without the optional parameters
+ * ('/visits/:id?' → '/visits'), which a menu link never has.
+ */
+export const menuPath = (path: string): string => path.replace(/\/:[^/]+\?/g, '') || '/';

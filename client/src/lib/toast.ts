@@ -15,3 +15,6 @@ export function showToast(kind: ToastKind, message: string, opts: { form?: boole
 
 /** A toast of a form, the profile or the notification preferences (3000 ms). */
 export const formToast = (kind: ToastKind, message: string) => showToast(kind, message, { form: true });
+
+/** Takes a toast off the screen before its time, when what it announced is over. */
+export const dismissToast = (kind: ToastKind, message: string) => toast.dismiss(`${kind}:${message}`);

@@ -18,7 +18,7 @@ export interface TourStep {
 export const TOUR_STEPS: TourStep[] = [
   {
     id: 'welcome',
-    title: tk('Welcome to SiteWalk'),
+    title: tk('Welcome to {site}'),
     text: tk('Supervise your construction sites remotely: projects, floor sheets, 360° visits and a snag list, all in one place. This short tour shows you around.'),
   },
   {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VIDEO_STEPS, type JobProgressEvent, type VideoRun } from '@sitewalk/proto';
 import { IDENTITY } from './projection-transform';
-import { adjustPositions, applyVideoEvent, formatElapsed, isVideoEventOfVisit, overallPercent, stepElapsed, transformHeading, videoEventStep } from './video-run';
+import { adjustPositions, applyVideoEvent, formatElapsed, isVideoEventOfVisit, overallPercent, remainingSeconds, stepElapsed, transformHeading, videoEventStep } from './video-run';
 
 const run = (over: Partial<VideoRun> = {}): VideoRun => ({
   id_video: 7,
@@ -99,5 +99,18 @@ describe('the adjusted proposal', () => {
     // Mirrored about the horizontal axis, a room looking right still looks right, one looking up looks down.
     expect(transformHeading({ ...IDENTITY, mirror: true }, Math.PI / 2)).toBeCloseTo(Math.PI / 2);
     expect(transformHeading({ ...IDENTITY, mirror: true }, 0)).toBeCloseTo(Math.PI);
+  });
+});
+
+describe('remaining time of a running step', () => {
+  const rate = { phase: 'features', unit: 'views' as const, done: 40, total: 100, per_second: 4, remaining_seconds: 15, measured_at: '2026-11-28T10:00:00.000Z' };
+  it('counts the estimate down between two reports, never below zero', () => {
+    expect(remainingSeconds({ status: 'active', rate }, new Date('2026-11-28T10:00:05.000Z'))).toBe(10);
+    expect(remainingSeconds({ status: 'active', rate }, new Date('2026-11-28T10:01:00.000Z'))).toBe(0);
+  });
+  it('says nothing for a step not running or not measured yet', () => {
+    expect(remainingSeconds({ status: 'done', rate }, new Date('2026-11-28T10:00:05.000Z'))).toBeNull();
+    expect(remainingSeconds({ status: 'active', rate: { ...rate, remaining_seconds: null } }, new Date())).toBeNull();
+    expect(remainingSeconds({ status: 'active' }, new Date())).toBeNull();
   });
 });

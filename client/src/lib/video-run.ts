@@ -67,7 +67,8 @@ export function applyVideoEvent(run: VideoRun, e: JobProgressEvent, now: Date = 
   if (before && (before.status === 'done' || before.status === 'failed') && !finished) return { run, reload: false };
   const percent = status === 'done' ? 100 : Math.max(0, Math.min(100, Math.round(e.percent)));
   const message = e.message ?? '';
-  if (before && before.status === status && before.percent === percent && before.message === message) return { run, reload: false };
+  const rate = status === 'active' ? (d.rate ?? before?.rate ?? null) : null;
+  if (before && before.status === status && before.percent === percent && before.message === message && (before.rate ?? null) === rate) return { run, reload: false };
   const stamp = now.toISOString();
   const next: VideoStepState = {
     ...(before ?? { step, attempts: 0, started_at: null, finished_at: null, error: null, message: '', percent: 0, status: 'pending' }),
@@ -78,6 +79,7 @@ export function applyVideoEvent(run: VideoRun, e: JobProgressEvent, now: Date = 
     started_at: before?.started_at ?? (status === 'active' || finished ? stamp : null),
     finished_at: finished ? (before?.finished_at ?? stamp) : null,
     error: status === 'failed' ? message || before?.error || null : null,
+    rate,
   };
   const steps = run.steps.map((s, i) => (i === index ? next : s));
   const runStatus = d.status ?? (status === 'failed' ? 'failed' : status === 'queued' ? 'queued' : status === 'active' ? 'running' : run.status);
@@ -111,6 +113,19 @@ export function formatElapsed(seconds: number): string {
   const m = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, '0');
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/**
+ * Seconds left in a running step at `now`: the worker's estimate counted
+ * down since it was measured (never below zero); null when not measured yet.
+ * The estimate is replaced at every progress event, so the count-down only
+ * bridges the seconds between two.
+ */
+export function remainingSeconds(step: Pick<VideoStepState, 'status' | 'rate'>, now: Date): number | null {
+  const r = step.rate;
+  if (step.status !== 'active' || !r || r.remaining_seconds === null) return null;
+  const since = Math.max(0, (now.getTime() - new Date(r.measured_at).getTime()) / 1000);
+  return Math.max(0, r.remaining_seconds - since);
 }
 
 /** Whether a step of the run is queued or running (the page shows it as busy and keeps its clock going). */

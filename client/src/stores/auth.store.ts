@@ -1,5 +1,16 @@
 import { create } from 'zustand';
-import { CONSTANTS, MESSAGES, type LoginRequest, type LoginResponse, type RefreshResponse, type User } from '@sitewalk/proto';
+import {
+  CONSTANTS,
+  MESSAGES,
+  isTwoFactorChallenge,
+  type LoginRequest,
+  type LoginResponse,
+  type LoginStepResponse,
+  type RefreshResponse,
+  type TwoFactorChallengeResponse,
+  type TwoFactorLoginRequest,
+  type User,
+} from '@sitewalk/proto';
 import { api, fetchCsrfCookie, setAuthHooks } from '../lib/api-client';
 import { local, session } from '../lib/browser-storage';
 import {
@@ -36,7 +47,12 @@ interface AuthState {
   /** The session ended by a logout (here or in another tab): /login then forgets the last page. */
   endedByLogout: boolean;
   init(): Promise<void>;
+  /** Signs in; throws TwoFactorRequired when the account asks for a code next (then call loginWithCode). */
   login(input: LoginRequest): Promise<User>;
+  /** The second step of a sign-in with two-factor: the challenge of the password step and a code. */
+  loginWithCode(input: TwoFactorLoginRequest, rememberMe: boolean): Promise<User>;
+  /** Keeps a session the server just gave (a sign-in, or a social sign-in's ticket traded for one). */
+  adoptLogin(data: LoginResponse, rememberMe: boolean): User;
   logout(): Promise<void>;
   /** Refreshes the token; resolves to the new token or null. */
   refresh(policy?: RetryPolicy): Promise<string | null>;
@@ -51,6 +67,14 @@ function clearEverything() {
   clearStoredAuth(session, false);
   clearStoredAuth(local, true);
   clearUserCache(local);
+}
+
+/** The password was right and the account has two-factor on: the sign-in goes on with a code. */
+export class TwoFactorRequired extends Error {
+  constructor(readonly challenge: TwoFactorChallengeResponse) {
+    super('Enter the code from your authenticator app.');
+    this.name = 'TwoFactorRequired';
+  }
 }
 
 let checkTimer: ReturnType<typeof setInterval> | null = null;
@@ -131,6 +155,26 @@ export const useAuthStore = create<AuthState>((set, get) => {
 
   if (typeof window !== 'undefined') listenAuthBroadcast(onBroadcast);
 
+  /** The session a sign-in gave (after the password, or after the code): stored, adopted, told to the other tabs. */
+  const signedIn = (data: LoginResponse, rememberMe: boolean): User => {
+    const auth: StoredAuth = {
+      token: data.token,
+      user: data.user as unknown as StoredAuth['user'],
+      expiresAt: data.expiresAt,
+      rememberMe,
+    };
+    try {
+      clearUserCache(local);
+      saveStoredAuth(session, local, auth);
+    } catch {
+      throw new Error(MESSAGES.loginStoreFailed);
+    }
+    adopt(auth);
+    sendAuthBroadcast(local, { type: 'login', auth });
+    startCheck();
+    return data.user;
+  };
+
   setAuthHooks({
     getToken: () => get().token,
     refresh: () => get().refresh({ attempts: 1, delayMs: () => 0 }),
@@ -173,23 +217,18 @@ export const useAuthStore = create<AuthState>((set, get) => {
     async login(input) {
       // The CSRF cookie first, so the login and every later call carry a valid pair.
       await fetchCsrfCookie().catch(() => undefined);
-      const data = await api.post<LoginResponse>('/login', input, MESSAGES.loginFailed, { skipAuthRefresh: true });
-      const auth: StoredAuth = {
-        token: data.token,
-        user: data.user as unknown as StoredAuth['user'],
-        expiresAt: data.expiresAt,
-        rememberMe: !!input.remember_me,
-      };
-      try {
-        clearUserCache(local);
-        saveStoredAuth(session, local, auth);
-      } catch {
-        throw new Error(MESSAGES.loginStoreFailed);
-      }
-      adopt(auth);
-      sendAuthBroadcast(local, { type: 'login', auth });
-      startCheck();
-      return data.user;
+      const data = await api.post<LoginStepResponse>('/login', input, MESSAGES.loginFailed, { skipAuthRefresh: true });
+      if (isTwoFactorChallenge(data)) throw new TwoFactorRequired(data);
+      return signedIn(data, !!input.remember_me);
+    },
+
+    async loginWithCode(input, rememberMe) {
+      const data = await api.post<LoginResponse>('/login/two-factor', input, MESSAGES.loginFailed, { skipAuthRefresh: true });
+      return signedIn(data, rememberMe);
+    },
+
+    adoptLogin(data, rememberMe) {
+      return signedIn(data, rememberMe);
     },
 
     async logout() {

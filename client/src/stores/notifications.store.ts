@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import { CONSTANTS, MESSAGES, type Notification, type NotificationListResponse, type UnreadCount } from '@sitewalk/proto';
+import { CONSTANTS, MESSAGES, noticeInLanguage, type Notification, type NotificationListResponse, type UnreadCount } from '@sitewalk/proto';
+import i18n, { translate } from '../i18n/i18n';
 import { api } from '../lib/api-client';
 import { dropdownItems } from '../lib/notification-icon';
 import { local } from '../lib/browser-storage';
@@ -117,7 +118,9 @@ function showBrowserNotification(n: Notification) {
   const prefs = useProfileStore.getState().data?.notification_preferences.global_settings;
   if (prefs && prefs.browser === false) return;
   try {
-    const shown = new Notification(n.title, { body: n.message, tag: `sitewalk-${n.id}` });
+    // In the language the app shows now, as the dropdown shows it.
+    const text = noticeInLanguage(n, i18n.language, translate);
+    const shown = new Notification(text.title, { body: text.message, tag: `sitewalk-${n.id}` });
     shown.onclick = () => {
       window.focus();
       if (n.link) openInNewTab(n.link);

@@ -10,7 +10,9 @@ import {
   type UserImageKind,
   type UserUpdateRequest,
 } from '@sitewalk/proto';
-import { api } from '../lib/api-client';
+import { api, onSuccessfulWrite } from '../lib/api-client';
+import { writeChangesProfile } from '../lib/profile-staleness';
+import { onServerEvent, onSocketConnect } from '../realtime/socket';
 import { local } from '../lib/browser-storage';
 import { USER_CACHE_KEYS, clearUserCache, readUserCache, writeUserCache } from '../lib/user-cache';
 import { useAuthStore } from './auth.store';
@@ -45,6 +47,10 @@ const currentUserId = (): number => {
   if (!id) throw new Error(MESSAGES.noUserId);
   return id;
 };
+
+/** Changes often come in bursts (a PDF's sheets, a member and their invitation): one load after them. */
+const REFETCH_DELAY_MS = 300;
+let refetchTimer: ReturnType<typeof setTimeout> | null = null;
 
 export const useProfileStore = create<ProfileState>((set, get) => {
   /** A changed user updates the profile, the cache and the signed-in user. */
@@ -119,11 +125,20 @@ export const useProfileStore = create<ProfileState>((set, get) => {
     },
 
     invalidate() {
+      // The cache is stale for every tab of this browser, and for the next page load.
       local.removeItem(USER_CACHE_KEYS.timestamp);
-      set({ data: null, status: 'idle' });
+      // What is on screen stays until the fresh load replaces it; several changes in a row cost one load.
+      if (!get().data) return;
+      if (refetchTimer) clearTimeout(refetchTimer);
+      refetchTimer = setTimeout(() => {
+        refetchTimer = null;
+        if (get().data && useAuthStore.getState().user) void get().load({ force: true });
+      }, REFETCH_DELAY_MS);
     },
 
     clear() {
+      if (refetchTimer) clearTimeout(refetchTimer);
+      refetchTimer = null;
       clearUserCache(local);
       set({ data: null, status: 'idle', error: null });
     },
@@ -134,3 +149,19 @@ export const useProfileStore = create<ProfileState>((set, get) => {
 useAuthStore.subscribe((s, prev) => {
   if (prev.status === 'authenticated' && s.status !== 'authenticated') useProfileStore.setState({ data: null, status: 'idle', error: null });
 });
+
+// SPEC §4's one-hour cache must not outlive a change it can see: this browser's own
+// writes, and the server's live news of changes made by others (a plan given, a join accepted).
+const invalidateProfile = () => useProfileStore.getState().invalidate();
+onSuccessfulWrite((config) => {
+  if (writeChangesProfile(config.method, config.url)) invalidateProfile();
+});
+onServerEvent('team:changed', invalidateProfile);
+onServerEvent('profile:changed', invalidateProfile);
+// A finished job made things the counts include (a PDF's sheets, a video's rooms).
+onServerEvent('job:progress', (e) => {
+  if (e.state === 'completed') invalidateProfile();
+});
+// News sent while this browser was away (closed, offline) is lost: each (re)connection revalidates
+// the held profile once in the background, so a returning browser does not show an hour-old plan.
+onSocketConnect(invalidateProfile);

@@ -3,6 +3,7 @@ import 'shepherd.js/dist/css/shepherd.css';
 import { CONSTANTS } from '@sitewalk/proto';
 import { TOUR_STEPS } from '../lib/tour-steps';
 import { sleep } from '../lib/retry-policy';
+import { askToStopTour } from './ask-stop-tour';
 
 /**
  * The onboarding tour with Shepherd (loaded only when a tour starts). Either
@@ -19,8 +20,8 @@ export function runOnboardingTour(opts: {
     useModalOverlay: true,
     exitOnEsc: true,
     keyboardNavigation: true,
-    confirmCancel: true,
-    confirmCancelMessage: t('Are you sure you want to stop the tour?'),
+    // The app's own dialog, not the browser's confirm().
+    confirmCancel: () => askToStopTour({ title: t('Stop the tour?'), body: t('Are you sure you want to stop the tour?'), confirm: t('Stop the tour'), cancel: t('Continue the tour') }),
     defaultStepOptions: {
       classes: 'sw-tour-step',
       scrollTo: { behavior: 'smooth', block: 'center' },

@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { runTool, type ToolRun } from '../video/run-tool.js';
+import { runTool, type ToolRun } from '@sitewalk/core/tools/run-tool.js';
 
 /**
  * COLMAP 3.8 (Debian package `colmap`, CPU build) run as subprocesses. Each

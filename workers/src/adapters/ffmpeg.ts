@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { ToolMissing, VideoRejected } from '../video/errors.js';
-import { toolPath } from '../video/run-tool.js';
+import { ToolMissing, VideoRejected } from '@sitewalk/core/tools/errors.js';
+import { diesWithParent } from '@sitewalk/core/tools/dies-with-parent.js';
+import { toolPath } from '@sitewalk/core/tools/run-tool.js';
 
 /** One decoded frame: the small grey picture for motion and the full picture (YUV 4:2:0 planar, owned by the receiver). */
 export interface DecodedFrame {
@@ -49,7 +50,8 @@ export async function decodeTwoStreams(
     '-map', '[g]', '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1',
     '-map', '[f]', '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:3'];
   const bin = toolPath('ffmpeg');
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], signal: opts.signal });
+  const cmd = diesWithParent(bin, args);
+  const child = spawn(cmd.command, cmd.args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], signal: opts.signal });
   const fullPipe = child.stdio[3] as Readable;
   const greys: Uint8Array[] = [];
   const fulls: Uint8Array[] = [];

@@ -13,6 +13,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** Files on local disk to attach (resolved from storage keys by the caller). */
+  attachments?: { filename: string; path: string }[];
 }
 
 export interface Mailer {
@@ -63,7 +65,7 @@ export function createMailer(s: SmtpSettings): Mailer {
   const from = { name: s.smtp_from_name || s.name, address: senderAddress(s) ?? '' };
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      const info = await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments });
       return { messageId: info.messageId };
     },
     async verify() {

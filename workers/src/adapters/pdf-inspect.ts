@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import { SHEET_RENDERING } from '@sitewalk/proto';
-import { loadPdfJs } from '@sitewalk/api/core/pdfjs';
+import { loadPdfJs } from '@sitewalk/core/pdfjs.js';
 
 /** A PDF that cannot become sheets; the message is for the user and retrying cannot help. */
 export class PdfRejected extends Error {

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isGreyscale, writeSheetImages } from './pdf-page-tiles.js';
+import { writeSheetImages } from './pdf-page-tiles.js';
+import { isGreyscale } from './raw-image.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));

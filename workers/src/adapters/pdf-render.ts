@@ -1,16 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { SHEET_RENDERING } from '@sitewalk/proto';
+import { diesWithParent } from '@sitewalk/core/tools/dies-with-parent.js';
 import { PdfRejected } from './pdf-inspect.js';
-import { isGreyscale } from './pdf-page-tiles.js';
+import { isGreyscale, type RawImage } from './raw-image.js';
 
-/** A rendered page: packed 8-bit pixels, row by row, RGB (3 channels, the default) or grey (1). */
-export interface RawImage {
-  data: Buffer;
-  width: number;
-  height: number;
-  channels?: 1 | 3;
-}
 
 /** Longest one page may take to draw before it counts as broken. */
 const PAGE_TIMEOUT_MS = 5 * 60_000;
@@ -177,7 +171,8 @@ export async function* drawPages(filePath: string, first: number, last: number, 
   });
   const sizing = opts.dpi ? ['-r', String(opts.dpi)] : ['-scale-to', String(opts.scaleTo ?? 1000)];
   try {
-    child = spawn('pdftoppm', [...sizing, '-f', String(first), '-l', String(last), '-cropbox', ...(opts.grey ? ['-gray'] : []), filePath], {
+    const cmd = diesWithParent('pdftoppm', [...sizing, '-f', String(first), '-l', String(last), '-cropbox', ...(opts.grey ? ['-gray'] : []), filePath]);
+    child = spawn(cmd.command, cmd.args, {
       stdio: ['ignore', writer, 'pipe'],
       signal,
     });

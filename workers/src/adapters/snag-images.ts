@@ -2,7 +2,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { runTool } from '../video/run-tool.js';
+import { runTool } from '@sitewalk/core/tools/run-tool.js';
 import { fovForZoom } from '../exports/snag-record.js';
 
 /**
@@ -71,6 +71,8 @@ export async function panoramaSnapshot(photoPath: string, at: { yaw: number; pit
 export interface SheetTiles {
   /** Local folder of the tile pyramid: {z}/{y}/{x}.jpg, zoom 0 one tile, the image anchored top-left (pdf-page-tiles.ts). */
   tilesDir: string;
+  /** Reads one tile by its path under tilesDir (a stored folder: core storage's readBuffer); the disk when not given. */
+  readTile?: (rel: string) => Promise<Buffer>;
   width: number;
   height: number;
   tileSize: number;
@@ -93,8 +95,9 @@ export async function sheetCrop(sheet: SheetTiles, pin: { x: number; y: number }
   const y0 = Math.round(clamp(pin.y - h / 2, 0, sheet.height - h));
   const c0 = Math.floor(x0 / ts), c1 = Math.floor((x0 + w - 1) / ts);
   const r0 = Math.floor(y0 / ts), r1 = Math.floor((y0 + h - 1) / ts);
-  const tiles: string[] = [];
-  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) tiles.push(path.join(sheet.tilesDir, String(sheet.maxZoom), String(r), `${c}.${ext}`));
+  const rels: string[] = [];
+  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) rels.push(`${sheet.maxZoom}/${r}/${c}.${ext}`);
+  const tiles = sheet.readTile ? await Promise.all(rels.map(sheet.readTile)) : rels.map((rel) => path.join(sheet.tilesDir, rel));
   const joined = await sharp(tiles, { join: { across: c1 - c0 + 1 } })
     .extract({ left: x0 - c0 * ts, top: y0 - r0 * ts, width: w, height: h })
     .png()

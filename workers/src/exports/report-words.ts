@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { LANGUAGE_CODES } from '@sitewalk/proto';
-import { ROOT_DIR } from '@sitewalk/api/core/config';
+import { ROOT_DIR } from '@sitewalk/core/config.js';
 import { english, interpolate, type Translate } from './snag-record.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { Annotation, AnnotationFieldChange, AnnotationHistoryAction } from '@sitewalk/proto';
-import { db } from '@sitewalk/api/core/db';
-import { config } from '@sitewalk/api/core/config';
-import { exists, localPath } from '@sitewalk/api/core/storage';
-import { ROOM_FILES } from '@sitewalk/api/core/services/rooms-dto.js';
-import { snagLink } from '@sitewalk/api/core/services/annotation-notifications.service.js';
+import { db } from '@sitewalk/core/db';
+import { config } from '@sitewalk/core/config.js';
+import { exists, readBuffer } from '@sitewalk/core/storage';
+import { ROOM_FILES } from '@sitewalk/core/services/rooms-dto.js';
+import { snagLink } from '@sitewalk/core/services/annotation-notifications.service.js';
 import { english, priorityLabel, statusLabel, type SnagHistoryLine, type SnagRecord, type Translate } from './snag-record.js';
 import type { SheetTiles } from '../adapters/snag-images.js';
 
@@ -16,7 +16,7 @@ import type { SheetTiles } from '../adapters/snag-images.js';
 
 export interface SnagSources {
   records: SnagRecord[];
-  /** Per snag id: the room's 360 photo (local path) and the pin's view. */
+  /** Per snag id: the room's 360 photo (storage key) and the pin's view. */
   panoramas: Map<number, { photo: string; yaw: number; pitch: number; zoom: number | null }>;
   /** Per snag id: the sheet's tiles and the pin. */
   sheets: Map<number, { tiles: SheetTiles; x: number; y: number }>;
@@ -156,10 +156,11 @@ export async function snagSources(snags: readonly Annotation[], t: Translate = e
     if (room && room.status === 'ready' && a.yaw != null && a.pitch != null) {
       // The photo as uploaded when it is still kept, else the base panorama the viewer shows first.
       const key = room.file_key && (await exists(room.file_key)) ? room.file_key : room.folder ? `${room.folder}/${ROOM_FILES.base}` : null;
-      if (key && (await exists(key))) panoramas.set(a.id, { photo: localPath(key), yaw: a.yaw, pitch: a.pitch, zoom: a.zoom });
+      if (key && (await exists(key))) panoramas.set(a.id, { photo: key, yaw: a.yaw, pitch: a.pitch, zoom: a.zoom });
     }
     if (map && map.status === 'ready' && map.folder && map.width && map.height && map.tile_size && map.max_zoom != null && a.x != null && a.y != null) {
-      sheets.set(a.id, { tiles: { tilesDir: localPath(`${map.folder}/tiles`), width: map.width, height: map.height, tileSize: map.tile_size, maxZoom: map.max_zoom }, x: a.x, y: a.y });
+      const tilesDir = `${map.folder}/tiles`;
+      sheets.set(a.id, { tiles: { tilesDir, readTile: (rel) => readBuffer(`${tilesDir}/${rel}`), width: map.width, height: map.height, tileSize: map.tile_size, maxZoom: map.max_zoom }, x: a.x, y: a.y });
     }
   }
   return { records, panoramas, sheets };

@@ -1,14 +1,14 @@
 import type { Job } from 'bullmq';
 import { userRoom, type JobOf, type JobProgressEvent } from '@sitewalk/proto';
-import { User, db } from '@sitewalk/api/core/db';
-import { emitTo } from '@sitewalk/api/core/realtime';
-import { logger } from '@sitewalk/api/core/logger';
-import { HttpError } from '@sitewalk/api/core/errors';
-import { notify } from '@sitewalk/api/core/services/notifications.service.js';
-import { apsAllPages, apsDownload, apsJson, type JsonApiResource } from '@sitewalk/api/core/adsk/aps-client.js';
-import { withAccess } from '@sitewalk/api/core/adsk/link.service.js';
-import { derivativeUrn, fetchManifest } from '@sitewalk/api/core/adsk/browse.service.js';
-import { ensureLinkedProject, findImport, importPdf, toSyncRunDto, type SyncRunRow } from '@sitewalk/api/core/adsk/sync.service.js';
+import { User, db } from '@sitewalk/core/db';
+import { emitTo } from '@sitewalk/core/realtime';
+import { logger } from '@sitewalk/core/logger.js';
+import { HttpError } from '@sitewalk/core/errors.js';
+import { notify } from '@sitewalk/core/services/notifications.service.js';
+import { apsAllPages, apsDownload, apsJson, type JsonApiResource } from '@sitewalk/core/adsk/aps-client.js';
+import { withAccess } from '@sitewalk/core/adsk/link.service.js';
+import { derivativeUrn, fetchManifest } from '@sitewalk/core/adsk/browse.service.js';
+import { ensureLinkedProject, findImport, importPdf, toSyncRunDto, type SyncRunRow } from '@sitewalk/core/adsk/sync.service.js';
 
 const JOB = 'adsk.sync';
 const enc = encodeURIComponent;

@@ -4,18 +4,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import { ANNOTATION_EXPORT, ANNOTATION_EXPORT_FILES, annotationExportFiltersSchema, type Annotation, type AnnotationExportFormat } from '@sitewalk/proto';
-import { User, db } from '@sitewalk/api/core/db';
-import { newKey, putFile, remove } from '@sitewalk/api/core/storage';
-import { logger } from '@sitewalk/api/core/logger';
-import { getSettings } from '@sitewalk/api/core/services/settings.service.js';
-import { listAnnotations } from '@sitewalk/api/core/services/annotations.service.js';
+import { User, db } from '@sitewalk/core/db';
+import { newKey, putFile, remove, withLocalFile } from '@sitewalk/core/storage';
+import { logger } from '@sitewalk/core/logger.js';
+import { getSettings } from '@sitewalk/core/services/settings.service.js';
+import { listAnnotations } from '@sitewalk/core/services/annotations.queries.js';
 import {
   exportFileName,
   exportFolder,
   reportExport,
   type AnnotationExportRow,
-} from '@sitewalk/api/core/services/annotation-exports.service.js';
-import { config } from '@sitewalk/api/core/config';
+} from '@sitewalk/core/services/annotation-exports.service.js';
+import { config } from '@sitewalk/core/config.js';
 import { panoramaSnapshot, sheetCrop } from '../adapters/snag-images.js';
 import { writeBcf } from '../exports/bcf.js';
 import { snagsToCsv } from '../exports/csv.js';
@@ -76,7 +76,7 @@ export const annotationsExport: Handler<'annotations.export'> = async ({ id_expo
       const pano = sources.panoramas.get(s.id);
       const sheet = sources.sheets.get(s.id);
       const pics: SnagPictures = {};
-      if (pano) pics.snapshot = await panoramaSnapshot(pano.photo, pano).catch((err) => void log.warn({ err, snag: s.id }, 'no 360 snapshot'));
+      if (pano) pics.snapshot = await withLocalFile(pano.photo, (photo) => panoramaSnapshot(photo, pano)).catch((err) => void log.warn({ err, snag: s.id }, 'no 360 snapshot'));
       if (sheet && format === 'pdf') pics.sheet = await sheetCrop(sheet.tiles, sheet).catch((err) => void log.warn({ err, snag: s.id }, 'no sheet crop'));
       return pics;
     };

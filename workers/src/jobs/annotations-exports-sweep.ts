@@ -1,4 +1,4 @@
-import { sweepExports } from '@sitewalk/api/core/services/annotation-exports.service.js';
+import { sweepExports } from '@sitewalk/core/services/annotation-exports.service.js';
 import type { Handler } from '../registry.js';
 
 /** Hourly: finished snag-list exports past their keeping time leave storage and the table. */

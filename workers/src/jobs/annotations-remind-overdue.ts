@@ -1,5 +1,6 @@
-import { sendOverdueReminders, siteToday } from '@sitewalk/api/core/services/annotation-notifications.service.js';
-import { logger } from '@sitewalk/api/core/logger';
+import { sendOverdueReminders } from '@sitewalk/core/services/annotation-notifications.service.js';
+import { siteToday } from '@sitewalk/core/services/site-today.js';
+import { logger } from '@sitewalk/core/logger.js';
 import type { Handler } from '../registry.js';
 
 /** The daily overdue-snag reminder: one notification per person per day (the rule lives in the core service). */

@@ -4,6 +4,7 @@ import { mailVerify } from './mail-verify.js';
 import { notifyDispatch } from './notify-dispatch.js';
 import { planExpiryScan } from './plan-expiry-scan.js';
 import { sheetFromPdf } from './sheet-from-pdf.js';
+import { sheetPlan } from './sheet-plan.js';
 import { roomTiles } from './room-tiles.js';
 import { videoProcess } from './video-process.js';
 import { videoGeneratePly } from './video-generate-ply.js';
@@ -14,6 +15,8 @@ import { annotationsRemindOverdue } from './annotations-remind-overdue.js';
 import { annotationsExportsSweep } from './annotations-exports-sweep.js';
 import { adskSync } from './adsk-sync.js';
 import { usersPurgeInvited } from './users-purge-invited.js';
+import { invoiceGenerate } from './invoice-generate.js';
+import { videoUploadsSweep } from './video-uploads-sweep.js';
 
 /**
  * One handler per job of the registry in proto/src/jobs.ts. Each is
@@ -27,6 +30,7 @@ export const handlers: HandlerTable = {
   'notify.dispatch': notifyDispatch,
   'plan.expiry-scan': planExpiryScan,
   'sheet.from-pdf': sheetFromPdf,
+  'sheet.plan': sheetPlan,
   'room.tiles': roomTiles,
   'video.process': videoProcess,
   'video.generate-ply': videoGeneratePly,
@@ -37,4 +41,6 @@ export const handlers: HandlerTable = {
   'annotations.exports-sweep': annotationsExportsSweep,
   'adsk.sync': adskSync,
   'users.purge-invited': usersPurgeInvited,
+  'invoice.generate': invoiceGenerate,
+  'video.uploads-sweep': videoUploadsSweep,
 };

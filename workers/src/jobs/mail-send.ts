@@ -1,7 +1,9 @@
 import { UnrecoverableError } from 'bullmq';
-import { db } from '@sitewalk/api/core/db';
-import { logger } from '@sitewalk/api/core/logger';
-import { getSettings } from '@sitewalk/api/core/services/settings.service.js';
+import { db } from '@sitewalk/core/db';
+import { logger } from '@sitewalk/core/logger.js';
+import { getSettings } from '@sitewalk/core/services/settings.service.js';
+import { localPath } from '@sitewalk/core/storage/index.js';
+import { openMailJob } from '@sitewalk/core/mail/sealed-mail.js';
 import { createMailer, describeSmtpError, isPermanentSmtpError, smtpSettingsProblem } from '../adapters/mailer.js';
 import type { Handler } from '../registry.js';
 import { jobKey } from './job-key.js';
@@ -15,8 +17,16 @@ export type MailSendResult = { sent: true; message_id: string } | { sent: false;
  * transaction as the hand-over to the server, makes a retried or stalled
  * run of the same job send nothing.
  */
-export const mailSend: Handler<'mail.send'> = async (mail, job): Promise<MailSendResult> => {
-  const log = logger.child({ job: job.name, job_id: job.id, reason: mail.reason });
+export const mailSend: Handler<'mail.send'> = async (payload, job): Promise<MailSendResult> => {
+  const log = logger.child({ job: job.name, job_id: job.id, reason: payload.reason });
+  let mail: ReturnType<typeof openMailJob>;
+  try {
+    mail = openMailJob(payload);
+  } catch (err) {
+    // Sealed with another key (SETTINGS_KEY / APP_SECRET differ from the API's): retrying cannot help.
+    throw new UnrecoverableError(`The mail does not open with this server's key: ${(err as Error).message}`);
+  }
+  if (!mail.subject) throw new UnrecoverableError('The mail has no subject.');
   const settings = await getSettings();
   if (!settings.smtp_valid) {
     log.warn({ to: mail.to }, 'mail not sent: the SMTP settings are not verified (smtp_valid is off)');
@@ -39,7 +49,9 @@ export const mailSend: Handler<'mail.send'> = async (mail, job): Promise<MailSen
     }
     const mailer = createMailer(settings);
     try {
-      const info = await mailer.send(mail);
+      // Attachments are storage keys the server chose (an invoice PDF); never a path from a request.
+      const attachments = mail.attachments?.map((a) => ({ filename: a.filename, path: localPath(a.key) }));
+      const info = await mailer.send({ ...mail, attachments });
       log.info({ message_id: info.messageId }, 'mail sent');
       return { sent: true, message_id: info.messageId } as const;
     } catch (err) {

@@ -1,8 +1,8 @@
-import { SMTP_SETTING_KEYS, type Settings } from '@sitewalk/proto';
-import { db } from '@sitewalk/api/core/db';
-import { logger } from '@sitewalk/api/core/logger';
-import { getSettings, saveSettings } from '@sitewalk/api/core/services/settings.service.js';
-import { notify, notifySuperAdmins, type NotifyInput } from '@sitewalk/api/core/services/notifications.service.js';
+import { SMTP_SETTING_KEYS, notice, type Settings } from '@sitewalk/proto';
+import { db } from '@sitewalk/core/db';
+import { logger } from '@sitewalk/core/logger.js';
+import { getSettings, saveSettings } from '@sitewalk/core/services/settings.service.js';
+import { notify, notifySuperAdmins, type NotifyInput } from '@sitewalk/core/services/notifications.service.js';
 import { createMailer, describeSmtpError, smtpSettingsProblem } from '../adapters/mailer.js';
 import type { Handler } from '../registry.js';
 import { jobKey } from './job-key.js';
@@ -41,15 +41,13 @@ export const mailVerify: Handler<'mail.verify'> = async (data, job) => {
   const message: NotifyInput = valid
     ? {
         kind: 'system',
-        title: 'Mail server works',
-        message: `SiteWalk can send e-mail through ${settings.smtp_server}:${settings.smtp_port}.`,
+        ...notice('mailWorks', { server: `${settings.smtp_server}:${settings.smtp_port}` }),
         type: 'success',
         link: '/settings',
       }
     : {
         kind: 'system',
-        title: 'Mail server check failed',
-        message: `SiteWalk cannot send e-mail: ${reason} Password recovery and e-mail notifications are off until this is fixed.`,
+        ...notice('mailFails', { reason: reason ?? '' }),
         type: 'error',
         link: '/settings',
         // Mail does not work: no point trying to send this one by mail.

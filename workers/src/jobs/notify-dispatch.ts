@@ -1,10 +1,14 @@
 import { userRoom } from '@sitewalk/proto';
-import { Notification, User, db } from '@sitewalk/api/core/db';
-import { config } from '@sitewalk/api/core/config';
-import { enqueue } from '@sitewalk/api/core/queue';
-import { emitTo } from '@sitewalk/api/core/realtime';
-import { logger } from '@sitewalk/api/core/logger';
-import { deliveryFor, pushUnread } from '@sitewalk/api/core/services/notifications.service.js';
+import { Notification, User, db } from '@sitewalk/core/db';
+import { config } from '@sitewalk/core/config.js';
+import { enqueue } from '@sitewalk/core/queue';
+import { emitTo } from '@sitewalk/core/realtime';
+import { logger } from '@sitewalk/core/logger.js';
+import { sealedMailJob } from '@sitewalk/core/mail/sealed-mail.js';
+import { notificationMail } from '@sitewalk/core/mail/templates.js';
+import { deliveryFor, pushUnread } from '@sitewalk/core/services/notifications.service.js';
+import { noticeLanguage, renderNotice, siteName } from '@sitewalk/core/services/notice-text.js';
+import { displayName } from '@sitewalk/core/services/users.service.js';
 import type { Handler } from '../registry.js';
 import { jobKey } from './job-key.js';
 
@@ -14,17 +18,15 @@ export interface NotifyDispatchResult {
   skipped?: 'no_user';
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
 /** App links are stored relative ('/project/5'); a mail needs the full address. */
 const absoluteLink = (link: string | undefined) => (link ? (/^https?:\/\//i.test(link) ? link : `${config.appUrl}${link.startsWith('/') ? '' : '/'}${link}`) : null);
 
 /**
  * Delivers one notification as the user's preferences say (global switch and
  * the switch of its kind): stores it in the app and pushes it to the user's
- * open browsers, and queues the e-mail. The job's key is the notification's
- * dedupe_key and the mail job's id, so a retried run adds neither twice.
+ * open browsers, and queues the e-mail, in the user's language when it is
+ * written as keys. The job's key is the notification's dedupe_key and the
+ * mail job's id, so a retried run adds neither twice.
  */
 export const notifyDispatch: Handler<'notify.dispatch'> = async (n, job): Promise<NotifyDispatchResult> => {
   const log = logger.child({ job: job.name, job_id: job.id, user_id: n.user_id, kind: n.kind });
@@ -35,11 +37,25 @@ export const notifyDispatch: Handler<'notify.dispatch'> = async (n, job): Promis
   }
   const key = jobKey(job);
   const delivery = await deliveryFor(user.id, n.kind);
+  const site = await siteName();
+  const lang = noticeLanguage(user.language);
+  const keyed = n.title_key && n.message_key ? { title_key: n.title_key, message_key: n.message_key, params: n.params ?? {} } : null;
+  // What this reader sees (and what is stored, so the table reads as the screen did); a plain notice stays as written.
+  const text = keyed ? await renderNotice({ ...n, ...keyed }, lang, site) : { title: n.title, message: n.message };
 
   let notificationId: number | null = null;
   if (delivery.in_app) {
     await db()('notifications')
-      .insert({ user_id: user.id, kind: n.kind, title: n.title, message: n.message, type: n.type, link: n.link ?? null, dedupe_key: key })
+      .insert({
+        user_id: user.id,
+        kind: n.kind,
+        title: text.title.slice(0, 200),
+        message: text.message,
+        type: n.type,
+        link: n.link ?? null,
+        dedupe_key: key,
+        ...(keyed ? { title_key: keyed.title_key, message_key: keyed.message_key, params: JSON.stringify(keyed.params) } : {}),
+      })
       .onConflict('dedupe_key')
       .ignore();
     const stored = await Notification.query().findOne({ dedupe_key: key });
@@ -53,16 +69,13 @@ export const notifyDispatch: Handler<'notify.dispatch'> = async (n, job): Promis
 
   let mailQueued = false;
   if (n.email && delivery.email) {
-    const link = absoluteLink(n.link);
     await enqueue(
       'mail.send',
-      {
-        to: user.email,
-        subject: n.title,
-        text: [n.message, ...(link ? ['', link] : [])].join('\n'),
-        html: `<p>${escapeHtml(n.message)}</p>${link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : ''}`,
-        reason: `notification:${n.kind}`,
-      },
+      sealedMailJob(
+        user.email,
+        notificationMail(lang, { siteName: site, name: displayName(user), title: text.title, message: text.message, link: absoluteLink(n.link) }),
+        `notification:${n.kind}`,
+      ),
       // BullMQ ids may not contain ':'.
       { jobId: `mail-for-${key.replace(/:/g, '_')}` },
     );

@@ -1,4 +1,4 @@
-import { scanPlanExpiry } from '@sitewalk/api/core/services/plan-expiry.service.js';
+import { scanPlanExpiry } from '@sitewalk/core/services/plan-expiry.service.js';
 import type { Handler } from '../registry.js';
 
 /** The daily plan-expiry scan (idempotent: the notices table keeps each notice to one). */

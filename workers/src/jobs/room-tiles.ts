@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { projectRoom, userRoom, type JobOf, type JobProgressEvent, type RoomStatus, type RoomTilesProgressDetail } from '@sitewalk/proto';
-import { db, Room } from '@sitewalk/api/core/db';
-import { localPath, remove } from '@sitewalk/api/core/storage';
-import { emitTo } from '@sitewalk/api/core/realtime';
-import { logger } from '@sitewalk/api/core/logger';
-import { roomFolder } from '@sitewalk/api/core/services/rooms-dto.js';
+import { db, Room } from '@sitewalk/core/db';
+import { remove, withLocalFile, withLocalFolder } from '@sitewalk/core/storage';
+import { emitTo } from '@sitewalk/core/realtime';
+import { logger } from '@sitewalk/core/logger.js';
+import { roomFolder } from '@sitewalk/core/services/rooms-dto.js';
 import { PanoramaRejected, writePanorama } from '../adapters/panorama-tiles.js';
 
 export interface RoomTilesResult {
@@ -94,9 +94,11 @@ export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.
       .patch({ status: 'processing', error: null })
       .where({ id: room.id })
       .then(() => report(room, to, 'active', 5, 'Cutting tiles', 'processing'));
-    // Storage is the local disk (core/storage): libvips writes straight into the new generation's
-    // folder, which nobody is shown until the room's row names it.
-    const [cut, marked] = await Promise.allSettled([writePanorama(localPath(room.file_key), localPath(generation)), marking]);
+    // On local disk libvips writes straight into the new generation's folder; on S3 into a scratch
+    // folder uploaded when the cut is done. Nobody is shown it until the room's row names it.
+    const photoKey = room.file_key;
+    const cutting = withLocalFile(photoKey, (photo) => withLocalFolder(generation, (dir) => writePanorama(photo, dir)));
+    const [cut, marked] = await Promise.allSettled([cutting, marking]);
     // Both settle first, so a failure recorded below is never overwritten by a late "processing".
     if (cut.status === 'rejected') throw cut.reason;
     if (marked.status === 'rejected') throw marked.reason;

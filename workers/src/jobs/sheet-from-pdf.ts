@@ -1,14 +1,15 @@
 import os from 'node:os';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { SHEET_RENDERING, projectRoom, userRoom, type JobOf, type JobProgressEvent, type PdfProgressDetail } from '@sitewalk/proto';
-import { PdfUpload, Project, SheetMap, db } from '@sitewalk/api/core/db';
-import { localPath, remove } from '@sitewalk/api/core/storage';
-import { emitTo } from '@sitewalk/api/core/realtime';
-import { logger } from '@sitewalk/api/core/logger';
-import { notify } from '@sitewalk/api/core/services/notifications.service.js';
-import { mapFolder, projectFolder } from '@sitewalk/api/core/services/sheets.service.js';
+import { SHEET_RENDERING, notice, projectRoom, userRoom, type JobOf, type NoticeText, type JobProgressEvent, type PdfProgressDetail } from '@sitewalk/proto';
+import { PdfUpload, Project, Sheet, db } from '@sitewalk/core/db';
+import { localCopy, remove, withLocalFolder } from '@sitewalk/core/storage';
+import { emitTo } from '@sitewalk/core/realtime';
+import { logger } from '@sitewalk/core/logger.js';
+import { notify } from '@sitewalk/core/services/notifications.service.js';
+import { mapFolder, projectFolder } from '@sitewalk/core/services/sheets.service.js';
 import { PdfRejected, inspectPdf, sheetName, type PdfPageInfo } from '../adapters/pdf-inspect.js';
-import { colourNeeds, dpiFor, drawPages, pageBytes, type RawImage } from '../adapters/pdf-render.js';
+import { colourNeeds, dpiFor, drawPages, pageBytes } from '../adapters/pdf-render.js';
+import type { RawImage } from '../adapters/raw-image.js';
 import { writeSheetImages } from '../adapters/pdf-page-tiles.js';
 
 export interface SheetFromPdfResult {
@@ -37,14 +38,14 @@ function report(upload: PdfUpload, ownerId: number | undefined, state: JobProgre
 
 /** The sheets made so far from this upload, in page order. */
 async function readySheets(uploadId: number) {
-  return SheetMap.query().where({ id_upload: uploadId, status: 'ready' }).orderBy('page').select('id', 'page');
+  return Sheet.query().where({ id_upload: uploadId, status: 'ready' }).orderBy('page').select('id', 'page');
 }
 
 /** Removes every sheet this upload made, rows first, then their files. */
 async function removeSheetsOf(uploadId: number, projectId: number): Promise<void> {
-  const maps = await SheetMap.query().where({ id_upload: uploadId }).select('id', 'folder');
+  const maps = await Sheet.query().where({ id_upload: uploadId }).select('id', 'folder');
   if (maps.length) {
-    await SheetMap.query().delete().whereIn('id', maps.map((m) => m.id));
+    await Sheet.query().delete().whereIn('id', maps.map((m) => m.id));
     for (const m of maps) await remove(m.folder ?? mapFolder(projectId, m.id));
   }
   // A project deleted while its pages were being stored may have had folders written again after the API removed them.
@@ -119,10 +120,10 @@ async function makeSheet(upload: PdfUpload, page: PdfPageInfo, dpi: number, draw
   // A crashed earlier attempt may have left part of this page's files.
   await remove(folder);
   const raw = await draw();
-  // Storage is the local disk (core/storage): libvips writes the tiles straight into the sheet's
-  // folder, with no staging copy to move file by file. Until the row says 'ready' nobody is shown them.
-  const images = await writeSheetImages(raw, localPath(folder));
-  const updated = await SheetMap.query().patch({
+  // On local disk libvips writes the tiles straight into the sheet's folder, with no staging copy to
+  // move file by file; on S3 into a scratch folder uploaded at the end. Until the row says 'ready' nobody is shown them.
+  const images = await withLocalFolder(folder, (dir) => writeSheetImages(raw, dir));
+  const updated = await Sheet.query().patch({
     status: 'ready',
     width: images.width,
     height: images.height,
@@ -141,15 +142,15 @@ async function makeSheet(upload: PdfUpload, page: PdfPageInfo, dpi: number, draw
   return mapId;
 }
 
-async function tellOwner(upload: PdfUpload, project: Project | undefined, ok: boolean, text: string) {
+async function tellOwner(upload: PdfUpload, project: Project | undefined, ok: boolean, text: NoticeText) {
   if (!project) return;
   const recipients = new Set([project.id_owner, ...(upload.id_user ? [upload.id_user] : [])]);
   for (const userId of recipients) {
     await notify(
       userId,
       ok
-        ? { kind: 'sheets_ready', title: 'Sheets ready', message: text, type: 'success', link: `/project/${project.id}` }
-        : { kind: 'sheets_ready', title: 'PDF plan not turned into sheets', message: text, type: 'error', link: `/project/${project.id}` },
+        ? { kind: 'sheets_ready', ...text, type: 'success', link: `/project/${project.id}` }
+        : { kind: 'sheets_ready', ...text, type: 'error', link: `/project/${project.id}` },
       { key: `sheets-${ok ? 'ready' : 'failed'}-${upload.id}-u${userId}` },
     );
   }
@@ -172,11 +173,14 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
   }
   const project = await Project.query().findById(upload.id_project);
   let pagesTotal: number | null = upload.pages_total;
+  // The PDF on this machine's disk for pdfinfo and pdftoppm (a scratch copy on S3, removed at the end).
+  let pdf: Awaited<ReturnType<typeof localCopy>> | null = null;
   try {
     if (!upload.file_key) throw new PdfRejected('The PDF is no longer stored. Upload it again.');
     await PdfUpload.query().patch({ status: 'processing', error: null }).where({ id: upload.id });
     report(upload, project?.id_owner, 'active', 0, 'Checking the PDF', { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });
-    const filePath = localPath(upload.file_key);
+    pdf = await localCopy(upload.file_key);
+    const filePath = pdf.path;
     const info = await inspectPdf(filePath);
     pagesTotal = info.pages.length;
     await PdfUpload.query().patch({ pages_total: pagesTotal }).where({ id: upload.id });
@@ -284,7 +288,7 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
     });
     const text = `${sheetIds.length} ${sheetIds.length === 1 ? 'sheet' : 'sheets'} from "${upload.original_name}" ${sheetIds.length === 1 ? 'is' : 'are'} ready in ${project ? `"${project.name}"` : 'the project'}.`;
     report(upload, project?.id_owner, 'completed', 100, text, { pages_done: pagesTotal, pages_total: pagesTotal, sheet_ids: sheetIds });
-    await tellOwner(upload, project, true, text);
+    await tellOwner(upload, project, true, notice('sheetsReady', { n: sheetIds.length, file: upload.original_name, project: project?.name ?? '' }));
     log.info({ sheets: sheetIds.length }, 'sheets made from PDF');
     return { status: 'done', sheet_ids: sheetIds };
   } catch (err) {
@@ -309,7 +313,9 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
     // A PDF that will never become sheets is not kept in storage.
     await remove(upload.file_key);
     report(upload, project?.id_owner, 'failed', 0, reason, { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });
-    await tellOwner(upload, project, false, `"${upload.original_name}": ${reason}`);
+    await tellOwner(upload, project, false, notice('sheetsFailed', { file: upload.original_name, reason }));
     throw refused ? new UnrecoverableError(reason) : err;
+  } finally {
+    await pdf?.release();
   }
 }

@@ -1,6 +1,6 @@
-import { purgeExpiredInvitees } from '@sitewalk/api/core/services/invited-accounts.service.js';
-import { announceTeamChange } from '@sitewalk/api/core/services/team.service.js';
-import { logger } from '@sitewalk/api/core/logger';
+import { purgeExpiredInvitees } from '@sitewalk/core/services/invited-accounts.service.js';
+import { announceTeamChange } from '@sitewalk/core/services/team-events.js';
+import { logger } from '@sitewalk/core/logger.js';
 import type { Handler } from '../registry.js';
 
 /**

@@ -2,22 +2,46 @@ import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import sharp from 'sharp';
 import { normaliseYaw, type VideoPosition } from '@sitewalk/proto';
-import { SheetMap, Visit, db } from '@sitewalk/api/core/db';
-import { enqueue, queue } from '@sitewalk/api/core/queue';
-import { localPath, putBuffer, remove } from '@sitewalk/api/core/storage';
-import { logger } from '@sitewalk/api/core/logger';
-import { roomFolder, visitFolder } from '@sitewalk/api/core/services/rooms-dto.js';
-import { roomJobId } from '@sitewalk/api/core/services/visits.service.js';
-import type { StoredProjection } from '@sitewalk/api/core/services/video-run.service.js';
+import { PdfUpload, Sheet, Visit, db } from '@sitewalk/core/db';
+import { enqueue, queue } from '@sitewalk/core/queue';
+import { putBuffer, readBuffer, remove, withLocalFile } from '@sitewalk/core/storage';
+import { logger } from '@sitewalk/core/logger.js';
+import { roomFolder, visitFolder } from '@sitewalk/core/services/rooms-dto.js';
+import { roomJobId } from '@sitewalk/core/services/visits.service.js';
+import type { StoredProjection } from '@sitewalk/core/services/video-run.service.js';
 import type { Handler } from '../registry.js';
-import { ProjectionFailed } from '../video/errors.js';
+import { ProjectionFailed } from '@sitewalk/core/tools/errors.js';
 import { runVideoStep, tellOwner } from './video-step.js';
+import { areaRoomNames, videoClock, type PlanLabel } from '../video/room-names.js';
+import { pageAreaLabels } from '../adapters/pdf-labels.js';
+
+/** How far from a label of the plan a room still counts as standing in its area: a share of the sheet's diagonal (a few metres on a floor plan). */
+const AREA_REACH_SHARE = 0.04;
+
+/**
+ * The room names of the sheet's plan, when it was drawn from a PDF page
+ * that is still stored and still is the sheet's drawing (same size); none
+ * otherwise. A plan without texts, or one that cannot be read, only means
+ * rooms are named by their time in the video.
+ */
+async function sheetAreaLabels(map: Sheet): Promise<PlanLabel[]> {
+  if (!map.id_upload || !map.page || !map.dpi || !map.width || !map.height) return [];
+  try {
+    const upload = await PdfUpload.query().findById(map.id_upload).select('file_key');
+    if (!upload?.file_key) return [];
+    const page = await withLocalFile(upload.file_key, (file) => pageAreaLabels(file, map.page!, map.dpi!));
+    if (Math.abs(Math.ceil(page.width) - map.width) > 2 || Math.abs(Math.ceil(page.height) - map.height) > 2) return [];
+    return page.labels;
+  } catch (err) {
+    logger.warn({ err, id_map: map.id }, 'could not read the room names of the plan; rooms are named by their time in the video');
+    return [];
+  }
+}
 
 /** Hotspots sit a little below the horizon, where the floor towards the next room is. */
 const HOTSPOT_PITCH = -0.3;
 
 const pad = (i: number) => String(i).padStart(4, '0');
-const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 /** Bearing from a to b on the sheet (y down), radians clockwise from up. */
@@ -54,7 +78,7 @@ export const videoConfirmProjection: Handler<'video.confirm-projection'> = (data
     async ({ video, run, progress }) => {
       const projection = (run.artifacts.projections ?? []).find((p) => p.osfm_cluster === data.osfm_cluster && p.id_map === data.id_map);
       if (!projection) throw new ProjectionFailed('This cluster has not been laid on that sheet; project the points first.');
-      const map = await SheetMap.query().findById(data.id_map);
+      const map = await Sheet.query().findById(data.id_map);
       if (!map || map.id_project !== video.id_project) throw new ProjectionFailed('The sheet is gone; choose another sheet.');
       const edits = new Map(data.positions.map((p) => [p.keyframe, p]));
       const positions = projection.positions.map((p) => {
@@ -69,12 +93,14 @@ export const videoConfirmProjection: Handler<'video.confirm-projection'> = (data
       for (const [i, pos] of positions.entries()) {
         const frame = frames.get(pos.keyframe);
         if (!frame) throw new ProjectionFailed(`Keyframe ${pos.keyframe} has no image; process the video again.`);
-        const buf = await fsp.readFile(localPath(frame.image_key));
+        const buf = await readBuffer(frame.image_key);
         const meta = await sharp(buf).metadata();
         planned.push({ pos, time: frame.time, key: `${folder}/originals/video-${video.id}-kf${pad(pos.keyframe)}.jpg`, data: buf, hash: sha(buf), width: meta.width ?? video.width, height: meta.height ?? video.height });
         progress(5 + (45 * (i + 1)) / positions.length, `Preparing the room photos (${i + 1} of ${positions.length})`);
       }
 
+      const labels = await sheetAreaLabels(map);
+      const reach = AREA_REACH_SHARE * Math.hypot(map.width ?? 0, map.height ?? 0);
       progress(50, 'Placing the rooms on the sheet');
       const k = db();
       const { ids, toTile, gone } = await k.transaction(async (trx) => {
@@ -87,13 +113,19 @@ export const videoConfirmProjection: Handler<'video.confirm-projection'> = (data
         const byKeyframe = new Map(existing.map((r) => [r.video_keyframe, r]));
         const last = await trx('rooms').where({ id_visit: video.id_visit }).max<{ max: number | null }>('position as max').first();
         let position = last?.max == null ? 0 : last.max + 1;
+        // New rooms are named by the area of the plan they stand in, else by their time in the video, never
+        // as another room of the visit; rooms made before keep their names.
+        const fresh = planned.filter((p) => !byKeyframe.has(p.pos.keyframe));
+        const taken: string[] = await trx('rooms').where({ id_visit: video.id_visit }).pluck('name');
+        const names = areaRoomNames(fresh.map((p) => ({ x: p.pos.x, y: p.pos.y, time: p.time })), labels, reach, taken);
+        const freshNames = new Map(names.map((name, i) => [fresh[i], name]));
         const ids: number[] = [];
         const toTile: { id: number }[] = [];
         for (const p of planned) {
           const place = { id_map: map.id, x: p.pos.x, y: p.pos.y, heading: p.pos.heading, osfm_cluster: data.osfm_cluster, updated_at: trx.fn.now() };
           const have = byKeyframe.get(p.pos.keyframe);
           if (have) {
-            const same = have.file_key === p.key && (await fsp.readFile(localPath(p.key)).then(sha, () => '')) === p.hash && have.status !== 'failed';
+            const same = have.file_key === p.key && (await readBuffer(p.key).then(sha, () => '')) === p.hash && have.status !== 'failed';
             await trx('rooms').where({ id: have.id }).update(same ? place : { ...place, status: 'queued', error: null, file_key: p.key, size_bytes: p.data.length, width: p.width, height: p.height });
             ids.push(have.id);
             if (!same) toTile.push({ id: have.id });
@@ -105,10 +137,10 @@ export const videoConfirmProjection: Handler<'video.confirm-projection'> = (data
                 id_user: data.id_user ?? video.id_user,
                 id_video: video.id,
                 video_keyframe: p.pos.keyframe,
-                name: `Video ${clock(p.time)}`,
+                name: freshNames.get(p)!,
                 position: position++,
                 status: 'queued',
-                original_name: `${video.original_name} @ ${clock(p.time)}`.slice(0, 255),
+                original_name: `${video.original_name} @ ${videoClock(p.time, 1)}`.slice(0, 255),
                 size_bytes: p.data.length,
                 width: p.width,
                 height: p.height,

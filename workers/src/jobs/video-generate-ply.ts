@@ -1,10 +1,12 @@
 import fsp from 'node:fs/promises';
 import type { VideoCameraPath } from '@sitewalk/proto';
-import { SheetMap, Visit } from '@sitewalk/api/core/db';
-import type { StoredCluster } from '@sitewalk/api/core/services/video-run.service.js';
+import { Sheet, Visit } from '@sitewalk/core/db';
+import type { StoredCluster } from '@sitewalk/core/services/video-run.service.js';
 import type { Handler } from '../registry.js';
 import { RECONSTRUCTION_DIR, reconstruct } from '../video/reconstruct.js';
-import { quatToRows, upFromRotations, type Vec3 } from '../video/projection.js';
+import type { Vec3 } from '../video/linear-algebra.js';
+import { quatToMat } from '../video/linear-algebra.js';
+import { upFromRotations } from '../video/projection.js';
 import { runVideoStep, stageTimings, tellOwner } from './video-step.js';
 
 /** Worker threads COLMAP may use: VIDEO_COLMAP_THREADS, else the core's default. */
@@ -31,7 +33,7 @@ export const videoGeneratePly: Handler<'video.generate-ply'> = (data, job) =>
       for (const c of rec.clusters) {
         let up: Vec3 | null = null;
         try {
-          up = upFromRotations(c.path.map((p) => quatToRows(p.rotation)));
+          up = upFromRotations(c.path.map((p) => quatToMat(p.rotation)));
         } catch {
           up = null; // the projection step finds the floor itself; the preview just goes without "up"
         }
@@ -48,21 +50,27 @@ export const videoGeneratePly: Handler<'video.generate-ply'> = (data, job) =>
           points: c.points,
           ply_key: `${workFolder}/${RECONSTRUCTION_DIR}/cluster-${c.id}.ply`,
           path_key: `${workFolder}/${RECONSTRUCTION_DIR}/${cameraFile}`,
+          ...(c.level ? { level: c.level } : {}),
         });
       }
       const placed = clusters.reduce((n, c) => n + c.keyframes.length, 0);
       const total = run.artifacts.keyframes?.length ?? placed;
+      // A walk that took the stairs: say which cluster is which storey, so that each is laid on the sheet of its floor.
+      const levels = rec.clusters.filter((c) => c.level);
+      const storeys = levels.length
+        ? `; the walk took the stairs: ${levels.map((c) => `cluster ${c.id} is ${c.level!.kind === 'stairs' ? 'the stairs' : `floor ${c.level!.floor! + 1} from the bottom`}`).join(', ')} — lay each floor on the sheet of its storey`
+        : '';
       return {
         type: 'done',
         step: 'generate-ply',
-        message: `${placed} of ${total} keyframes placed in ${clusters.length} ${clusters.length === 1 ? 'cluster' : 'clusters'}`,
+        message: `${placed} of ${total} keyframes placed in ${clusters.length} ${clusters.length === 1 ? 'cluster' : 'clusters'}${storeys}`,
         artifacts: { clusters, projections: (run.artifacts.projections ?? []).filter((p) => p.confirmed_at) },
         timings: stageTimings('generate-ply', rec.timings.wall),
       };
     },
     async (video, run) => {
       const visit = await Visit.query().findById(video.id_visit);
-      const sheet = visit?.id_map ? await SheetMap.query().findById(visit.id_map) : null;
+      const sheet = visit?.id_map ? await Sheet.query().findById(visit.id_map) : null;
       await tellOwner(
         video,
         run,

@@ -1,6 +1,6 @@
-import { enqueue } from '@sitewalk/api/core/queue';
-import { localPath } from '@sitewalk/api/core/storage';
-import { videoJobId } from '@sitewalk/api/core/services/videos.service.js';
+import { enqueue } from '@sitewalk/core/queue';
+import { withLocalFile } from '@sitewalk/core/storage';
+import { videoJobId } from '@sitewalk/core/services/videos.service.js';
 import type { Handler } from '../registry.js';
 import { processVideo } from '../video/process.js';
 import { runVideoStep, stageTimings } from './video-step.js';
@@ -13,7 +13,7 @@ import { runVideoStep, stageTimings } from './video-step.js';
  */
 export const videoProcess: Handler<'video.process'> = (data, job) =>
   runVideoStep('process', data, job, async ({ video, workDir, workFolder, progress, signal }) => {
-    const manifest = await processVideo(localPath(video.file_key), workDir, progress, { signal });
+    const manifest = await withLocalFile(video.file_key, (file) => processVideo(file, workDir, progress, { signal }));
     // Queued before the run says so: if this worker dies in between, the retry finds the job already there (same id).
     const jobId = videoJobId(video.id, data.generation, 'generate-ply', 'auto');
     await enqueue('video.generate-ply', { id_video: video.id, generation: data.generation, id_user: data.id_user }, { jobId });

@@ -1,13 +1,15 @@
 import fsp from 'node:fs/promises';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { JOB_POLICIES, VIDEO_STEP_FAILURE, VIDEO_STEP_JOBS, type VideoStep } from '@sitewalk/proto';
-import { Project, Video } from '@sitewalk/api/core/db';
-import { localPath } from '@sitewalk/api/core/storage';
-import { logger } from '@sitewalk/api/core/logger';
-import { moveRun, readRun, type RunEvent, type RunRow } from '@sitewalk/api/core/services/video-run.service.js';
-import { videoWorkFolder } from '@sitewalk/api/core/services/videos.service.js';
-import { notify } from '@sitewalk/api/core/services/notifications.service.js';
-import { ToolMissing, isInputError } from '../video/errors.js';
+import { JOB_POLICIES, VIDEO_STEP_FAILURE, VIDEO_STEP_JOBS, type VideoStep, type VideoStepRate } from '@sitewalk/proto';
+import { Project, Video, db } from '@sitewalk/core/db';
+import { withLocalFolder } from '@sitewalk/core/storage';
+import { logger } from '@sitewalk/core/logger.js';
+import { moveRun, readRun, type RunEvent, type RunRow } from '@sitewalk/core/services/video-run.service.js';
+import { videoWorkFolder } from '@sitewalk/core/services/videos.service.js';
+import { estimateRemaining, trimSamples, type EtaMeasure, type EtaSample } from '@sitewalk/core/video-eta.js';
+import { PROFILE_RUNS, STEP_SEGMENTS, hasProfile, learnProfile, type StepProfile } from '@sitewalk/core/video-eta-profile.js';
+import { notify } from '@sitewalk/core/services/notifications.service.js';
+import { ToolMissing, isInputError } from '@sitewalk/core/tools/errors.js';
 
 export interface VideoStepResult {
   status: 'done' | 'skipped' | 'failed';
@@ -18,11 +20,11 @@ export interface VideoStepResult {
 export interface StepContext {
   video: Video;
   run: RunRow;
-  /** Local folder of the video's work files (storage key: `workFolder`). */
+  /** Folder on this machine's disk standing for the video's work files (storage key: `workFolder`); see withLocalFolder. */
   workDir: string;
   workFolder: string;
   /** Percent 0..100 of this step and a sentence; sent at most every half second (and always at 100). */
-  progress: (percent: number, message: string) => void;
+  progress: (percent: number, message: string, measure?: EtaMeasure) => void;
   /** Aborted when the run is restarted or deleted meanwhile: stop the tools and return. */
   signal: AbortSignal;
 }
@@ -65,32 +67,46 @@ export async function runVideoStep(
   if (!active) return { status: 'skipped', reason: 'the run was restarted' };
 
   const controller = new AbortController();
+  const profile = await stepProfile(step, log);
   let last = { at: 0, percent: -1 };
   let pending: Promise<unknown> = Promise.resolve();
-  const progress = (percent: number, message: string) => {
+  // Every report is a sample of the remaining-time estimate, even those not written to the run.
+  const startedAt = Date.now();
+  let samples: EtaSample[] = [];
+  const progress = (percent: number, message: string, measure?: EtaMeasure) => {
     const now = Date.now();
+    samples = trimSamples([...samples, { t: now - startedAt, percent, ...(measure ? { measure } : {}) }]);
     if (controller.signal.aborted || (now - last.at < 500 && percent < 100 && Math.abs(percent - last.percent) < 5)) return;
     last = { at: now, percent };
+    const eta = estimateRemaining(samples, { profile });
+    const rate: VideoStepRate = { ...eta, measured_at: new Date(now).toISOString() };
     // One write at a time, in order; a run restarted or deleted meanwhile aborts the step.
     pending = pending.then(async () => {
-      const moved = await moveRun(video.id, data.generation, { type: 'progress', step, percent, message });
+      const moved = await moveRun(video.id, data.generation, { type: 'progress', step, percent, message, rate });
       if (!moved) controller.abort(new Superseded('superseded'));
       await job.updateProgress({ percent: Math.round(percent), message }).catch(() => undefined);
     }).catch((err) => log.warn({ err }, 'could not record progress'));
   };
 
   const workFolder = videoWorkFolder(video);
-  const workDir = localPath(workFolder);
-  await fsp.mkdir(workDir, { recursive: true });
-  // A worker killed mid-step leaves its staging folder (the core's `.process-*`, `.sfm-*`); this attempt starts clean.
-  const staging = STAGING[step];
-  for (const name of staging ? await fsp.readdir(workDir) : []) {
-    if (name.startsWith(staging!)) await fsp.rm(`${workDir}/${name}`, { recursive: true, force: true }).catch(() => undefined);
-  }
   try {
-    const done = await body({ video, run: active, workDir, workFolder, progress, signal: controller.signal });
-    await pending;
-    if (controller.signal.aborted) throw new Superseded('superseded');
+    // On local disk the work folder itself; on S3 a scratch copy of it, whose new and changed
+    // files are uploaded when the step succeeds (before the run says so) and which is always removed.
+    const done = await withLocalFolder(
+      workFolder,
+      async (workDir) => {
+        // A worker killed mid-step leaves its staging folder (the core's `.process-*`, `.sfm-*`); this attempt starts clean.
+        const staging = STAGING[step];
+        for (const name of staging ? await fsp.readdir(workDir) : []) {
+          if (name.startsWith(staging!)) await fsp.rm(`${workDir}/${name}`, { recursive: true, force: true }).catch(() => undefined);
+        }
+        const done = await body({ video, run: active, workDir, workFolder, progress, signal: controller.signal });
+        await pending;
+        if (controller.signal.aborted) throw new Superseded('superseded');
+        return done;
+      },
+      { read: true },
+    );
     const moved = await moveRun(video.id, data.generation, done);
     if (!moved) return { status: 'skipped', reason: 'the run was restarted or deleted while the step ran' };
     await after?.(video, moved);
@@ -116,6 +132,25 @@ export async function runVideoStep(
     log.warn({ err, attempt: job.attemptsMade + 1 }, 'video step failed; it will be retried');
     await moveRun(video.id, data.generation, { type: 'progress', step, percent: 0, message: 'Interrupted by an error; trying again shortly' });
     throw err;
+  }
+}
+
+/**
+ * How the step's time divides between its phases, learned from the stage
+ * timings of the runs that finished it last (video-eta-profile.ts; the
+ * constants when none has, or when they cannot be read: the time left is
+ * a help, never a reason to fail the step).
+ */
+async function stepProfile(step: VideoStep, log: typeof logger): Promise<StepProfile | undefined> {
+  if (!hasProfile(step)) return undefined;
+  // A stage only the current worker writes: runs of an older version that timed other stages are not asked for.
+  const key = `${step}.${STEP_SEGMENTS[step][1].stages[0]}`;
+  try {
+    const rows = (await db()('video_runs').whereRaw('timings ->> ? is not null', [key]).orderBy('updated_at', 'desc').limit(PROFILE_RUNS).select('timings')) as { timings: Record<string, number> }[];
+    return learnProfile(step, rows.map((r) => r.timings));
+  } catch (err) {
+    log.warn({ err }, 'could not read the timings of finished runs; the remaining time uses constants');
+    return learnProfile(step, []);
   }
 }
 

@@ -2,10 +2,7 @@
  * Reading COLMAP's text model (cameras.txt is not needed: intrinsics are
  * fixed) and the geometry of registered views (pure).
  */
-
-export type Vec3 = [number, number, number];
-/** Row-major 3×3. */
-export type Mat3 = [number, number, number, number, number, number, number, number, number];
+import { mul, quatToMat, type Mat3, type Vec3 } from './linear-algebra.js';
 
 export interface ModelImage {
   id: number;
@@ -56,44 +53,6 @@ export function parsePoints(text: string): ModelPoint[] {
     };
   });
 }
-
-export function quatToMat([w, x, y, z]: [number, number, number, number]): Mat3 {
-  const n = Math.hypot(w, x, y, z) || 1;
-  w /= n; x /= n; y /= n; z /= n;
-  return [
-    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
-  ];
-}
-
-export function matToQuat(m: Mat3): [number, number, number, number] {
-  const [a, b, c, d, e, f, g, h, i] = m;
-  const tr = a + e + i;
-  let w: number, x: number, y: number, z: number;
-  if (tr > 0) {
-    const s = Math.sqrt(tr + 1) * 2;
-    w = s / 4; x = (h - f) / s; y = (c - g) / s; z = (d - b) / s;
-  } else if (a > e && a > i) {
-    const s = Math.sqrt(1 + a - e - i) * 2;
-    w = (h - f) / s; x = s / 4; y = (b + d) / s; z = (c + g) / s;
-  } else if (e > i) {
-    const s = Math.sqrt(1 + e - a - i) * 2;
-    w = (c - g) / s; x = (b + d) / s; y = s / 4; z = (f + h) / s;
-  } else {
-    const s = Math.sqrt(1 + i - a - e) * 2;
-    w = (d - b) / s; x = (c + g) / s; y = (f + h) / s; z = s / 4;
-  }
-  return w < 0 ? [-w, -x, -y, -z] : [w, x, y, z];
-}
-
-export const mul = (p: Mat3, q: Mat3): Mat3 => {
-  const r = new Array(9).fill(0) as Mat3;
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) r[i * 3 + j] += p[i * 3 + k] * q[k * 3 + j];
-  return r;
-};
-
-export const transpose = (m: Mat3): Mat3 => [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]];
 
 /** Camera centre in the world: C = −Rᵀ t. */
 export function centreOf(img: ModelImage): Vec3 {

@@ -34,8 +34,9 @@
  */
 export { processVideo, readManifest, DEFAULT_PROCESS_OPTIONS, type ProcessManifest, type ProcessOptions, type KeyframeInfo, type OnProgress } from './process.js';
 export { reconstruct, DEFAULT_RECONSTRUCT_OPTIONS, RECONSTRUCTION_DIR, type Reconstruction, type Cluster, type PathPose, type ReconstructOptions } from './reconstruct.js';
-export { projectCluster, fitSimilarity2D, applySimilarity, type Projection, type ProjectionInput, type ControlPoint, type RoomPosition, type Similarity2D } from './projection.js';
+export { projectCluster, fitSimilarity2D, type Projection, type ProjectionInput, type ControlPoint, type RoomPosition } from './projection.js';
+export { applySimilarity, type Similarity2D } from './linear-algebra.js';
 export { renderPreview, drawOverlay } from './preview.js';
 export { decodePly, encodePly, writePly, type PointCloud } from './ply.js';
-export { VideoRejected, ReconstructionFailed, ProjectionFailed, ToolMissing, isInputError } from './errors.js';
-export { probeVideo, type VideoProbe } from '../adapters/ffprobe.js';
+export { VideoRejected, ReconstructionFailed, ProjectionFailed, ToolMissing, isInputError } from '@sitewalk/core/tools/errors.js';
+export { probeVideo, type VideoProbe } from '@sitewalk/core/tools/ffprobe.js';

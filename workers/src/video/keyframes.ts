@@ -10,6 +10,7 @@
  * both. A frame becomes a keyframe when the camera turned or moved enough
  * since the last one: standing still adds nothing, turning adds frames.
  */
+import { solve3 } from './linear-algebra.js';
 
 export interface GreyFrame {
   /** Row-major 8-bit grey pixels, width × height (equirectangular, 2:1). */
@@ -31,6 +32,14 @@ export interface KeyframeOptions {
   stillParallaxDeg: number;
   /** Pixel standard deviation under which a frame shows nothing to match (0–255). */
   minContrast: number;
+  /** Parallax since the last keyframe below this (degrees): still at the same spot, however the camera turned. */
+  spotParallaxDeg: number;
+  /**
+   * At one spot, a turn makes a keyframe only towards a direction this far (degrees) from every keyframe kept
+   * there: the views are cut at fixed world directions, so turning on the spot shows nothing new, and a
+   * walker who stands looking round or turns back at a dead end must not pile up rooms at one place.
+   */
+  spotTurnDeg: number;
 }
 
 export const DEFAULT_KEYFRAME_OPTIONS: KeyframeOptions = {
@@ -42,7 +51,12 @@ export const DEFAULT_KEYFRAME_OPTIONS: KeyframeOptions = {
   maxGapSec: 2,
   stillParallaxDeg: 1,
   minContrast: 6,
+  spotParallaxDeg: 4,
+  spotTurnDeg: 90,
 };
+
+/** Bar of apparent parallax per degree turned since the last keyframe: a synthetic look-round of ±60° read 1° of parallax after about 650° of turning; 0.02 keeps a wide margin, and a walk, which turns little between keyframes, keeps its bar. */
+const TURN_NOISE = 0.02;
 
 /** The signature of one frame used for motion measurements. */
 export interface FrameSignature {
@@ -178,15 +192,6 @@ export function fitMotion(shifts: BlockShift[]): MotionFit | null {
   return { rotation: fit[0], parallax: Math.hypot(fit[1], fit[2]), a: fit[1], b: fit[2], inliers: use.length };
 }
 
-/** Solves a 3×3 linear system (Cramer); null when singular. */
-function solve3(m: number[], v: number[]): [number, number, number] | null {
-  const det = (a: number[]) => a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
-  const d = det(m);
-  if (Math.abs(d) < 1e-12) return null;
-  const col = (k: number) => m.map((x, i) => (i % 3 === k ? v[Math.floor(i / 3)] : x));
-  return [det(col(0)) / d, det(col(1)) / d, det(col(2)) / d];
-}
-
 export interface FrameMotion {
   /** Frame number in the video (0-based, decoding order). */
   frame: number;
@@ -226,6 +231,10 @@ export class KeyframeChooser {
   private last: { frame: number; time: number; sig: FrameSignature; heading: number; parallax: number } | null = null;
   private maxContrast = 0;
   private frames = 0;
+  /** Headings (degrees) of the keyframes kept at the current spot (since the camera last moved). */
+  private spot: number[] = [];
+  /** Degrees turned, back and forth, since the last keyframe. */
+  private turned = 0;
 
   constructor(private readonly opts: KeyframeOptions = DEFAULT_KEYFRAME_OPTIONS) {}
 
@@ -249,6 +258,7 @@ export class KeyframeChooser {
       this.ref = this.prev = sig;
       this.keyframes.push({ frame, time, headingDeg: 0, reason: 'first' });
       this.last = { frame, time, sig, heading: 0, parallax: 0 };
+      this.spot = [0];
       this.motion.push({ frame, time, turnDeg: 0, parallaxDeg: 0, contrast: sig.contrast });
       return true;
     }
@@ -257,6 +267,7 @@ export class KeyframeChooser {
     this.prev = sig;
     if (step) {
       this.heading += step.rotation * degPerPx;
+      this.turned += Math.abs(step.rotation * degPerPx);
       // The translation flow, turned into the last keyframe's directions, summed: parallax grows with
       // the distance walked while noise only grows with its square root.
       const h = ((this.heading - this.refHeading) * Math.PI) / 180;
@@ -270,16 +281,29 @@ export class KeyframeChooser {
     const prev = this.keyframes[this.keyframes.length - 1];
     const gap = time - prev.time;
     if (gap < this.opts.minGapSec || sig.contrast < this.opts.minContrast) return false;
+    const atSpot = parallaxDeg < this.opts.spotParallaxDeg;
     let reason = '';
-    if (Math.abs(turnDeg) >= this.opts.maxTurnDeg) reason = 'turn';
+    if (Math.abs(turnDeg) >= this.opts.maxTurnDeg && (!atSpot || this.newDirection(this.heading))) reason = 'turn';
     else if (parallaxDeg >= this.opts.maxParallaxDeg) reason = 'move';
-    else if (gap >= this.opts.maxGapSec && parallaxDeg >= this.opts.stillParallaxDeg) reason = 'gap';
-    if (reason) this.keep(reason);
+    // The parallax summed while turning carries the noise of the turn taken out frame by frame: a camera looking
+    // round on the spot reads as creeping a little. That noise grows with the turning, so does the bar.
+    else if (gap >= this.opts.maxGapSec && parallaxDeg >= this.opts.stillParallaxDeg + TURN_NOISE * this.turned) reason = 'gap';
+    if (reason) this.keep(reason, atSpot);
     return !!reason;
   }
 
-  private keep(reason: string): void {
+  /** Whether a heading is at least spotTurnDeg from every keyframe kept at this spot. */
+  private newDirection(heading: number): boolean {
+    return this.spot.every((h) => {
+      const d = Math.abs((((heading - h) % 360) + 540) % 360 - 180);
+      return d >= this.opts.spotTurnDeg;
+    });
+  }
+
+  private keep(reason: string, atSpot = false): void {
     const l = this.last!;
+    this.spot = atSpot ? [...this.spot, l.heading] : [l.heading];
+    this.turned = 0;
     this.keyframes.push({ frame: l.frame, time: l.time, headingDeg: l.heading, reason });
     this.ref = l.sig;
     this.refHeading = l.heading;
@@ -291,7 +315,8 @@ export class KeyframeChooser {
   finish(): Keyframe[] {
     const l = this.last;
     const prev = this.keyframes[this.keyframes.length - 1];
-    if (l && prev && l.frame !== prev.frame && (l.parallax >= this.opts.maxParallaxDeg / 3 || Math.abs(l.heading - this.refHeading) >= this.opts.maxTurnDeg / 2)) this.keep('last');
+    const turnedAway = l !== null && Math.abs(l.heading - this.refHeading) >= this.opts.maxTurnDeg / 2 && (l.parallax >= this.opts.spotParallaxDeg || this.newDirection(l.heading));
+    if (l && prev && l.frame !== prev.frame && (l.parallax >= this.opts.maxParallaxDeg / 3 || turnedAway)) this.keep('last');
     return this.keyframes;
   }
 }

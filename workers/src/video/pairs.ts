@@ -45,13 +45,21 @@ export const angleDiff = (a: number, b: number): number => {
   return Math.abs(d);
 };
 
-/** The list of image-name pairs for COLMAP's matches_importer. */
-export function choosePairs(frames: PairFrame[], opts: PairOptions = DEFAULT_PAIR_OPTIONS): [string, string][] {
+/** Two keyframes far apart along the walk that show the same place (loop-closure.ts), and the turn between them. */
+export interface LoopLink {
+  a: number;
+  b: number;
+  /** Content at yaw Y in `a` is near yaw Y + turnDeg in `b` (measured on the panoramas, not from the drifting headings). */
+  turnDeg: number;
+}
+
+/** The list of image-name pairs for COLMAP's matches_importer; `loops` adds the views of each loop pair that look the same way. */
+export function choosePairs(frames: PairFrame[], opts: PairOptions = DEFAULT_PAIR_OPTIONS, loops: LoopLink[] = []): [string, string][] {
   const pairs: [string, string][] = [];
   const seen = new Set<string>();
-  const link = (a: PairFrame, b: PairFrame) => {
+  const link = (a: PairFrame, b: PairFrame, measuredTurn?: number) => {
     // Content seen at yaw Y in `a` is near yaw Y + (hb − ha) in `b`.
-    const turn = b.headingDeg - a.headingDeg;
+    const turn = measuredTurn ?? b.headingDeg - a.headingDeg;
     for (const va of a.views) {
       for (const vb of b.views) {
         if (angleDiff(va.yawDeg + turn, vb.yawDeg) >= opts.maxAngleDeg) continue;
@@ -75,5 +83,22 @@ export function choosePairs(frames: PairFrame[], opts: PairOptions = DEFAULT_PAI
       for (const span of opts.loopSpan) if (span > opts.neighbours && i + span < frames.length) link(frames[i], frames[i + span]);
     }
   }
+  const byIndex = new Map(frames.map((f) => [f.index, f]));
+  for (const l of loops) {
+    const a = byIndex.get(l.a);
+    const b = byIndex.get(l.b);
+    if (a && b) link(a, b, l.turnDeg);
+  }
   return pairs;
+}
+
+/** COLMAP's own block of pairs (matches_importer, ImagePairsMatchingOptions.block_size in 3.8). */
+const COLMAP_MATCH_BLOCK = 1225;
+
+/** The pair list cut into runs for matches_importer: about eight for a short walk (never under 100 pairs), COLMAP's block for a long one. */
+export function matchRuns<T>(pairs: T[]): T[][] {
+  const size = Math.min(COLMAP_MATCH_BLOCK, Math.max(100, Math.ceil(pairs.length / 8)));
+  const runs: T[][] = [];
+  for (let i = 0; i < pairs.length; i += size) runs.push(pairs.slice(i, i + size));
+  return runs.length ? runs : [[]];
 }

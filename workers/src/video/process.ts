@@ -1,15 +1,27 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { probeVideo, type VideoProbe } from '../adapters/ffprobe.js';
+import { probeVideo, type VideoProbe } from '@sitewalk/core/tools/ffprobe.js';
 import sharp from 'sharp';
 import { decodeTwoStreams } from '../adapters/ffmpeg.js';
 import { flatToEquirect, renderView, viewMap, yuv420ToRgb } from './equirect.js';
-import { VideoRejected } from './errors.js';
+import { VideoRejected } from '@sitewalk/core/tools/errors.js';
 import { DEFAULT_KEYFRAME_OPTIONS, FlatKeyframeChooser, KeyframeChooser, type KeyframeOptions } from './keyframes.js';
-import { StageClock } from './run-tool.js';
+import { StageClock } from '@sitewalk/core/tools/run-tool.js';
 
-/** Reports where a step stands: 0–100 and a sentence for the user. */
-export type OnProgress = (percent: number, message: string) => void;
+/**
+ * What a phase of a step has done, in its own units, for the remaining time
+ * (core/src/video-eta.ts): `span` is the part of the step's percent the phase covers.
+ */
+export interface ProgressMeasure {
+  phase: string;
+  unit: 'video_seconds' | 'views' | 'blocks' | 'images';
+  done: number;
+  total: number;
+  span: [number, number];
+}
+
+/** Reports where a step stands: 0–100, a sentence for the user, and what the phase has measured. */
+export type OnProgress = (percent: number, message: string, measure?: ProgressMeasure) => void;
 
 /** The perspective views cut from each 360 frame for structure-from-motion. */
 export interface ViewsOptions {
@@ -192,7 +204,7 @@ export async function processVideo(
       { greyWidth: mw, fullWidth, fullHeight },
       ({ index, grey, full }) => {
         const time = timeOf(index);
-        if (index % 15 === 0) onProgress(2 + 93 * Math.min(1, time / video.duration), `Finding where the camera moved (${Math.round(time)} s of ${Math.round(video.duration)} s, ${chooser.keyframes.length} keyframes)`);
+        if (index % 15 === 0) onProgress(2 + 93 * Math.min(1, time / video.duration), `Finding where the camera moved (${Math.round(time)} s of ${Math.round(video.duration)} s, ${chooser.keyframes.length} keyframes)`, { phase: 'motion', unit: 'video_seconds', done: time, total: video.duration, span: [2, 95] });
         last = { index, full };
         if (!chooser.push(index, time, { data: grey, width: mw, height: mw / 2 })) return;
         // Two keyframes are written while decoding goes on; a third waits for one of them (bounded memory).
@@ -212,6 +224,9 @@ export async function processVideo(
         },
       },
     );
+    // Decoding and writing are timed apart: the remaining-time profile (core/src/video-eta-profile.ts) learns the
+    // share of each from finished runs, and the writes left after the last frame are the step's 95–100 %.
+    lap('decode');
     // How much of the video could be read: by the timestamps (frames may have been skipped on purpose).
     const readSeconds = Math.max(decoded.frames ? decoded.lastTime + 1 / video.fps : 0, opts.skipNonReference ? 0 : decoded.frames / video.fps);
     if (readSeconds < 0.9 * video.duration - 2 / video.fps) {
@@ -228,7 +243,7 @@ export async function processVideo(
     if (kfs.length < opts.minKeyframes) {
       throw new VideoRejected(`The camera hardly moves in this video (${kfs.length} distinct positions); walk through the rooms while filming.`);
     }
-    lap('decode-and-write');
+    lap('write');
 
     const manifest: ProcessManifest = {
       version: 1,

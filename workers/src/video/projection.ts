@@ -8,107 +8,14 @@
  * image-like: looking down at the floor, x to the right and y down, so a fit
  * to sheet pixels is a proper similarity (no mirror).
  */
-import { ProjectionFailed } from './errors.js';
-import { distanceToInkEdge, snapToPlan, type PlanRaster, type SnapResult } from './plan-snap.js';
+import { ProjectionFailed } from '@sitewalk/core/tools/errors.js';
+import { angleDeg, applySimilarity, cross, dot, median, norm, quatToMat, sub, symmetricEigen3, unit, type Similarity2D, type Vec2, type Vec3 } from './linear-algebra.js';
+import { fitSimilarity2D } from './similarity-fit.js';
+import { placementConfidence, type ConfidenceOptions, type PlacementConfidence } from './placement-confidence.js';
+import { distanceToInkEdge, snapToWalls, type SheetRaster, type SnapResult } from './wall-snap.js';
 
-export type Vec2 = [number, number];
-export type Vec3 = [number, number, number];
 
-const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const norm = (a: Vec3) => Math.hypot(a[0], a[1], a[2]);
-const unit = (a: Vec3): Vec3 => {
-  const n = norm(a);
-  return [a[0] / n, a[1] / n, a[2] / n];
-};
-const angleDeg = (a: Vec3, b: Vec3) => (Math.acos(Math.max(-1, Math.min(1, dot(unit(a), unit(b))))) * 180) / Math.PI;
-
-/** A 2D similarity p ↦ s·R(θ)·p + t. */
-export interface Similarity2D {
-  scale: number;
-  /** Radians, counter-clockwise in a y-up frame (clockwise as seen on a y-down image). */
-  rotation: number;
-  tx: number;
-  ty: number;
-}
-
-export function applySimilarity(t: Similarity2D, p: Vec2): Vec2 {
-  const c = Math.cos(t.rotation) * t.scale;
-  const s = Math.sin(t.rotation) * t.scale;
-  return [c * p[0] - s * p[1] + t.tx, s * p[0] + c * p[1] + t.ty];
-}
-
-/**
- * The least-squares similarity taking `src` onto `dst` (Umeyama, reflection
- * excluded). Two distinct points determine it exactly; more are averaged.
- */
-export function fitSimilarity2D(src: Vec2[], dst: Vec2[], weights?: number[]): Similarity2D {
-  if (src.length !== dst.length) throw new ProjectionFailed('Control points come in pairs: as many plan points as walk points are needed.');
-  if (src.length < 2) throw new ProjectionFailed('At least two control points are needed to place the walk on the sheet.');
-  const w = weights ?? src.map(() => 1);
-  const W = w.reduce((a, b) => a + b, 0);
-  if (!(W > 0)) throw new ProjectionFailed('Control points need positive weights.');
-  let msx = 0, msy = 0, mdx = 0, mdy = 0;
-  src.forEach((p, i) => {
-    msx += (w[i] * p[0]) / W; msy += (w[i] * p[1]) / W;
-    mdx += (w[i] * dst[i][0]) / W; mdy += (w[i] * dst[i][1]) / W;
-  });
-  let a = 0, b = 0, vs = 0, vd = 0;
-  src.forEach((p, i) => {
-    const x = p[0] - msx, y = p[1] - msy;
-    const u = dst[i][0] - mdx, v = dst[i][1] - mdy;
-    a += w[i] * (x * u + y * v);
-    b += w[i] * (x * v - y * u);
-    vs += w[i] * (x * x + y * y);
-    vd += w[i] * (u * u + v * v);
-  });
-  const spread = Math.sqrt(vs / W);
-  if (!(spread > 1e-12 * (1 + Math.abs(msx) + Math.abs(msy)))) throw new ProjectionFailed('The control points of the walk all lie at the same place; choose points further apart.');
-  if (!(vd > 0)) throw new ProjectionFailed('The control points on the sheet all lie at the same place; choose points further apart.');
-  const rotation = Math.atan2(b, a);
-  const scale = Math.hypot(a, b) / vs;
-  const c = Math.cos(rotation) * scale, s = Math.sin(rotation) * scale;
-  return { scale, rotation, tx: mdx - (c * msx - s * msy), ty: mdy - (s * msx + c * msy) };
-}
-
-/** Eigen-decomposition of a symmetric 3×3 matrix (Jacobi); eigenvalues ascending, vectors as rows. */
-export function symmetricEigen3(m: number[]): { values: Vec3; vectors: [Vec3, Vec3, Vec3] } {
-  const a = [[m[0], m[1], m[2]], [m[3], m[4], m[5]], [m[6], m[7], m[8]]];
-  const v = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
-  for (let sweep = 0; sweep < 50; sweep++) {
-    const off = a[0][1] ** 2 + a[0][2] ** 2 + a[1][2] ** 2;
-    if (off < 1e-30) break;
-    for (let p = 0; p < 2; p++) {
-      for (let q = p + 1; q < 3; q++) {
-        if (Math.abs(a[p][q]) < 1e-300) continue;
-        const theta = (a[q][q] - a[p][p]) / (2 * a[p][q]);
-        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1), s = t * c;
-        for (let k = 0; k < 3; k++) {
-          const akp = a[k][p], akq = a[k][q];
-          a[k][p] = c * akp - s * akq;
-          a[k][q] = s * akp + c * akq;
-        }
-        for (let k = 0; k < 3; k++) {
-          const apk = a[p][k], aqk = a[q][k];
-          a[p][k] = c * apk - s * aqk;
-          a[q][k] = s * apk + c * aqk;
-        }
-        for (let k = 0; k < 3; k++) {
-          const vkp = v[k][p], vkq = v[k][q];
-          v[k][p] = c * vkp - s * vkq;
-          v[k][q] = s * vkp + c * vkq;
-        }
-      }
-    }
-  }
-  const idx = [0, 1, 2].sort((i, j) => a[i][i] - a[j][j]);
-  return {
-    values: idx.map((i) => a[i][i]) as Vec3,
-    vectors: idx.map((i) => [v[0][i], v[1][i], v[2][i]] as Vec3) as [Vec3, Vec3, Vec3],
-  };
-}
+export { fitSimilarity2D } from './similarity-fit.js';
 
 /** Least-squares plane through points: unit normal (smallest spread direction), centroid, and the eigenvalues. */
 export function fitPlane(points: Vec3[]): { normal: Vec3; centroid: Vec3; values: Vec3 } {
@@ -135,17 +42,6 @@ export function upFromRotations(rotations: number[][]): Vec3 {
   for (const r of rotations) for (let i = 0; i < 3; i++) s[i] -= r[3 + i];
   if (norm(s) < 1e-9) throw new ProjectionFailed('The keyframes disagree on which way is up.');
   return unit(s);
-}
-
-/** A quaternion (w, x, y, z) as a row-major rotation matrix. */
-export function quatToRows([w, x, y, z]: number[]): number[] {
-  const n = Math.hypot(w, x, y, z) || 1;
-  w /= n; x /= n; y /= n; z /= n;
-  return [
-    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
-  ];
 }
 
 export interface FloorOptions {
@@ -181,11 +77,6 @@ function rng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
-};
 
 /**
  * The floor: RANSAC over planes of three points whose normal is within
@@ -309,6 +200,8 @@ export interface PathPoseLike {
   time: number;
   centre: Vec3 | number[];
   rotation: number[];
+  /** How many of the keyframe's views the reconstruction placed (fewer: a weaker place). */
+  views?: number;
 }
 
 /** A keyframe ↔ sheet pixel correspondence chosen by the user (walk start and end, or any frame). */
@@ -326,7 +219,11 @@ export interface ProjectionInput {
   controls?: ControlPoint[];
   floor?: Partial<FloorOptions>;
   /** The sheet's picture: with two or more control points, the walk is snapped to its walls. */
-  plan?: PlanRaster;
+  plan?: SheetRaster;
+  /** Keyframe pairs the reconstruction found to show one place on two passes (loop closures). */
+  loops?: { a: number; b: number }[];
+  /** Tuning of how sure each room is (placement-confidence.ts). */
+  confidence?: Partial<ConfidenceOptions>;
 }
 
 export interface RoomPosition {
@@ -352,6 +249,8 @@ export interface Projection {
   rooms: RoomPosition[];
   /** Residuals at the control points (sheet pixels). */
   controlResiduals: number[];
+  /** With two or more control points: how sure each room's place is, and where one more control point would help. */
+  confidence: PlacementConfidence | null;
 }
 
 /**
@@ -370,7 +269,7 @@ export function projectCluster(input: ProjectionInput): Projection {
     if (p.every(Number.isFinite)) pts.push(p);
   }
   const centres = path.map((p) => [p.centre[0], p.centre[1], p.centre[2]] as Vec3);
-  const rots = path.map((p) => quatToRows(p.rotation));
+  const rots = path.map((p) => quatToMat(p.rotation));
   const up = upFromRotations(rots);
   const floor = findFloor(pts, centres, up, input.floor);
   // "Up the image" = where the first keyframe's view 0 looks (its z axis, third row).
@@ -414,7 +313,20 @@ export function projectCluster(input: ProjectionInput): Projection {
     const [x, y] = applySimilarity(transform, track[byKey.get(c.keyframe)!]);
     return Math.hypot(x - c.sheet[0], y - c.sheet[1]);
   });
-  return { floor, topDown: frame, transform, fittedBy, snap, points: out, rooms, controlResiduals };
+  const confidence =
+    controls.length >= 2
+      ? placementConfidence({
+          track,
+          keyframes: path.map((p) => p.keyframe),
+          views: path.every((p) => typeof p.views === 'number') ? path.map((p) => p.views!) : undefined,
+          transform,
+          controls: controls.map((c) => ({ index: byKey.get(c.keyframe)!, sheet: c.sheet })),
+          unitsPerMetre: floor.cameraHeight / EYE_HEIGHT_M,
+          loops: input.loops,
+          options: input.confidence,
+        })
+      : null;
+  return { floor, topDown: frame, transform, fittedBy, snap, points: out, rooms, controlResiduals, confidence };
 }
 
 /** Eye height assumed to turn the reconstruction's units into metres for the snap's reaches (a person holding a 360 camera). */
@@ -428,8 +340,8 @@ const WALL_OFFSET_M = 0.3;
 /** At most this many wall points take part (evenly picked): enough for the fit, bounded work. */
 const MAX_WALL_POINTS = 20_000;
 
-/** The control-point fit snapped to the plan's walls (see plan-snap.ts). */
-function snapWalk(pts: Vec3[], floor: Floor, frame: TopDown, track: Vec2[], start: Similarity2D, controls: { from: Vec2; to: Vec2 }[], plan: PlanRaster): SnapResult {
+/** The control-point fit snapped to the plan's walls (see wall-snap.ts). */
+function snapWalk(pts: Vec3[], floor: Floor, frame: TopDown, track: Vec2[], start: Similarity2D, controls: { from: Vec2; to: Vec2 }[], plan: SheetRaster): SnapResult {
   const h = floor.cameraHeight;
   const band = pts.filter((p) => {
     const z = dot(floor.normal, p) - floor.offset;
@@ -448,7 +360,7 @@ function snapWalk(pts: Vec3[], floor: Floor, frame: TopDown, track: Vec2[], star
     return [dx / n, dy / n];
   });
   const metre = h / EYE_HEIGHT_M;
-  return snapToPlan({
+  return snapToWalls({
     walls,
     toward,
     offset: WALL_OFFSET_M * metre,

@@ -1,13 +1,18 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { ColmapError, extractFeatures, matchPairs, modelToText, runMapper } from '../adapters/colmap.js';
-import { ReconstructionFailed } from './errors.js';
-import { matToQuat, parseImages, parsePoints, type ModelImage, type ModelPoint, type Vec3 } from './colmap-model.js';
-import { DEFAULT_PAIR_OPTIONS, choosePairs, type PairOptions } from './pairs.js';
+import { ReconstructionFailed } from '@sitewalk/core/tools/errors.js';
+import { parseImages, parsePoints, type ModelImage, type ModelPoint } from './colmap-model.js';
+import { matToQuat, type Vec3 } from './linear-algebra.js';
+import { DEFAULT_LOOP_OPTIONS, findLoopPairs, panoramaOf, type LoopOptions, type LoopPair, type Panorama } from './loop-closure.js';
+import { DEFAULT_PAIR_OPTIONS, choosePairs, matchRuns, type PairOptions } from './pairs.js';
+import sharp from 'sharp';
+import { splitClusterByFloor, type FloorSegment } from './floors.js';
+import { upFromRotations } from './projection.js';
 import { writePly } from './ply.js';
-import { mergeRigModels, type RigModel, type ViewRef } from './rig-merge.js';
+import { mergeRigModels, type MergedCluster, type RigModel, type ViewRef } from './rig-merge.js';
 import { readManifest, type OnProgress, type ProcessManifest } from './process.js';
-import { StageClock } from './run-tool.js';
+import { StageClock } from '@sitewalk/core/tools/run-tool.js';
 
 /** One placed keyframe of a cluster's camera path. */
 export interface PathPose {
@@ -34,6 +39,8 @@ export interface Cluster {
   pathPath: string;
   points: number;
   path: PathPose[];
+  /** The storey of a walk that took the stairs (floors.ts): 'floor' n (0 the lowest) or 'stairs'; absent on one storey. */
+  level?: { kind: FloorSegment['kind']; floor: number | null };
 }
 
 export interface Reconstruction {
@@ -42,7 +49,9 @@ export interface Reconstruction {
   unplaced: number[];
   /** Seconds per stage: wall clock, and CPU of this process and its tools. */
   timings: { wall: Record<string, number>; cpu: Record<string, number> };
-  stats: { pairs: number; viewsRegistered: number; viewsTotal: number };
+  stats: { pairs: number; viewsRegistered: number; viewsTotal: number; loopPairs?: number };
+  /** Keyframe pairs found to show the same place on two passes of the walk (loop-closure.ts). */
+  loops?: LoopPair[];
 }
 
 export interface ReconstructOptions {
@@ -67,6 +76,8 @@ export interface ReconstructOptions {
   mapper: Record<string, string | number | boolean>;
   /** Clusters with fewer keyframes than this are not kept (their keyframes are unplaced). */
   minClusterFrames: number;
+  /** Loop closure: places the walk passes again are recognised and their views matched (false: off; a flat video has none). */
+  loops: LoopOptions | false;
   signal?: AbortSignal;
 }
 
@@ -106,7 +117,21 @@ export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
     ba_min_num_residuals_for_multi_threading: 5000,
   },
   minClusterFrames: 3,
+  loops: DEFAULT_LOOP_OPTIONS,
 };
+
+/** Size of the grey equirectangular thumbnails the keyframes are recognised by (loop-closure.ts). */
+const PANORAMA_WIDTH = 128;
+
+/** Each keyframe's panorama, from its 360 image (a few milliseconds each). */
+async function readPanoramas(workDir: string, manifest: ProcessManifest): Promise<Panorama[]> {
+  const out: Panorama[] = [];
+  for (const k of manifest.keyframes) {
+    const grey = await sharp(path.join(workDir, k.room)).greyscale().resize(PANORAMA_WIDTH, PANORAMA_WIDTH / 2, { fit: 'fill' }).raw().toBuffer();
+    out.push(panoramaOf(new Uint8Array(grey.buffer, grey.byteOffset, grey.length), PANORAMA_WIDTH, PANORAMA_WIDTH / 2));
+  }
+  return out;
+}
 
 export const RECONSTRUCTION_DIR = 'reconstruction';
 
@@ -193,28 +218,50 @@ export async function reconstruct(
     onProgress(0, 'Finding features in the keyframes');
     await extractFeatures(
       { database, imageDir, pinhole: [focal, focal, width / 2, height / 2], camera, maxFeatures: opts.maxFeatures, firstOctave: opts.firstOctave, upright: opts.upright && !flat, peakThreshold: opts.peakThreshold, threads: opts.threads, signal: opts.signal },
-      (done, total) => onProgress((30 * done) / (total || nViews), `Finding features (${done} of ${total} views)`),
+      (done, total) => onProgress((30 * done) / (total || nViews), `Finding features (${done} of ${total} views)`, { phase: 'features', unit: 'views', done, total: total || nViews, span: [0, 30] }),
     );
     lap('features');
 
     // One view a keyframe (flat): more neighbours along the walk make up for the views it does not have.
-    const pairs = choosePairs(manifest.keyframes, flat ? { ...opts.pairs, neighbours: Math.max(opts.pairs.neighbours, 4) } : opts.pairs);
+    // Loop closure (360 only: a flat view does not see the whole place): pairs of keyframes far apart along the walk
+    // that show the same place, and the turn between them, so that their views looking the same way are matched too.
+    const loops = !flat && opts.loops ? findLoopPairs(manifest.keyframes, await readPanoramas(workDir, manifest), opts.loops).pairs : [];
+    lap('loops');
+    const pairs = choosePairs(manifest.keyframes, flat ? { ...opts.pairs, neighbours: Math.max(opts.pairs.neighbours, 4) } : opts.pairs, loops);
     onProgress(30, 'Matching neighbouring keyframes');
-    await matchPairs({ database, pairs, threads: opts.threads, workDir: stage, maxTrials: opts.maxTrials, crossCheck: opts.crossCheck, signal: opts.signal }, (done, total) =>
-      onProgress(30 + (20 * done) / (total || 1), `Matching neighbouring keyframes (block ${done} of ${total})`),
-    );
+    // COLMAP matches a pair list in blocks of 1,225 pairs and reports only whole blocks: a walk of a minute or two is
+    // one block, and its matching (up to half the step) would show no progress and no rate for the time left. The
+    // list is given in runs (matchRuns) in walking order (each run loads the descriptors of the
+    // keyframes it pairs, mostly its own), so the progress moves in steps of an eighth at least.
+    const runs = matchRuns(pairs);
+    for (const [r, run] of runs.entries()) {
+      await matchPairs({ database, pairs: run, threads: opts.threads, workDir: stage, maxTrials: opts.maxTrials, crossCheck: opts.crossCheck, signal: opts.signal }, (done, total) => {
+        const blocks = r + done / (total || 1);
+        onProgress(30 + (20 * blocks) / runs.length, `Matching neighbouring keyframes (part ${Math.min(runs.length, Math.floor(blocks) + 1)} of ${runs.length})`, { phase: 'matching', unit: 'blocks', done: blocks, total: runs.length, span: [30, 50] });
+      });
+    }
     lap('matching');
 
     onProgress(50, 'Placing the keyframes');
     const sparse = path.join(stage, 'sparse');
     const models = await mapEachDirection(manifest, { database, imageDir, sparse, flat, opts }, (registered) =>
-      onProgress(50 + 45 * Math.min(1, registered / nViews), `Placing the keyframes (${Math.min(manifest.keyframes.length, Math.ceil(registered / manifest.views.count))} of ${manifest.keyframes.length})`),
+      onProgress(50 + 45 * Math.min(1, registered / nViews), `Placing the keyframes (${Math.min(manifest.keyframes.length, Math.ceil(registered / manifest.views.count))} of ${manifest.keyframes.length})`, { phase: 'mapping', unit: 'images', done: Math.min(registered, nViews), total: nViews, span: [50, 95] }),
     );
     lap('mapping');
 
     const refs = new Map<string, ViewRef>();
     for (const k of manifest.keyframes) for (const v of k.views) refs.set(v.name, { keyframe: k.index, yawDeg: v.yawDeg });
-    const merged = mergeRigModels(models, refs).filter((c) => c.poses.length >= opts.minClusterFrames);
+    // A walk that took the stairs: each storey (and the stairs) becomes a cluster of its own, laid on its own sheet.
+    type Level = Cluster['level'];
+    const merged = mergeRigModels(models, refs)
+      .flatMap((c): (MergedCluster & { level: Level })[] => {
+        if (flat || c.poses.length < 2) return [{ ...c, level: undefined }];
+        const parts = splitClusterByFloor(c.poses, c.xyz, c.rgb, upFromRotations(c.poses.map((p) => p.rotation)));
+        if (parts.length <= 1) return [{ ...c, level: undefined }];
+        return parts.map((p) => ({ models: c.models, poses: p.poses, xyz: p.xyz, rgb: p.rgb, level: { kind: p.segment.kind, floor: p.segment.floor } }));
+      })
+      .filter((c) => c.poses.length >= opts.minClusterFrames)
+      .sort((a, b) => b.poses.length - a.poses.length);
     if (!merged.length) {
       const seen = new Set(models.flatMap((m) => m.images.flatMap((i) => refs.get(i.name)?.keyframe ?? [])));
       throw new ReconstructionFailed(
@@ -239,6 +286,7 @@ export async function reconstruct(
         pathPath: path.join(workDir, RECONSTRUCTION_DIR, `cluster-${id}.path.json`),
         points: c.xyz.length / 3,
         path: pathPoses,
+        ...(c.level ? { level: c.level } : {}),
       });
     }
     const placed = new Set(clusters.flatMap((c) => c.path.map((p) => p.keyframe)));
@@ -248,7 +296,8 @@ export async function reconstruct(
       clusters,
       unplaced: all.filter((i) => !placed.has(i)),
       timings: { wall: clock.wall, cpu: clock.cpu },
-      stats: { pairs: pairs.length, viewsRegistered, viewsTotal: nViews },
+      stats: { pairs: pairs.length, viewsRegistered, viewsTotal: nViews, loopPairs: loops.length },
+      loops,
     };
     await fsp.writeFile(path.join(outDir, 'reconstruction.json'), JSON.stringify({ ...result, clusters: clusters.map(({ path: _p, ...c }) => c) }, null, 1));
     const final = path.join(workDir, RECONSTRUCTION_DIR);

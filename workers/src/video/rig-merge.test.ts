@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { matToQuat, mul, rotY, transpose, type Mat3, type ModelImage, type Vec3 } from './colmap-model.js';
-import { alignSightings, applySimilarity3, meanRotation, mergeRigModels, rotationAngleDeg, sightingsOf, type RigModel, type Similarity3, type ViewRef } from './rig-merge.js';
+import { rotY, type ModelImage } from './colmap-model.js';
+import { matToQuat, meanRotation, mul, rotationAngleDeg, transpose, type Mat3, type Vec3 } from './linear-algebra.js';
+import { alignSightings, applySimilarity3, mergeRigModels, sightingsOf, type RigModel, type Similarity3, type ViewRef } from './rig-merge.js';
 
 /** Rotation about the world's vertical (z) axis. */
 const rotZ = (deg: number): Mat3 => {

@@ -14,7 +14,8 @@
  * any one of them), and a walk that breaks in one direction stays whole
  * where another direction saw it through.
  */
-import { centreOf, matToQuat, mul, quatToMat, rigRotationFromView, transpose, type Mat3, type ModelImage, type ModelPoint, type Vec3 } from './colmap-model.js';
+import { centreOf, rigRotationFromView, type ModelImage, type ModelPoint } from './colmap-model.js';
+import { meanOf, meanRotation, median, mul, norm, quatToMat, rotate, rotationAngleDeg, sub, transpose, type Mat3, type Vec3 } from './linear-algebra.js';
 
 /** Where a view of the manifest comes from. */
 export interface ViewRef {
@@ -81,38 +82,11 @@ export const applySimilarity3 = ({ scale, rotation: r, translation: t }: Similar
   scale * (r[6] * p[0] + r[7] * p[1] + r[8] * p[2]) + t[2],
 ];
 
-/** Angle of a rotation matrix, degrees. */
-export const rotationAngleDeg = (r: Mat3): number => (Math.acos(Math.max(-1, Math.min(1, (r[0] + r[4] + r[8] - 1) / 2))) * 180) / Math.PI;
-
-/** Mean of rotations close to each other (normalised sum of their quaternions, signs aligned to the first). */
-export function meanRotation(rotations: Mat3[]): Mat3 {
-  const qs = rotations.map(matToQuat);
-  const sum = [0, 0, 0, 0];
-  for (const q of qs) {
-    const sign = q[0] * qs[0][0] + q[1] * qs[0][1] + q[2] * qs[0][2] + q[3] * qs[0][3] < 0 ? -1 : 1;
-    for (let i = 0; i < 4; i++) sum[i] += sign * q[i];
-  }
-  return quatToMat(sum as [number, number, number, number]);
-}
-
-const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const norm = (a: Vec3) => Math.hypot(a[0], a[1], a[2]);
-const meanOf = (ps: Vec3[]): Vec3 => {
-  const m: Vec3 = [0, 0, 0];
-  for (const p of ps) for (let i = 0; i < 3; i++) m[i] += p[i] / ps.length;
-  return m;
-};
-const rotate = (r: Mat3, p: Vec3): Vec3 => [r[0] * p[0] + r[1] * p[1] + r[2] * p[2], r[3] * p[0] + r[4] * p[1] + r[5] * p[2], r[6] * p[0] + r[7] * p[1] + r[8] * p[2]];
 /** Root mean square distance of points from their mean. */
 const extentOf = (ps: Vec3[]): number => {
   const m = meanOf(ps);
   return Math.sqrt(ps.reduce((s, p) => s + norm(sub(p, m)) ** 2, 0) / Math.max(1, ps.length));
 };
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 /** Each keyframe of one model: the mean centre of its views and the rig rotation of its first view. */
 export function sightingsOf(model: RigModel, refs: Map<string, ViewRef>): Map<number, Sighting> {
   const byFrame = new Map<number, { centres: Vec3[]; first: { img: ModelImage; yawDeg: number } }>();

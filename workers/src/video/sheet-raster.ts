@@ -7,7 +7,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { PlanRaster } from './plan-snap.js';
+import type { SheetRaster } from './wall-snap.js';
 
 export interface SheetPyramid {
   width: number;
@@ -16,6 +16,8 @@ export interface SheetPyramid {
   maxZoom: number;
   /** Folder holding {z}/{y}/{x}.jpg. */
   tilesDir: string;
+  /** Reads one tile by its path under tilesDir (a stored folder: core storage's readBuffer); the disk when not given. */
+  readTile?: (rel: string) => Promise<Buffer>;
 }
 
 /** Longest side of the raster: walls of a few pixels stay visible on an A1 sheet, work stays bounded. */
@@ -29,7 +31,7 @@ export function rasterLevel(p: Pick<SheetPyramid, 'width' | 'height' | 'maxZoom'
 }
 
 /** The stitched level as grey pixels, or null when a tile is missing or unreadable (the sheet is then not used). */
-export async function readSheetRaster(p: SheetPyramid, maxSide = SHEET_RASTER_MAX_SIDE): Promise<PlanRaster | null> {
+export async function readSheetRaster(p: SheetPyramid, maxSide = SHEET_RASTER_MAX_SIDE): Promise<SheetRaster | null> {
   const { zoom, scale } = rasterLevel(p, maxSide);
   const width = Math.max(1, Math.ceil(p.width * scale));
   const height = Math.max(1, Math.ceil(p.height * scale));
@@ -39,7 +41,8 @@ export async function readSheetRaster(p: SheetPyramid, maxSide = SHEET_RASTER_MA
   try {
     for (let y = 0; y < ny; y++) {
       for (let x = 0; x < nx; x++) {
-        tiles.push({ input: await fsp.readFile(path.join(p.tilesDir, String(zoom), String(y), `${x}.jpg`)), left: x * p.tileSize, top: y * p.tileSize });
+        const rel = `${zoom}/${y}/${x}.jpg`;
+        tiles.push({ input: await (p.readTile ? p.readTile(rel) : fsp.readFile(path.join(p.tilesDir, rel))), left: x * p.tileSize, top: y * p.tileSize });
       }
     }
     // Two pipelines: sharp crops before it composites within one.

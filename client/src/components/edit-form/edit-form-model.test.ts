@@ -1,32 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { setField, startTracking } from '../../lib/changed-fields';
-import { POST_DELETE_REDIRECT, clearFieldError, hasErrors, nameError, outcomeMessage, planSave, validateForm } from './edit-form-model';
+import { compareWith, setField, startTracking } from '../../lib/changed-fields';
+import { z } from 'zod';
+import { POST_DELETE_REDIRECT, allRules, outcomeMessage, planSave, requestRules, rulesWhen } from './edit-form-model';
+import { ruleMessages } from './rules-test-support';
 
-describe('the name rule of the generic edit form (SPEC §5)', () => {
-  it('asks for a name of a project, sheet, visit or company, blank after trimming counting as none', () => {
-    expect(nameError('Project', '   ')).toBe('Project name is required');
-    expect(nameError('Sheet', '')).toBe('Sheet name is required');
-    expect(nameError('Visit', undefined)).toBe('Visit name is required');
-    expect(nameError('Company', '\t')).toBe('Company name is required');
-    expect(nameError('Project', ' Tower A ')).toBeNull();
+describe('the rules of an edit form are proto’s request schemas (SPEC §5)', () => {
+  const schema = z
+    .object({ name: z.string().trim().min(1, 'Project name is required'), area: z.number().positive('Area must be greater than zero.').nullable() })
+    .strict();
+  type Values = { name: string; area: string };
+  const toBody = (v: Values) => ({ name: v.name, area: v.area.trim() === '' ? null : Number(v.area) });
+  const rules = requestRules<Values>(toBody, schema);
+
+  it('gives each field the server’s message, blank after trimming counting as no name', async () => {
+    expect(await ruleMessages(rules, { name: '   ', area: '-1' })).toEqual({ name: 'Project name is required', area: 'Area must be greater than zero.' });
+    expect(await ruleMessages(rules, { name: 'Tower', area: '' })).toEqual({});
   });
 
-  it('does not require a name of a plan or a user', () => {
-    expect(nameError('Plan', '')).toBeNull();
-    expect(nameError('User', '')).toBeNull();
+  it('says "Enter a number." for text that is no number', async () => {
+    expect(await ruleMessages(rules, { name: 'Tower', area: 'big' })).toEqual({ area: 'Enter a number.' });
   });
 
-  it('merges the name rule with the form’s own checks', () => {
-    const errors = validateForm('Project', { name: '', area: '-1' }, (v) => ({ area: v.area.startsWith('-') ? 'Area must be greater than zero.' : null }));
-    expect(errors).toEqual({ name: 'Project name is required', area: 'Area must be greater than zero.' });
-    expect(hasErrors(errors)).toBe(true);
-    expect(hasErrors(validateForm('Project', { name: 'Tower' }))).toBe(false);
-  });
-
-  it('clears the error of the field that changed, and only that one', () => {
-    const errors = { name: 'Project name is required', area: 'Enter a number.' };
-    expect(clearFieldError(errors, 'name')).toEqual({ name: null, area: 'Enter a number.' });
-    expect(clearFieldError(errors, 'city' as keyof typeof errors)).toBe(errors);
+  it('puts a message under the form’s own name of a field, and asks rule sets together or only when they apply', async () => {
+    const confirm = requestRules<{ password: string; again: string; set: boolean }>(
+      (v) => ({ password: v.password, confirm: v.again }),
+      z.object({ password: z.string().min(8, 'Too short.'), confirm: z.string() }).refine((b) => b.password === b.confirm, { message: 'Differ.', path: ['confirm'] }),
+      { confirm: 'again' },
+    );
+    expect(await ruleMessages(confirm, { password: 'long enough', again: 'other', set: true })).toEqual({ again: 'Differ.' });
+    const named = requestRules<{ password: string; again: string; set: boolean }>((v) => ({ password: v.password }), z.object({ password: z.string().max(3, 'Too long.') }));
+    const both = allRules(named, rulesWhen((v) => v.set, confirm));
+    expect(await ruleMessages(both, { password: 'short', again: '', set: true })).toEqual({ password: 'Too long.', again: 'Differ.' });
+    expect(await ruleMessages(both, { password: 'abc', again: '', set: false })).toEqual({});
   });
 });
 
@@ -48,6 +53,11 @@ describe('what a save sends (SPEC §4)', () => {
     state = setField(state, 'city', 'Amman');
     state = setField(state, 'categories', [3, 1, 2]);
     expect(planSave(7, state)).toEqual({ kind: 'none' });
+  });
+
+  it('measures a form’s values against the loaded ones the same way', () => {
+    expect(planSave(7, compareWith(loaded, { ...loaded, categories: [2, 3, 1] }))).toEqual({ kind: 'none' });
+    expect(planSave(7, compareWith(loaded, { ...loaded, city: 'Zarqa', categories: [1] }))).toEqual({ kind: 'update', id: 7, changes: { city: 'Zarqa', categories: [1] } });
   });
 
   it('sends an array whose members changed', () => {

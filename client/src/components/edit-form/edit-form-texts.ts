@@ -27,6 +27,16 @@ export const ENTITY_FORM_TEXTS = {
     tk('Sheet updated successfully!'),
     tk('Sheet deleted successfully!'),
   ],
+  Company: [
+    tk('Company name is required'),
+    tk('Failed to create Company'),
+    tk('Failed to update Company'),
+    tk('Failed to delete Company'),
+    tk('Error loading Company data'),
+    tk('Company created successfully!'),
+    tk('Company updated successfully!'),
+    tk('Company deleted successfully!'),
+  ],
   Category: [
     tk('Category name is required'),
     tk('Failed to create Category'),

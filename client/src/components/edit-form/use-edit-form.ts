@@ -1,18 +1,10 @@
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { markSaved, setField, startTracking, type ChangeState } from '../../lib/changed-fields';
+import { useForm, useWatch, type DefaultValues, type FieldValues, type Path, type PathValue, type Resolver } from 'react-hook-form';
+import { compareWith } from '../../lib/changed-fields';
 import { formToast } from '../../lib/toast';
-import {
-  POST_DELETE_REDIRECT,
-  clearFieldError,
-  hasErrors,
-  outcomeMessage,
-  planSave,
-  validateForm,
-  type EditEntity,
-  type FieldErrors,
-} from './edit-form-model';
+import { POST_DELETE_REDIRECT, fieldMessages, outcomeMessage, planSave, type EditEntity } from './edit-form-model';
 
 /** How one entity kind is created, updated and deleted on the server. */
 export interface EditFormEndpoints<V, R> {
@@ -25,14 +17,14 @@ export interface EditFormEndpoints<V, R> {
   valuesOf(record: R): V;
 }
 
-export interface EditFormOptions<V, R> {
+export interface EditFormOptions<V extends FieldValues, R> {
   entity: EditEntity;
   /** The record's id, or null to create one. */
   id: number | null;
   initial: V;
   endpoints: EditFormEndpoints<V, R>;
-  /** Field checks beyond the SPEC §5 name rule; messages are translation keys. */
-  validate?: (values: V) => FieldErrors<V>;
+  /** The field rules: proto's request schema (requestRules); messages are translation keys. */
+  rules: Resolver<V>;
   /** After a create: where the new record is (the URL follows the remembered id). */
   onCreated?: (record: R) => void;
   onSaved?: (record: R) => void;
@@ -41,60 +33,77 @@ export interface EditFormOptions<V, R> {
 }
 
 /**
- * The generic edit form of SPEC §4–§5 and §8: changed-field tracking (arrays
- * compared ignoring order), only changed fields sent, create remembering the
- * returned id, '{Entity} name is required', changing a field clears its
- * error, no submit while errors exist, the SPEC §8 toasts and the
- * post-delete redirects of §2.
+ * The generic edit form of SPEC §4–§5 and §8 on react-hook-form: the rules
+ * are proto's (checked on submit; changing a field clears its message), no
+ * submit while errors exist, changed-field tracking (arrays compared
+ * ignoring order, which react-hook-form's dirty state does not do), only
+ * changed fields sent, create remembering the returned id, the SPEC §8
+ * toasts and the post-delete redirects of §2.
  */
-export function useEditForm<V extends object, R>(opts: EditFormOptions<V, R>) {
+export function useEditForm<V extends FieldValues, R>(opts: EditFormOptions<V, R>) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [id, setId] = useState<number | null>(opts.id);
-  const [state, setState] = useState<ChangeState<V>>(() => startTracking(opts.initial));
-  const [errors, setErrors] = useState<FieldErrors<V>>({});
-  const [busy, setBusy] = useState<'saving' | 'deleting' | null>(null);
+  // The values last loaded or saved: what "changed" is measured against.
+  const [baseline, setBaseline] = useState<V>(opts.initial);
   // The latest options, so callbacks stay stable while the page re-renders.
   const optsRef = useRef(opts);
   optsRef.current = opts;
+  const form = useForm<V>({
+    defaultValues: opts.initial as DefaultValues<V>,
+    // The rules of the latest render (a new user's form drops the password rules once it is created).
+    resolver: (values, context, options) => optsRef.current.rules(values, context, options),
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    // The shell moves the focus to the first field marked invalid (the fields are not registered inputs).
+    shouldFocusError: false,
+  });
+  const values = useWatch({ control: form.control }) as V;
+  const state = compareWith(baseline, values);
+  const [busy, setBusy] = useState<'saving' | 'deleting' | null>(null);
 
-  const setValue = useCallback(<K extends keyof V & string>(field: K, value: V[K]) => {
-    setState((s) => setField(s, field, value));
-    setErrors((e) => clearFieldError(e, field));
-  }, []);
+  const { setValue: setFormValue, clearErrors, handleSubmit, reset, getValues } = form;
+  const setValue = useCallback(
+    <K extends keyof V & string>(field: K, value: V[K]) => {
+      setFormValue(field as unknown as Path<V>, value as PathValue<V, Path<V>>);
+      // SPEC §5: changing a field clears that field's error (and only that one).
+      clearErrors(field as unknown as Path<V>);
+    },
+    [setFormValue, clearErrors],
+  );
 
-  /** Saves; resolves to the saved record, or null when nothing was sent. */
+  /** Saves; resolves to the saved record, or null when nothing was sent (refused by the rules, or nothing changed). */
   const save = useCallback(async (): Promise<R | null> => {
-    const o = optsRef.current;
-    const found = validateForm(o.entity, state.values, o.validate);
-    setErrors(found);
-    // SPEC §5: the form is not submitted while errors exist.
-    if (hasErrors(found)) return null;
-    const plan = planSave(id, state);
-    if (plan.kind === 'none') return null;
-    setBusy('saving');
-    try {
-      const record = plan.kind === 'create' ? await o.endpoints.create(plan.values) : await o.endpoints.update(plan.id, plan.changes);
-      const savedValues = o.endpoints.valuesOf(record);
-      // After a successful save the changed set is cleared (SPEC §4).
-      setState((s) => markSaved(s, savedValues));
-      if (plan.kind === 'create') {
-        setId(o.endpoints.idOf(record));
-        formToast('success', t(outcomeMessage(o.entity, 'created')));
-        o.onCreated?.(record);
-      } else {
-        formToast('success', t(outcomeMessage(o.entity, 'updated')));
+    let saved: R | null = null;
+    await handleSubmit(async () => {
+      const o = optsRef.current;
+      const plan = planSave(id, compareWith(baseline, getValues()));
+      if (plan.kind === 'none') return;
+      setBusy('saving');
+      try {
+        const record = plan.kind === 'create' ? await o.endpoints.create(plan.values) : await o.endpoints.update(plan.id, plan.changes);
+        // After a successful save the changed set is cleared (SPEC §4): the saved values are the new baseline.
+        const next = { ...getValues(), ...o.endpoints.valuesOf(record) };
+        setBaseline(next);
+        reset(next);
+        if (plan.kind === 'create') {
+          setId(o.endpoints.idOf(record));
+          formToast('success', t(outcomeMessage(o.entity, 'created')));
+          o.onCreated?.(record);
+        } else {
+          formToast('success', t(outcomeMessage(o.entity, 'updated')));
+        }
+        o.onSaved?.(record);
+        saved = record;
+      } catch (err) {
+        const outcome = plan.kind === 'create' ? 'createFailed' : 'updateFailed';
+        formToast('error', t(outcomeMessage(o.entity, outcome, (err as Error).message)));
+      } finally {
+        setBusy(null);
       }
-      o.onSaved?.(record);
-      return record;
-    } catch (err) {
-      const outcome = plan.kind === 'create' ? 'createFailed' : 'updateFailed';
-      formToast('error', t(outcomeMessage(o.entity, outcome, (err as Error).message)));
-      return null;
-    } finally {
-      setBusy(null);
-    }
-  }, [id, state, t]);
+    })();
+    return saved;
+  }, [id, baseline, handleSubmit, getValues, reset, t]);
 
   /** Deletes the record (the caller has asked for confirmation), then redirects. */
   const remove = useCallback(async (): Promise<boolean> => {
@@ -103,7 +112,8 @@ export function useEditForm<V extends object, R>(opts: EditFormOptions<V, R>) {
     setBusy('deleting');
     try {
       await o.endpoints.remove(id);
-      setState((s) => startTracking(s.values));
+      // Nothing is unsaved any more: the redirect must not ask about leaving.
+      setBaseline(getValues());
       formToast('success', t(outcomeMessage(o.entity, 'deleted')));
       navigate(o.afterDelete ?? POST_DELETE_REDIRECT[o.entity], { replace: true });
       return true;
@@ -113,14 +123,14 @@ export function useEditForm<V extends object, R>(opts: EditFormOptions<V, R>) {
     } finally {
       setBusy(null);
     }
-  }, [id, navigate, t]);
+  }, [id, getValues, navigate, t]);
 
   return {
     id,
     values: state.values,
     changed: state.changed,
     hasChanges: state.changed.size > 0,
-    errors,
+    errors: fieldMessages<V>(form.formState.errors as Record<string, { message?: unknown } | undefined>),
     busy,
     setValue,
     save,
@@ -128,4 +138,4 @@ export function useEditForm<V extends object, R>(opts: EditFormOptions<V, R>) {
   };
 }
 
-export type EditForm<V extends object> = ReturnType<typeof useEditForm<V, unknown>>;
+export type EditForm<V extends FieldValues> = ReturnType<typeof useEditForm<V, unknown>>;

@@ -14,7 +14,7 @@ export function AppFooter() {
     <footer className="sw-footer border-top py-3 px-3 small text-body-secondary">
       <div className="d-flex flex-wrap align-items-center gap-3">
         <span>
-          © {year} {s.name} · {t('Version')} {s.version}
+          © {year} <bdi>{s.name}</bdi> · {t('Version')} <bdi>{s.version}</bdi>
         </span>
         <ul className="list-inline mb-0 ms-auto d-flex flex-wrap gap-3">
           {footerLinks(s).map((l) => (
@@ -44,7 +44,7 @@ export function AppFooter() {
           <Modal.Title>{t('Cookie Preferences')}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <p>{t('SiteWalk uses only the cookies it needs to work: one that protects your forms against forgery, and one for the design-cloud link when you connect it. There are no tracking cookies.')}</p>
+          <p>{t('{site} uses only the cookies it needs to work: one that protects your forms against forgery, and one for the design-cloud link when you connect it. There are no tracking cookies.')}</p>
           {isExternalLink(s.cookie_policy) && (
             <a href={s.cookie_policy} target="_blank" rel="noopener noreferrer">
               {t('Read the cookie policy')}

@@ -1,13 +1,15 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Dropdown } from 'react-bootstrap';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import type { Notification } from '@sitewalk/proto';
 import { selectDropdownItems, useNotificationsStore } from '../../stores/notifications.store';
 import { notificationIcon } from '../../lib/notification-icon';
 import { formatDateTime } from '../../lib/format';
+import { useNotificationText } from '../../lib/notification-text';
 import { openInNewTab } from '../../lib/app-navigation';
+import { MENU_INSIDE_SCREEN } from '../../lib/menu-popper';
 
 /**
  * Top-bar notifications (SPEC §2, §4): unread badge, at most 5 unread items,
@@ -16,11 +18,16 @@ import { openInNewTab } from '../../lib/app-navigation';
  */
 export function NotificationsDropdown() {
   const { t, i18n } = useTranslation();
+  const textOf = useNotificationText();
   const navigate = useNavigate();
   const unread = useNotificationsStore((s) => s.unread);
   const items = useNotificationsStore(useShallow(selectDropdownItems));
   const fetch = useNotificationsStore((s) => s.fetch);
   const markRead = useNotificationsStore((s) => s.markRead);
+  // Controlled, so that any change of page closes the menu: left open, it covers the page it led to (a phone's whole screen).
+  const [show, setShow] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => setShow(false), [pathname]);
 
   useEffect(() => {
     void fetch();
@@ -32,9 +39,11 @@ export function NotificationsDropdown() {
   };
 
   return (
-    <Dropdown align="end" className="sw-notifications">
-      <Dropdown.Toggle variant="link" className="sw-topbar-btn position-relative" aria-label={t('Notifications')} data-testid="notifications-toggle">
+    <Dropdown align="end" className="sw-notifications" show={show} onToggle={(next) => setShow(next)}>
+      <Dropdown.Toggle variant="link" className="sw-topbar-btn position-relative" data-testid="notifications-toggle">
+        {/* Named by its content (the word and the unread count), so the name holds what is seen. */}
         <i className="bi bi-bell" aria-hidden="true" />
+        <span className="visually-hidden">{t('Notifications')}</span>
         {unread > 0 && (
           <span className="badge rounded-pill bg-danger sw-badge" data-testid="notifications-badge">
             {unread > 99 ? '99+' : unread}
@@ -42,17 +51,18 @@ export function NotificationsDropdown() {
           </span>
         )}
       </Dropdown.Toggle>
-      <Dropdown.Menu className="sw-notifications-menu shadow">
+      <Dropdown.Menu popperConfig={MENU_INSIDE_SCREEN} className="sw-notifications-menu shadow">
         <Dropdown.Header>{t('Notifications')}</Dropdown.Header>
         {items.length === 0 && <div className="px-3 py-2 text-body-secondary small">{t('No unread notifications')}</div>}
         {items.map((n) => {
           const { icon, tone } = notificationIcon(n.type);
+          const text = textOf(n);
           return (
             <Dropdown.Item key={n.id} as="button" className="d-flex gap-2 align-items-start py-2 sw-notification-item" onClick={() => open(n)}>
               <i className={`bi ${icon} text-${tone} fs-5`} aria-hidden="true" />
               <span className="d-flex flex-column text-wrap">
-                <span className="fw-semibold">{t(n.title)}</span>
-                <span className="small text-body-secondary">{t(n.message)}</span>
+                <span className="fw-semibold" dir="auto">{text.title}</span>
+                <span className="small text-body-secondary sw-notification-message" dir="auto">{text.message}</span>
                 <span className="small text-body-tertiary">{formatDateTime(n.created_at, i18n.language)}</span>
               </span>
             </Dropdown.Item>
@@ -60,7 +70,14 @@ export function NotificationsDropdown() {
         })}
         <Dropdown.Divider />
         <div className="px-3 pb-1">
-          <button type="button" className="btn btn-sm btn-outline-primary w-100" onClick={() => navigate('/notifications')}>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-primary w-100"
+            onClick={() => {
+              setShow(false);
+              navigate('/notifications');
+            }}
+          >
             {t('See All Notifications')}
           </button>
         </div>

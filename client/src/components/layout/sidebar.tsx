@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { effectiveRole } from '@sitewalk/proto';
 import { ROUTES } from '../../routes/route-table';
 import type { AppRoute } from '../../routes/route-types';
-import { sidebarMenu } from '../../lib/sidebar-menu';
+import { menuPath, sidebarMenu } from '../../lib/sidebar-menu';
 import { useAuthStore } from '../../stores/auth.store';
 import { useSettings } from '../../stores/settings.store';
 import { useUiStore } from '../../stores/ui.store';
@@ -12,7 +12,7 @@ import { useUiStore } from '../../stores/ui.store';
 function MenuLink({ route, label }: { route: AppRoute; label: string }) {
   return (
     <li className="nav-item">
-      <NavLink to={route.path} className="nav-link sw-menu-link" aria-label={label} title={label}>
+      <NavLink to={menuPath(route.path)} className="nav-link sw-menu-link" aria-label={label} title={label}>
         <i className={`bi ${route.menuIcon ?? 'bi-circle'}`} aria-hidden="true" />
         <span className="sw-menu-label">{label}</span>
       </NavLink>

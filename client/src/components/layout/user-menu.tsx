@@ -7,6 +7,7 @@ import { useUiStore } from '../../stores/ui.store';
 import { LANGUAGES, type LanguageCode } from '@sitewalk/proto';
 import { useStartTour } from '../../tour/use-tour';
 import { UserAvatar } from '../user-avatar';
+import { MENU_INSIDE_SCREEN } from '../../lib/menu-popper';
 
 /**
  * SPEC §2 user menu: My Profile, Edit Profile, Help (new tab), Logout. Under
@@ -29,11 +30,13 @@ export function UserMenu() {
   const secondary = settings.languages_enabled || settings.enable_wizard || settings.dark_mode;
   return (
     <Dropdown align="end">
-      <Dropdown.Toggle variant="link" className="sw-topbar-btn d-flex align-items-center gap-2 text-decoration-none" aria-label={t('User menu')} data-testid="user-menu-toggle">
+      <Dropdown.Toggle variant="link" className="sw-topbar-btn d-flex align-items-center gap-2 text-decoration-none" data-testid="user-menu-toggle">
+        {/* Named by its content, so the name holds the user name that is seen. */}
+        <span className="visually-hidden">{t('User menu')} </span>
         <span className="d-none d-md-inline text-body small">{user?.username}</span>
         <UserAvatar user={user} size={32} />
       </Dropdown.Toggle>
-      <Dropdown.Menu className="shadow">
+      <Dropdown.Menu popperConfig={MENU_INSIDE_SCREEN} className="shadow">
         <Dropdown.Item as={Link} to="/profile">
           <i className="bi bi-person me-2" aria-hidden="true" />
           {t('My Profile')}

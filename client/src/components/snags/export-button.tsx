@@ -7,6 +7,7 @@ import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { onServerEvent } from '../../realtime/socket';
 import { applyExportEvent, exportRequest, isFinished, type ExportState, type SnagListFilters } from './export-request';
+import { MENU_INSIDE_SCREEN } from '../../lib/menu-popper';
 
 const FORMAT_LABELS: Record<AnnotationExportFormat, string> = {
   pdf: tk('PDF report'),
@@ -92,7 +93,7 @@ export function SnagExportButton({ filters }: { filters: SnagListFilters }) {
           {starting ? <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" /> : <i className="bi bi-download me-1" aria-hidden="true" />}
           {t('Export')}
         </Dropdown.Toggle>
-        <Dropdown.Menu>
+        <Dropdown.Menu popperConfig={MENU_INSIDE_SCREEN}>
           {ANNOTATION_EXPORT_FORMATS.map((f) => (
             <Dropdown.Item key={f} as="button" type="button" onClick={() => void start(f)} data-testid={`snag-export-${f}`}>
               {t(FORMAT_LABELS[f])}

@@ -18,7 +18,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', 
 /**
  * Draws the snags on a Leaflet sheet map into `group` (cleared first), each a
  * drop in its status colour that is a keyboard-reachable button. `toLatLng`
- * turns sheet pixels into the map's coordinates (SheetMap.toLatLng).
+ * turns sheet pixels into the map's coordinates (Sheet.toLatLng).
  */
 export function drawSnagPins(group: L.LayerGroup, pins: SnagPin[], toLatLng: (x: number, y: number) => L.LatLng, onSelect: (id: number) => void): void {
   group.clearLayers();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Annotation, AnnotationChangedEvent } from '@sitewalk/proto';
-import { snapshotView, applySnagEvent, commonNextStatuses, recount, snagFromSearch, snagIdOfMarker, snagMarkerId, snagViewerPath, statusChoices } from './snag-logic';
+import { snapshotView, applyEventToPage, applySnagEvent, commonNextStatuses, recount, snagFromSearch, snagIdOfMarker, snagMarkerId, snagViewerPath, statusChoices } from './snag-logic';
 
 const snag = (over: Partial<Annotation> = {}): Annotation & { can_edit: boolean } =>
   ({ id: 1, id_project: 2, visit_code: 'abc', id_room: 5, status: 'open', title: 'Crack', can_edit: true, ...over }) as Annotation & { can_edit: boolean };
@@ -47,6 +47,15 @@ describe('snag rules on the client', () => {
     const counts = { open: 2, in_progress: 0, ready_for_review: 0, closed: 0, rejected: 0 };
     expect(recount(counts, 'open', event('updated', { status: 'in_progress' }))).toMatchObject({ open: 1, in_progress: 1 });
     expect(recount(counts, 'open', event('deleted', { status: 'open' }))).toMatchObject({ open: 1 });
+  });
+
+  it('changes a row of the list page in place with its counts, and leaves a page without that snag as it was', () => {
+    const page = { items: [snag({ id: 1 }), snag({ id: 2 })], counts: { open: 2, in_progress: 0, ready_for_review: 0, closed: 0, rejected: 0 } };
+    const moved = applyEventToPage(page, event('updated', { id: 2, status: 'closed' }));
+    expect(moved.items.map((a) => a.status)).toEqual(['open', 'closed']);
+    expect(moved.items[1].can_edit).toBe(true);
+    expect(moved.counts).toMatchObject({ open: 1, closed: 1 });
+    expect(applyEventToPage(page, event('updated', { id: 7, status: 'closed' }))).toBe(page);
   });
 
   it('centres the snapshot on the pin, and keeps it inside the picture at the edges', () => {

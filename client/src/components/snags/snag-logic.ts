@@ -95,6 +95,18 @@ export function recount(counts: AnnotationStatusCounts, before: AnnotationStatus
   return out;
 }
 
+/**
+ * A page of the snag list after a change of one of its rows: the row changes
+ * in place (it stays even when it left the status filter, so it does not
+ * vanish under the user's hand) and the counts by status follow. A snag not on
+ * the page changes nothing; new and deleted ones need a read (`needsRefetch`).
+ */
+export function applyEventToPage<L extends { items: Annotation[]; counts: AnnotationStatusCounts }>(list: L, e: AnnotationChangedEvent): L {
+  const before = list.items.find((a) => a.id === e.annotation.id);
+  if (!before) return list;
+  return { ...list, items: applySnagEvent(list.items, e), counts: recount(list.counts, before.status, e) };
+}
+
 /** A page of the list shows a new or deleted snag only after it is read again. */
 export const needsRefetch = (e: AnnotationChangedEvent) => e.action !== 'updated';
 

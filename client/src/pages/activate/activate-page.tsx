@@ -89,7 +89,7 @@ export default function ActivatePage() {
         <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('Activate your account')}>
           <p className="text-body-secondary">
             {check.needs_credentials
-              ? t('You were invited to SiteWalk as {email}. Choose your username and password.', { email: check.email })
+              ? t('You were invited to {site} as {email}. Choose your username and password.', { email: check.email })
               : t('Confirm your e-mail address {email} to activate your account.', { email: check.email })}
           </p>
           {error && (

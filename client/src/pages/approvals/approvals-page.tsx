@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { useMemo, useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, type ProjectDetail, type ProjectList, type ProjectSummary } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
@@ -7,11 +8,11 @@ import { formatDateTime } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { Spinner } from '../../components/spinner';
 import { tk } from '../../lib/i18n-keys';
-import { Pagination } from '../projects/pagination';
-
-const PER_PAGE = 20;
-
-type View = 'pending' | 'all';
+import { Pagination } from '../../components/pagination';
+import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
+import { useAddressSearch } from '../../lib/use-address-search';
+import { PROJECT_READS } from '../projects/use-project-list-query';
+import { approvalsApiQuery, approvalsParams, parseApprovalsState, type ApprovalsState, type ApprovalsView as View } from './approvals-list';
 type Action = 'validate' | 'invalidate' | 'activate' | 'deactivate';
 
 const ACTION_DONE: Record<Action, string> = {
@@ -34,37 +35,26 @@ const ACTION_FAILED: Record<Action, string> = {
  */
 export default function ApprovalsPage() {
   const { t, i18n } = useTranslation();
-  const [view, setView] = useState<View>('pending');
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState('');
-  const [query, setQuery] = useState('');
-  const [list, setList] = useState<ProjectList | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => parseApprovalsState(params), [params]);
+  const { view, page } = state;
+  const go = (change: Partial<ApprovalsState>, replace = false) => setParams(approvalsParams({ ...state, page: 1, ...change }), { replace });
+  const [search, setSearch] = useAddressSearch(state.search, (text) => go({ search: text }, true));
+  const setView = (v: View) => go({ view: v });
+  const setPage = (p: number) => go({ page: p });
+  const apiQuery = useMemo(() => approvalsApiQuery(state), [state]);
+  const queryKey = [...PROJECT_READS, 'approvals', apiQuery];
+  const projects = useQuery({
+    queryKey,
+    queryFn: ({ signal }) => api.get<ProjectList>('/projects', MESSAGES.fetchProjectsFailed, { params: apiQuery, signal }),
+    placeholderData: keepPreviousData,
+  });
+  const list = projects.data ?? null;
+  const error = projects.isError ? projects.error.message : null;
   const [busy, setBusy] = useState<number | null>(null);
-  const [reloadKey, setReloadKey] = useState(0);
-
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setQuery(search.trim());
-      setPage(1);
-    }, 350);
-    return () => clearTimeout(timer);
-  }, [search]);
-
-  useEffect(() => {
-    let live = true;
-    setError(null);
-    const params: Record<string, string | number> = { scope: 'all', page, per_page: PER_PAGE, sort: 'created_at', order: view === 'pending' ? 'asc' : 'desc' };
-    if (view === 'pending') params.validated = 'false';
-    if (query) params.search = query;
-    api.get<ProjectList>('/projects', MESSAGES.fetchProjectsFailed, { params }).then(
-      (l) => live && setList(l),
-      (err: unknown) => live && setError((err as Error).message),
-    );
-    return () => {
-      live = false;
-    };
-  }, [view, page, query, reloadKey]);
+  // Invalidating takes a project off its public showcase: asked first.
+  const [confirmInvalidate, setConfirmInvalidate] = useState<ProjectSummary | null>(null);
 
   const act = async (p: ProjectSummary, action: Action) => {
     setBusy(p.id);
@@ -72,8 +62,8 @@ export default function ApprovalsPage() {
       const res = await api.post<ProjectDetail>(`/projects/${action}/${p.id}`, {}, ACTION_FAILED[action]);
       showToast('success', t(ACTION_DONE[action]));
       // A validated project leaves the "awaiting approval" list.
-      if (view === 'pending' && res.validated) setReloadKey((k) => k + 1);
-      else setList((l) => l && { ...l, items: l.items.map((x) => (x.id === p.id ? { ...x, active: res.active, validated: res.validated } : x)) });
+      if (view === 'pending' && res.validated) void queryClient.invalidateQueries({ queryKey: [...PROJECT_READS, 'approvals'] });
+      else queryClient.setQueryData<ProjectList>(queryKey, (l) => l && { ...l, items: l.items.map((x) => (x.id === p.id ? { ...x, active: res.active, validated: res.validated } : x)) });
     } catch (err) {
       showToast('error', t((err as Error).message));
     } finally {
@@ -91,10 +81,10 @@ export default function ApprovalsPage() {
           {view === 'pending' ? t('Projects awaiting approval') : t('All projects')}
         </h2>
         <div className="btn-group btn-group-sm" role="group" aria-label={t('Which projects')}>
-          <button type="button" className={`btn btn-outline-primary${view === 'pending' ? ' active' : ''}`} aria-pressed={view === 'pending'} onClick={() => { setView('pending'); setPage(1); }}>
+          <button type="button" className={`btn btn-outline-primary${view === 'pending' ? ' active' : ''}`} aria-pressed={view === 'pending'} onClick={() => setView('pending')}>
             {t('Awaiting approval')}
           </button>
-          <button type="button" className={`btn btn-outline-primary${view === 'all' ? ' active' : ''}`} aria-pressed={view === 'all'} onClick={() => { setView('all'); setPage(1); }}>
+          <button type="button" className={`btn btn-outline-primary${view === 'all' ? ' active' : ''}`} aria-pressed={view === 'all'} onClick={() => setView('all')}>
             {t('All projects')}
           </button>
         </div>
@@ -162,7 +152,7 @@ export default function ApprovalsPage() {
                     <td className="text-end">
                       <div className="d-inline-flex flex-wrap gap-1 justify-content-end">
                         {p.validated ? (
-                          <button type="button" className="btn btn-sm btn-outline-warning" disabled={busy === p.id} onClick={() => void act(p, 'invalidate')} aria-label={t('Invalidate {name}', { name: p.name })}>
+                          <button type="button" className="btn btn-sm btn-outline-warning" disabled={busy === p.id} onClick={() => setConfirmInvalidate(p)} aria-label={t('Invalidate {name}', { name: p.name })}>
                             {t('Invalidate')}
                           </button>
                         ) : (
@@ -189,6 +179,18 @@ export default function ApprovalsPage() {
         )}
         {list && <div className="px-3 pb-3"><Pagination page={page} pages={pages} onPage={setPage} /></div>}
       </div>
+      <ConfirmDialog
+        show={confirmInvalidate !== null}
+        title={t('Invalidate the project?')}
+        body={t('"{name}" goes back to awaiting approval and leaves its public showcase until it is validated again.', { name: confirmInvalidate?.name ?? '' })}
+        confirmLabel={t('Invalidate')}
+        busy={confirmInvalidate !== null && busy === confirmInvalidate.id}
+        onCancel={() => setConfirmInvalidate(null)}
+        onConfirm={() => {
+          const p = confirmInvalidate;
+          if (p) void act(p, 'invalidate').then(() => setConfirmInvalidate(null));
+        }}
+      />
     </section>
   );
 }

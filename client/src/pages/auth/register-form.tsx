@@ -7,6 +7,7 @@ import { useSettings } from '../../stores/settings.store';
 import { useUiStore } from '../../stores/ui.store';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
+import { CAPTCHA_MISSING, CaptchaWidget } from '../../components/captcha-widget';
 import { checkEmail, checkFirstName, checkPassword, checkRequired, checkSamePassword, checkUsername, noErrors } from '../../lib/form-rules';
 import { PROFILE_FIELD_AUTOCOMPLETE, PROFILE_FIELD_LABELS } from '../../lib/profile-field-labels';
 import { tk } from '../../lib/i18n-keys';
@@ -25,6 +26,8 @@ export function RegisterForm() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [captcha, setCaptcha] = useState<string | null>(null);
+  const [captchaKey, setCaptchaKey] = useState(0);
 
   const set = (k: keyof Values) => (v: string) => {
     setValues((s) => ({ ...s, [k]: v }));
@@ -44,11 +47,12 @@ export function RegisterForm() {
       if (f === 'first_name' && mandatory) errs[f] = checkFirstName(values[f] ?? '');
       else if (mandatory) errs[f] = checkRequired(values[f] ?? '');
     }
+    if (settings.captcha_register && !captcha) errs.captcha = CAPTCHA_MISSING;
     setErrors(errs);
     if (!noErrors(errs)) return;
     setBusy(true);
     setError(null);
-    const body: RegisterRequest = { username: values.username.trim(), email: values.email.trim(), password: values.password, language };
+    const body: RegisterRequest = { username: values.username.trim(), email: values.email.trim(), password: values.password, language, altcha: captcha ?? undefined };
     for (const f of extra) if (values[f]?.trim()) body[f] = values[f]?.trim();
     try {
       const { data, message } = await apiRequest<RegisterResponse>({ url: '/register', method: 'POST', data: body }, MESSAGES.registrationFailed);
@@ -56,6 +60,11 @@ export function RegisterForm() {
       else navigate('/login', { replace: true, state: { message: message || tk('Your account is created. You can sign in now.'), username: body.username } });
     } catch (err) {
       setError((err as Error).message || MESSAGES.registrationFailed);
+      // A captcha answer works once: a new one for the next attempt.
+      if (captcha) {
+        setCaptcha(null);
+        setCaptchaKey((k) => k + 1);
+      }
     } finally {
       setBusy(false);
     }
@@ -94,6 +103,16 @@ export function RegisterForm() {
       ))}
       <TextField label={t('Password')} type="password" value={values.password} onChange={set('password')} error={errors.password && t(errors.password)} autoComplete="new-password" required hint={t('At least 8 characters.')} />
       <TextField label={t('Confirm password')} type="password" value={values.confirm} onChange={set('confirm')} error={errors.confirm && t(errors.confirm)} autoComplete="new-password" required />
+      {settings.captcha_register && (
+        <CaptchaWidget
+          resetKey={captchaKey}
+          error={errors.captcha}
+          onChange={(p) => {
+            setCaptcha(p);
+            if (p) setErrors((e) => ({ ...e, captcha: null }));
+          }}
+        />
+      )}
       <button type="submit" className="btn btn-primary w-100" disabled={busy}>
         {busy ? <Spinner size="sm" hideText /> : null} {t('Create account')}
       </button>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Category } from '@sitewalk/proto';
 import { useProjectLookups } from '../../stores/projects.store';
-import { NameListManager } from './name-list-manager';
+import { NameListManager } from '../../components/name-list-manager';
 
 /** /categories: the signed-in user's own categories, which label their projects. */
 export default function CategoriesPage() {

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, formMessages, type MapDetail, type Room, type VisitDetail, type VisitList, type VisitSummary } from '@sitewalk/proto';
+import { MESSAGES, formMessages, type SheetDetail, type Room, type VisitDetail, type VisitList, type VisitSummary } from '@sitewalk/proto';
 import { ApiError, api } from '../../lib/api-client';
 import { counterpart, defaultPair, matchingView, nearestRoom, viewsDiffer, visitNearestDate, type ViewAngles } from '../../lib/compare-rooms';
 import { Spinner } from '../../components/spinner';
@@ -38,7 +38,7 @@ export default function ComparePage() {
   const sheetId = positiveInt(id);
   const [params, setParams] = useSearchParams();
   const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [sheet, setSheet] = useState<MapDetail | null>(null);
+  const [sheet, setSheet] = useState<SheetDetail | null>(null);
   const [visits, setVisits] = useState<VisitSummary[]>([]);
   const [details, setDetails] = useState<Record<number, VisitDetail>>({});
   const [place, setPlace] = useState<{ x: number; y: number } | null>(null);
@@ -49,7 +49,7 @@ export default function ComparePage() {
     try {
       // Every visit of the sheet, page after page (the API gives at most 100 at a time), so any two dates can be picked.
       const [s, list] = await Promise.all([
-        api.get<MapDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed),
+        api.get<SheetDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed),
         allPages((page, perPage) =>
           api.get<VisitList>('/visits', MESSAGES.fetchVisitsFailed, { params: { id_map: sheetId, page, per_page: perPage, sort: 'date', order: 'asc' } }),
         ),

@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, type ProjectSummary, type UserStats } from '@sitewalk/proto';
-import { api } from '../../lib/api-client';
+import { MESSAGES, type UserStats } from '@sitewalk/proto';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { useAuthStore } from '../../stores/auth.store';
 import { useProfileStore } from '../../stores/profile.store';
@@ -10,7 +9,9 @@ import { useStartTour, onboardingCompleted } from '../../tour/use-tour';
 import { Spinner } from '../../components/spinner';
 import { ProjectsWidgets } from './projects-widgets';
 import { ProjectRow } from './project-row';
+import { useRecentProjectsQuery } from './use-dashboard-queries';
 import { tk } from '../../lib/i18n-keys';
+import { joinIsolated } from '../../lib/bidi';
 
 const STAT_CARDS: { key: keyof UserStats; label: string; icon: string }[] = [
   { key: 'projects', label: tk('Projects'), icon: 'bi-building' },
@@ -18,25 +19,6 @@ const STAT_CARDS: { key: keyof UserStats; label: string; icon: string }[] = [
   { key: 'sheets', label: tk('Sheets'), icon: 'bi-map' },
   { key: 'open_snags', label: tk('Open snags'), icon: 'bi-exclamation-diamond' },
 ];
-
-/** Recent projects; until the projects feature answers (404), an empty list. */
-function useRecentProjects() {
-  const [state, setState] = useState<{ loading: boolean; items: ProjectSummary[] }>({ loading: true, items: [] });
-  useEffect(() => {
-    let live = true;
-    api.get<ProjectSummary[]>('/projects/recent', MESSAGES.fetchProjectsFailed).then(
-      (items) => live && setState({ loading: false, items: Array.isArray(items) ? items : [] }),
-      (err: unknown) => {
-        if ((err as { status?: number }).status !== 404) console.error(err);
-        if (live) setState({ loading: false, items: [] });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return state;
-}
 
 /** The dashboard: the user's counts and recent items. */
 export default function DashboardPage() {
@@ -48,7 +30,7 @@ export default function DashboardPage() {
   const load = useProfileStore((s) => s.load);
   const settings = useSettings();
   const startTour = useStartTour();
-  const recent = useRecentProjects();
+  const recent = useRecentProjectsQuery();
 
   useEffect(() => {
     void load();
@@ -102,17 +84,17 @@ export default function DashboardPage() {
           </h2>
         </div>
         <div className="card-body">
-          {recent.loading ? (
+          {recent.isPending ? (
             <Spinner />
-          ) : recent.items.length === 0 ? (
+          ) : !recent.data?.length ? (
             <div className="text-center text-body-secondary py-4" data-testid="recent-empty">
               <i className="bi bi-inbox fs-1 d-block mb-2" aria-hidden="true" />
               {t('No recent projects yet. Projects you create or open appear here.')}
             </div>
           ) : (
             <ul className="list-group list-group-flush">
-              {recent.items.map((p) => (
-                <ProjectRow key={p.id} project={p} detail={[[p.city, p.country].filter(Boolean).join(', '), p.updated_at && formatDateTime(p.updated_at, i18n.language)].filter(Boolean).join(' · ')}>
+              {recent.data.map((p) => (
+                <ProjectRow key={p.id} project={p} detail={joinIsolated([[p.city, p.country].filter(Boolean).join(', '), p.updated_at && formatDateTime(p.updated_at, i18n.language)])}>
                   {p.starred && <i className="bi bi-star-fill text-warning" aria-label={t('Starred')} />}
                 </ProjectRow>
               ))}

@@ -1,17 +1,11 @@
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, type ProjectList, type ProjectSummary } from '@sitewalk/proto';
-import { api } from '../../lib/api-client';
 import { formatNumber } from '../../lib/format';
-import { StarButton } from '../projects/star-button';
+import { StarButton } from '../../components/star-button';
 import { Spinner } from '../../components/spinner';
 import { ProjectRow } from './project-row';
+import { STARRED_SHOWN, useProjectsWidgetsQuery } from './use-dashboard-queries';
 import '../projects/projects.css';
-
-const STARRED_SHOWN = 5;
-
-type Load = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; total: number; starred: ProjectList };
 
 /**
  * The dashboard's projects part: how many projects the user has (owned or
@@ -19,24 +13,8 @@ type Load = { status: 'loading' } | { status: 'error'; message: string } | { sta
  */
 export function ProjectsWidgets() {
   const { t, i18n } = useTranslation();
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-
-  useEffect(() => {
-    let live = true;
-    Promise.all([
-      api.get<ProjectList>('/projects', MESSAGES.fetchProjectsFailed, { params: { per_page: 1 } }),
-      api.get<ProjectList>('/projects', MESSAGES.fetchProjectsFailed, { params: { starred: 'true', per_page: STARRED_SHOWN, sort: 'name', order: 'asc' } }),
-    ]).then(
-      ([all, starred]) => live && setLoad({ status: 'ready', total: all.total, starred }),
-      (err: unknown) => live && setLoad({ status: 'error', message: (err as Error).message }),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  const unstar = (p: ProjectSummary, starred: boolean) =>
-    setLoad((l) => (l.status === 'ready' ? { ...l, starred: { ...l.starred, items: l.starred.items.map((x) => (x.id === p.id ? { ...x, starred } : x)) } } : l));
+  const query = useProjectsWidgetsQuery();
+  const load = query.data;
 
   return (
     <section aria-labelledby="starred-projects-heading" className="card border-0 shadow-sm mt-4" data-testid="projects-widgets">
@@ -44,7 +22,7 @@ export function ProjectsWidgets() {
         <h2 id="starred-projects-heading" className="h6 mb-0 me-auto">
           {t('Starred projects')}
         </h2>
-        {load.status === 'ready' && (
+        {load && (
           <Link to="/projects" className="btn btn-sm btn-outline-primary" data-testid="projects-total">
             {t('All projects ({n})', { n: formatNumber(load.total, i18n.language) })}
           </Link>
@@ -55,24 +33,24 @@ export function ProjectsWidgets() {
         </Link>
       </div>
       <div className="card-body">
-        {load.status === 'loading' && <Spinner />}
-        {load.status === 'error' && <div className="text-danger small">{t(load.message)}</div>}
-        {load.status === 'ready' && load.starred.items.length === 0 && (
+        {query.isPending && <Spinner />}
+        {query.isError && <div className="text-danger small">{t(query.error.message)}</div>}
+        {load && load.starred.items.length === 0 && (
           <div className="text-center text-body-secondary py-3">
             <i className="bi bi-star fs-2 d-block mb-2" aria-hidden="true" />
             {load.total === 0 ? t('Create your first project to get started.') : t('Star the projects you follow most to find them here.')}
           </div>
         )}
-        {load.status === 'ready' && load.starred.items.length > 0 && (
+        {load && load.starred.items.length > 0 && (
           <ul className="list-group list-group-flush">
             {load.starred.items.map((p) => (
               <ProjectRow key={p.id} project={p} detail={t('Sheets: {n}', { n: formatNumber(p.sheets_count, i18n.language) })}>
-                <StarButton projectId={p.id} projectName={p.name} starred={p.starred} onChange={(s) => unstar(p, s)} />
+                <StarButton projectId={p.id} projectName={p.name} starred={p.starred} onChange={(s) => query.setStarred(p.id, s)} />
               </ProjectRow>
             ))}
           </ul>
         )}
-        {load.status === 'ready' && load.starred.total > STARRED_SHOWN && (
+        {load && load.starred.total > STARRED_SHOWN && (
           <Link to="/projects?starred=1" className="small d-inline-block mt-2">
             {t('See all starred projects')}
           </Link>

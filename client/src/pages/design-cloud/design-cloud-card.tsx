@@ -44,7 +44,7 @@ export function DesignCloudConnect() {
       <ConfirmDialog
         show={confirming}
         title={t('Disconnect from Autodesk?')}
-        body={t('SiteWalk will forget your Autodesk sign-in. Projects and sheets already brought in stay.')}
+        body={t('{site} will forget your Autodesk sign-in. Projects and sheets already brought in stay.')}
         confirmLabel={t('Disconnect')}
         busy={link === 'disconnecting'}
         onCancel={() => setConfirming(false)}

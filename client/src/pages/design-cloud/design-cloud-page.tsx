@@ -11,6 +11,7 @@ import { useDesignCloudStore } from '../../stores/design-cloud.store';
 import { crumbs, enter, levelOf, listUrl, upTo, type BrowsePath, type Level, type PathNode } from './browse-path';
 import { useSyncRuns } from './use-sync-runs';
 import { DesignCloudConnect } from './design-cloud-card';
+import { formatDate } from '../../lib/format';
 
 type Row = AdskHub | AdskProject | AdskFolderEntry | AdskVersion;
 
@@ -136,7 +137,7 @@ function Browser() {
             <div className="form-check form-switch mb-0">
               <input className="form-check-input" type="checkbox" role="switch" id="adsk-exclude" checked={!excludeExisting} onChange={(e) => setExcludeExisting(!e.target.checked)} />
               <label className="form-check-label small" htmlFor="adsk-exclude">
-                {t('Show projects already in SiteWalk')}
+                {t('Show projects already in {site}')}
               </label>
             </div>
           )}
@@ -235,12 +236,12 @@ function RowView({
         </button>
         {p.sitewalk_project_id && (
           <Link to={`/project/${p.sitewalk_project_id}`} className="badge text-bg-success text-decoration-none">
-            {t('In SiteWalk')}
+            {t('In {site}')}
           </Link>
         )}
         <button type="button" className="btn btn-sm btn-outline-primary" onClick={() => onSync('project', p.id, hubId)}>
           <i className="bi bi-cloud-download me-1" aria-hidden="true" />
-          {p.sitewalk_project_id ? t('Sync again') : t('Bring into SiteWalk')}
+          {p.sitewalk_project_id ? t('Sync again') : t('Bring into {site}')}
         </button>
       </>
     );
@@ -252,9 +253,9 @@ function RowView({
         <i className={`bi ${ICONS.versions} text-body-secondary`} aria-hidden="true" />
         <span className="flex-grow-1 text-break">
           {t('Version {n}', { n: v.version_number ?? '?' })} · {name}
-          {v.created_at && <span className="text-body-secondary small ms-2">{new Date(v.created_at).toLocaleDateString(lang)}</span>}
+          {v.created_at && <span className="text-body-secondary small ms-2">{formatDate(v.created_at, lang)}</span>}
         </span>
-        {v.imported && <span className="badge text-bg-success">{t('In SiteWalk')}</span>}
+        {v.imported && <span className="badge text-bg-success">{t('In {site}')}</span>}
         {v.file_type !== 'pdf' && (
           <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => onSheets(name, v.urn)}>
             {t('Sheets')}
@@ -371,7 +372,7 @@ function SyncRuns({ runs }: { runs: AdskSyncRun[] }) {
       </div>
       <div className="card-body d-flex flex-column gap-3" aria-live="polite" data-testid="adsk-syncs">
         {runs.length === 0 ? (
-          <p className="text-body-secondary mb-0">{t('No syncs yet. Sync a hub or bring a project into SiteWalk.')}</p>
+          <p className="text-body-secondary mb-0">{t('No syncs yet. Sync a hub or bring a project into {site}.')}</p>
         ) : (
           runs.map((r) => (
             <div key={r.id} data-testid="adsk-sync-run" data-status={r.status}>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, PLAN_MEMBER_ROLES, type PlanMember, type PlanMemberRole } from '@sitewalk/proto';
@@ -9,6 +10,7 @@ import { SelectField } from '../../components/edit-form/fields';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import NotFoundPage from '../not-found/not-found-page';
 import { MEMBER_ROLE_LABELS, MEMBER_STATUS_LABELS } from '../profile/plan-members';
+import { formatDate } from '../../lib/format';
 
 /**
  * /editmember/{id} (super admins): one member of a subscription plan — who,
@@ -20,31 +22,24 @@ export default function EditMemberPage() {
   const navigate = useNavigate();
   const { id } = useParams();
   const valid = !!id && /^[1-9]\d{0,9}$/.test(id);
-  const [member, setMember] = useState<PlanMember | null>(null);
-  const [state, setState] = useState<'loading' | 'ready' | 'missing' | 'error'>('loading');
+  const queryClient = useQueryClient();
+  const queryKey = ['plan-members', id];
+  const query = useQuery({
+    queryKey,
+    enabled: valid,
+    queryFn: ({ signal }) => api.get<PlanMember>(`/plan-members/${id}`, MESSAGES.fetchPlansFailed, { signal }),
+  });
+  const member = query.data ?? null;
+  const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 403);
   const [role, setRole] = useState<PlanMemberRole>('member');
+  // The role choice starts from the member as read (and as saved).
+  useEffect(() => void (member && setRole(member.role)), [member]);
+  const setMember = (m: PlanMember) => queryClient.setQueryData(queryKey, m);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
 
-  useEffect(() => {
-    if (!valid) return;
-    let live = true;
-    api.get<PlanMember>(`/plan-members/${id}`, MESSAGES.fetchPlansFailed).then(
-      (m) => {
-        if (!live) return;
-        setMember(m);
-        setRole(m.role);
-        setState('ready');
-      },
-      (err: unknown) => live && setState(err instanceof ApiError && (err.status === 404 || err.status === 403) ? 'missing' : 'error'),
-    );
-    return () => {
-      live = false;
-    };
-  }, [id, valid]);
-
-  if (!valid || state === 'missing') return <NotFoundPage />;
-  if (state === 'error')
+  if (!valid || missing) return <NotFoundPage />;
+  if (query.isError)
     return (
       <div className="alert alert-danger" role="alert">
         {t('Failed to fetch plans')}
@@ -95,7 +90,7 @@ export default function EditMemberPage() {
           <dt className="col-sm-4">{t('Status')}</dt>
           <dd className="col-sm-8">{t(MEMBER_STATUS_LABELS[member.status])}</dd>
           <dt className="col-sm-4">{member.joined_at ? t('Joined') : t('Invited')}</dt>
-          <dd className="col-sm-8">{new Date(member.joined_at ?? member.created_at).toLocaleDateString(i18n.language)}</dd>
+          <dd className="col-sm-8">{formatDate(member.joined_at ?? member.created_at, i18n.language)}</dd>
         </dl>
         <SelectField label={t('Role in the plan')} value={role} onChange={(v) => setRole(v === 'manager' ? 'manager' : 'member')} hint={t('Managers may invite people into the plan and remove them.')}>
           {PLAN_MEMBER_ROLES.map((r) => (

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { formMessages, type Plan, type PlanDetail } from '@sitewalk/proto';
@@ -8,14 +8,14 @@ import { TextField } from '../../components/text-field';
 import { SelectField, TextAreaField } from '../../components/edit-form/fields';
 import { EditFormShell } from '../../components/edit-form/edit-form-shell';
 import { useEditForm } from '../../components/edit-form/use-edit-form';
-import { planCreateRequest, planFieldErrors, planFormValues, planUpdateRequest, type PlanFormValues } from './plan-form';
+import { planCreateRequest, planFormRules, planFormValues, planUpdateRequest, type PlanFormValues } from './plan-form';
 import { SubscriptionsCard } from './subscriptions-card';
 
 const M = formMessages('Plan');
 
 /**
  * /editplan/{id} ('new' creates one), for super admins, through the generic
- * edit form: name, price and period, member slots and limits; below, who has
+ * edit form: name, prices per month and per year with their currency, member slots and limits; below, who has
  * the plan and until when.
  */
 export default function EditPlanPage() {
@@ -23,14 +23,16 @@ export default function EditPlanPage() {
   const navigate = useNavigate();
   const plan = useGuardedEntity<PlanDetail>();
   const initial = useMemo(() => planFormValues(plan), [plan]);
+  // The whole form at save time: a changed price also sends the listed price and period it gives.
+  const latest = useRef(initial);
   const form = useEditForm<PlanFormValues, Plan>({
     entity: 'Plan',
     id: plan?.id ?? null,
     initial,
-    validate: planFieldErrors,
+    rules: planFormRules,
     endpoints: {
       create: (v) => api.post<Plan>('/plans', planCreateRequest(v), M.createFailed),
-      update: (id, changes) => api.put<Plan>(`/plans/${id}`, planUpdateRequest(changes), M.updateFailed),
+      update: (id, changes) => api.put<Plan>(`/plans/${id}`, planUpdateRequest(changes, latest.current), M.updateFailed),
       remove: (id) => api.delete(`/plans/${id}`, M.deleteFailed),
       idOf: (p) => p.id,
       valuesOf: planFormValues,
@@ -38,8 +40,9 @@ export default function EditPlanPage() {
     onCreated: (p) => navigate(`/editplan/${p.id}`, { replace: true }),
   });
   const { values, errors, setValue } = form;
+  latest.current = values;
   const creating = form.id === null;
-  const text = (k: Exclude<keyof PlanFormValues, 'period' | 'active'>) => ({
+  const text = (k: Exclude<keyof PlanFormValues, 'active'>) => ({
     value: values[k],
     onChange: (v: string) => setValue(k, v),
     error: errors[k] ? t(errors[k] as string) : null,
@@ -71,12 +74,9 @@ export default function EditPlanPage() {
         </div>
         <TextAreaField label={t('Description')} rows={2} maxLength={2000} {...text('description')} />
         <div className="row">
-          <TextField className="col-6 col-md-4 mb-3" label={t('Price')} required inputMode="decimal" dir="ltr" {...text('price')} />
-          <TextField className="col-6 col-md-4 mb-3" label={t('Currency')} required maxLength={3} dir="ltr" {...text('currency')} />
-          <SelectField className="col-md-4 mb-3" label={t('Period')} value={values.period} onChange={(v) => setValue('period', v === 'year' ? 'year' : 'month')}>
-            <option value="month">{t('Per month')}</option>
-            <option value="year">{t('Per year')}</option>
-          </SelectField>
+          <TextField className="col-6 col-md-4 mb-3" label={t('Price per month')} inputMode="decimal" dir="ltr" hint={t('Empty: not sold per month.')} {...text('price_month')} />
+          <TextField className="col-6 col-md-4 mb-3" label={t('Price per year')} inputMode="decimal" dir="ltr" hint={t('Empty: not sold per year.')} {...text('price_year')} />
+          <TextField className="col-md-4 mb-3" label={t('Currency')} required maxLength={3} dir="ltr" hint={t('Three letters, such as USD or EUR. Checkout charges these prices in it, tax added.')} {...text('currency')} />
         </div>
         <fieldset className="mb-2">
           <legend className="fs-6 fw-semibold">{t('Members and limits')}</legend>

@@ -1,48 +1,48 @@
-import { useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES } from '@sitewalk/proto';
+import { MESSAGES, newPasswordFormSchema } from '@sitewalk/proto';
 import { useProfileStore } from '../../stores/profile.store';
-import { checkPassword, checkSamePassword, noErrors } from '../../lib/form-rules';
 import { formToast } from '../../lib/toast';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
 import { NewPasswordFields } from '../../components/new-password-fields';
+import { allRules, fieldMessages, requestRules } from '../../components/edit-form/edit-form-model';
 import { tk } from '../../lib/i18n-keys';
+
+type PasswordValues = { current: string; password: string; confirm: string };
+
+/** Your own password changes only with the current one; the new one follows proto's rules, typed twice. */
+const passwordRules = allRules<PasswordValues>(
+  requestRules((v) => ({ current: v.current }), z.object({ current: z.string().min(1, tk('Enter your current password.')) })),
+  requestRules((v) => ({ password: v.password, confirm: v.confirm }), newPasswordFormSchema),
+);
+
+const EMPTY: PasswordValues = { current: '', password: '', confirm: '' };
 
 /** Change password: the current password is required for your own account. */
 export function PasswordSection() {
   const { t } = useTranslation();
   const changePassword = useProfileStore((s) => s.changePassword);
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [busy, setBusy] = useState(false);
+  const form = useForm<PasswordValues>({ resolver: passwordRules, defaultValues: EMPTY, reValidateMode: 'onSubmit' });
+  const errors = fieldMessages<PasswordValues>(form.formState.errors);
+  const busy = form.formState.isSubmitting;
+  const [current, password, confirm] = form.watch(['current', 'password', 'confirm']);
+  const set = (field: keyof PasswordValues, v: string) => {
+    form.setValue(field, v);
+    // SPEC §5: changing a field clears its error.
+    form.clearErrors(field);
+  };
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const errs = {
-      current: current ? null : tk('Enter your current password.'),
-      next: checkPassword(next),
-      confirm: checkSamePassword(next, confirm),
-    };
-    setErrors(errs);
-    if (!noErrors(errs)) return;
-    setBusy(true);
+  const submit = form.handleSubmit(async (v) => {
     try {
-      await changePassword({ current_password: current, new_password: next });
-      setCurrent('');
-      setNext('');
-      setConfirm('');
+      await changePassword({ current_password: v.current, new_password: v.password });
+      form.reset(EMPTY);
       formToast('success', t('The password has been changed.'));
     } catch (err) {
       formToast('error', t((err as Error).message || MESSAGES.changePasswordFailed));
-    } finally {
-      setBusy(false);
     }
-  };
-
-  const clear = (k: string) => setErrors((x) => ({ ...x, [k]: null }));
+  });
 
   return (
     <section className="card border-0 shadow-sm" aria-labelledby="password-heading">
@@ -52,20 +52,16 @@ export function PasswordSection() {
         </h2>
       </div>
       <form className="card-body" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="password-heading">
-        <TextField label={t('Current password')} type="password" value={current} onChange={(v) => { setCurrent(v); clear('current'); }} error={errors.current && t(errors.current)} autoComplete="current-password" required />
+        <TextField label={t('Current password')} type="password" value={current} onChange={(v) => set('current', v)} error={errors.current && t(errors.current)} autoComplete="current-password" required />
         <div className="row">
           <NewPasswordFields
             fieldClassName="col-md-6 mb-3"
             label={t('New password')}
             confirmLabel={t('Confirm new password')}
-            password={next}
+            password={password}
             confirm={confirm}
-            errors={{ password: errors.next, confirm: errors.confirm }}
-            onChange={(field, v) => {
-              if (field === 'password') setNext(v);
-              else setConfirm(v);
-              clear(field === 'password' ? 'next' : 'confirm');
-            }}
+            errors={{ password: errors.password, confirm: errors.confirm }}
+            onChange={(field, v) => set(field, v)}
           />
         </div>
         <button type="submit" className="btn btn-outline-primary" disabled={busy}>

@@ -11,7 +11,7 @@ import { CheckboxGroupField, SelectField, TextAreaField } from '../../components
 import { EditFormShell } from '../../components/edit-form/edit-form-shell';
 import { useEditForm } from '../../components/edit-form/use-edit-form';
 import { TierUpgradeWarning } from './tier-upgrade-warning';
-import { projectFieldErrors, projectFormValues, projectRequest, type ProjectFormValues } from './project-form';
+import { projectFormRules, projectFormValues, projectRequest, type ProjectFormValues } from './project-form';
 
 const M = formMessages('Project');
 
@@ -35,7 +35,7 @@ export default function EditProjectPage() {
     entity: 'Project',
     id: project?.id ?? null,
     initial,
-    validate: projectFieldErrors,
+    rules: projectFormRules,
     endpoints: {
       create: (v) => api.post<ProjectDetail>('/projects', projectRequest(v) as ProjectCreateRequest, M.createFailed),
       update: (id, changes) => api.put<ProjectDetail>(`/projects/${id}`, projectRequest(changes), M.updateFailed),
@@ -67,7 +67,8 @@ export default function EditProjectPage() {
       actions={
         form.id !== null ? (
           <Link to={`/project/${form.id}`} className="btn btn-outline-secondary">
-            <i className="bi bi-box-arrow-up-right me-1" aria-hidden="true" />
+            {/* It opens in this tab, so no new-tab icon. */}
+            <i className="bi bi-building me-1" aria-hidden="true" />
             {t('View project')}
           </Link>
         ) : (

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { projectCreateSchema, projectUpdateSchema, type ProjectDetail } from '@sitewalk/proto';
-import { projectFieldErrors, projectFormValues, projectRequest } from './project-form';
+import { ruleMessages } from '../../components/edit-form/rules-test-support';
+import { projectFormRules, projectFormValues, projectRequest } from './project-form';
 
 const detail = {
   name: 'Tower A',
@@ -43,16 +44,16 @@ describe('the project form', () => {
     expect(projectUpdateSchema.safeParse(body).success).toBe(true);
   });
 
-  it('says what to fix before sending, in the server’s words', () => {
+  it('says what to fix before sending, in the server’s words', async () => {
     const values = { ...projectFormValues(detail), latitude: '95', area: '0', num_buildings: '2.5', num_floors: 'many', start_date: '2026-05-01', end_date: '2026-04-01' };
-    expect(projectFieldErrors(values)).toMatchObject({
+    expect(await ruleMessages(projectFormRules, values)).toMatchObject({
       latitude: 'Latitude must be between -90 and 90.',
       area: 'Area must be greater than zero.',
       num_buildings: 'Use a whole number of buildings.',
       num_floors: 'Enter a number.',
       end_date: 'The end date must not be before the start date.',
     });
-    const fine = projectFieldErrors(projectFormValues(detail));
-    expect(Object.values(fine).filter(Boolean)).toEqual([]);
+    expect(await ruleMessages(projectFormRules, projectFormValues(detail))).toEqual({});
+    expect(await ruleMessages(projectFormRules, { ...projectFormValues(detail), name: '  ' })).toEqual({ name: 'Project name is required' });
   });
 });

@@ -1,6 +1,5 @@
-import type { ProjectDetail, ProjectUpdateRequest } from '@sitewalk/proto';
-import type { FieldErrors } from '../../components/edit-form/edit-form-model';
-import { tk } from '../../lib/i18n-keys';
+import { projectCreateSchema, type ProjectDetail, type ProjectUpdateRequest } from '@sitewalk/proto';
+import { requestRules } from '../../components/edit-form/edit-form-model';
 
 /**
  * The project edit form's values as the inputs hold them (text), and their
@@ -76,28 +75,9 @@ export function projectRequest(values: Partial<ProjectFormValues>): ProjectUpdat
   return out as ProjectUpdateRequest;
 }
 
-const NOT_A_NUMBER = tk('Enter a number.');
-
-/** Checks the server would make, told before sending (messages are the server's). */
-export function projectFieldErrors(v: ProjectFormValues): FieldErrors<ProjectFormValues> {
-  const e: FieldErrors<ProjectFormValues> = {};
-  if (v.name.trim().length > 200) e.name = tk('Project name must be at most 200 characters.');
-  const range = (field: 'latitude' | 'longitude', limit: number, message: string) => {
-    const n = parseNumber(v[field]);
-    if (n === null) return;
-    e[field] = Number.isNaN(n) ? NOT_A_NUMBER : Math.abs(n) > limit ? message : null;
-  };
-  range('latitude', 90, tk('Latitude must be between -90 and 90.'));
-  range('longitude', 180, tk('Longitude must be between -180 and 180.'));
-  const area = parseNumber(v.area);
-  if (area !== null) e.area = Number.isNaN(area) ? NOT_A_NUMBER : area <= 0 ? tk('Area must be greater than zero.') : null;
-  const whole = (field: 'num_buildings' | 'num_floors', message: string) => {
-    const n = parseNumber(v[field]);
-    if (n === null) return;
-    e[field] = Number.isNaN(n) ? NOT_A_NUMBER : !Number.isInteger(n) || n < 0 ? message : null;
-  };
-  whole('num_buildings', tk('Use a whole number of buildings.'));
-  whole('num_floors', tk('Use a whole number of floors.'));
-  if (v.start_date && v.end_date && v.end_date < v.start_date) e.end_date = tk('The end date must not be before the start date.');
-  return e;
-}
+/**
+ * The form's rules: proto's projectCreateSchema on the body the form would
+ * send (every field, also when editing), so the server's rule and message
+ * are the only ones.
+ */
+export const projectFormRules = requestRules<ProjectFormValues>(projectRequest, projectCreateSchema);

@@ -1,14 +1,15 @@
 import { useMemo } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { formMessages, type MapDetail } from '@sitewalk/proto';
+import { formMessages, sheetUpdateSchema, type SheetDetail } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { useGuardedEntity } from '../../routes/entity-guard';
 import { TextField } from '../../components/text-field';
 import { EditFormShell } from '../../components/edit-form/edit-form-shell';
 import { useEditForm } from '../../components/edit-form/use-edit-form';
+import { requestRules } from '../../components/edit-form/edit-form-model';
 import NotFoundPage from '../not-found/not-found-page';
-import { tk } from '../../lib/i18n-keys';
+import { SheetPlanUpload } from '../../components/sheet-plan-upload';
 
 const M = formMessages('Sheet');
 
@@ -17,10 +18,13 @@ interface SheetFormValues {
   page_label: string;
 }
 
-const sheetValues = (m: MapDetail | null): SheetFormValues => ({ name: m?.name ?? '', page_label: m?.page_label ?? '' });
+const sheetValues = (m: SheetDetail | null): SheetFormValues => ({ name: m?.name ?? '', page_label: m?.page_label ?? '' });
 
 const trimmed = (v: Partial<SheetFormValues>) =>
   Object.fromEntries(Object.entries(v).map(([k, s]) => [k, (s as string).trim()])) as Partial<SheetFormValues>;
+
+/** The rules: proto's sheetUpdateSchema on every field (creating adds only the project's id). */
+const sheetFormRules = requestRules<SheetFormValues>(trimmed, sheetUpdateSchema);
 
 /**
  * /editsheet/{id}: a sheet's name and page label through the generic edit
@@ -29,20 +33,20 @@ const trimmed = (v: Partial<SheetFormValues>) =>
 export default function EditSheetPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const sheet = useGuardedEntity<MapDetail>();
+  const sheet = useGuardedEntity<SheetDetail>();
   const [params] = useSearchParams();
   const projectParam = params.get('project');
   const projectId = sheet?.id_project ?? (projectParam && /^[1-9]\d{0,9}$/.test(projectParam) ? Number(projectParam) : null);
   const initial = useMemo(() => sheetValues(sheet), [sheet]);
 
-  const form = useEditForm<SheetFormValues, MapDetail>({
+  const form = useEditForm<SheetFormValues, SheetDetail>({
     entity: 'Sheet',
     id: sheet?.id ?? null,
     initial,
-    validate: (v) => ({ name: v.name.trim().length > 200 ? tk('Sheet name must be at most 200 characters.') : null }),
+    rules: sheetFormRules,
     endpoints: {
-      create: (v) => api.post<MapDetail>('/maps', { id_project: projectId, ...trimmed(v) }, M.createFailed),
-      update: (id, changes) => api.put<MapDetail>(`/maps/${id}`, trimmed(changes), M.updateFailed),
+      create: (v) => api.post<SheetDetail>('/maps', { id_project: projectId, ...trimmed(v) }, M.createFailed),
+      update: (id, changes) => api.put<SheetDetail>(`/maps/${id}`, trimmed(changes), M.updateFailed),
       remove: (id) => api.delete(`/maps/${id}`, M.deleteFailed),
       idOf: (m) => m.id,
       valuesOf: sheetValues,
@@ -63,6 +67,7 @@ export default function EditSheetPage() {
       onSave={form.save}
       onDelete={form.remove}
       recordName={form.values.name || sheet?.name || ''}
+      parents={projectId !== null ? [{ label: sheet?.project_name ?? t('Project'), to: `/project/${projectId}`, raw: !!sheet?.project_name }] : []}
       actions={
         <>
           {form.id !== null && (
@@ -97,6 +102,12 @@ export default function EditSheetPage() {
         onChange={(v) => form.setValue('page_label', v)}
         error={form.errors.page_label ? t(form.errors.page_label) : null}
       />
+      {sheet && (
+        <fieldset className="border rounded p-3 mb-3">
+          <legend className="float-none w-auto px-2 fs-6 mb-0">{t('Plan')}</legend>
+          <SheetPlanUpload sheet={sheet} onDone={() => navigate(`/sheet/${sheet.id}`)} />
+        </fieldset>
+      )}
     </EditFormShell>
   );
 }

@@ -12,6 +12,7 @@ import { SelectField } from '../../components/edit-form/fields';
 import { EditFormShell } from '../../components/edit-form/edit-form-shell';
 import { useEditForm } from '../../components/edit-form/use-edit-form';
 import { SetPasswordCard } from './set-password-card';
+import { TwoFactorResetCard } from './two-factor-reset-card';
 import {
   CREATION_NOTICE,
   ROLE_LABELS,
@@ -19,7 +20,7 @@ import {
   roleChoices,
   userCreateRequest,
   userDisplayName,
-  userFieldErrors,
+  userFormRules,
   userFormValues,
   userUpdateRequest,
   type CreationOutcome,
@@ -70,7 +71,7 @@ export default function EditUserPage() {
     entity: 'User',
     id: user?.id ?? null,
     initial,
-    validate: (v) => userFieldErrors(v, !user),
+    rules: userFormRules(!user),
     endpoints: {
       create: async (v) => {
         const res = await api.post<UserCreateResponse>('/users', userCreateRequest(v), M.createFailed);
@@ -214,6 +215,7 @@ export default function EditUserPage() {
         </fieldset>
       </EditFormShell>
       {user && <SetPasswordCard user={user} />}
+      {user && <TwoFactorResetCard user={user} />}
     </div>
   );
 }

@@ -1,41 +1,38 @@
-import { useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, type ChangePasswordRequest, type User } from '@sitewalk/proto';
+import { MESSAGES, newPasswordFormSchema, type ChangePasswordRequest, type NewPasswordForm, type User } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
-import { checkPassword, checkSamePassword, noErrors } from '../../lib/form-rules';
 import { formToast } from '../../lib/toast';
 import { NewPasswordFields } from '../../components/new-password-fields';
 import { userDisplayName } from './user-form';
 
 /**
  * A super admin sets another user's password (POST /users/{id}/change-password
- * without the current one); that person's open sessions end.
+ * without the current one); that person's open sessions end. The rules are
+ * proto's (newPasswordFormSchema): checked on submit, and a field's message
+ * goes when that field changes.
  */
 export function SetPasswordCard({ user }: { user: User }) {
   const { t } = useTranslation();
-  const [next, setNext] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [busy, setBusy] = useState(false);
+  const form = useForm<NewPasswordForm>({
+    resolver: zodResolver(newPasswordFormSchema),
+    defaultValues: { password: '', confirm: '' },
+    reValidateMode: 'onSubmit',
+  });
+  const { errors, isSubmitting } = form.formState;
+  const [password, confirm] = form.watch(['password', 'confirm']);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const errs = { next: checkPassword(next), confirm: checkSamePassword(next, confirm) };
-    setErrors(errs);
-    if (!noErrors(errs)) return;
-    setBusy(true);
+  const submit = form.handleSubmit(async ({ password: next }) => {
     try {
       const body: ChangePasswordRequest = { target_user_id: user.id, new_password: next };
       await api.post(`/users/${user.id}/change-password`, body, MESSAGES.changePasswordFailed);
-      setNext('');
-      setConfirm('');
+      form.reset();
       formToast('success', t('The password has been changed.'));
     } catch (err) {
       formToast('error', t((err as Error).message || MESSAGES.changePasswordFailed));
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <section className="card border-0 shadow-sm" aria-labelledby="set-password-heading">
@@ -54,18 +51,17 @@ export function SetPasswordCard({ user }: { user: User }) {
             fieldClassName="col-md-6 mb-3"
             label={t('New password')}
             confirmLabel={t('Confirm new password')}
-            password={next}
+            password={password}
             confirm={confirm}
-            errors={{ password: errors.next, confirm: errors.confirm }}
+            errors={{ password: errors.password?.message, confirm: errors.confirm?.message }}
             onChange={(field, v) => {
-              if (field === 'password') setNext(v);
-              else setConfirm(v);
-              setErrors((x) => ({ ...x, [field === 'password' ? 'next' : 'confirm']: null }));
+              form.setValue(field, v);
+              form.clearErrors(field);
             }}
           />
         </div>
-        <button type="submit" className="btn btn-outline-primary" disabled={busy}>
-          {busy && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
+        <button type="submit" className="btn btn-outline-primary" disabled={isSubmitting}>
+          {isSubmitting && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
           {t('Set password')}
         </button>
       </form>

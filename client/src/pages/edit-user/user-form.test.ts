@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { formMessages, type User } from '@sitewalk/proto';
 import { changedValues, setField, startTracking } from '../../lib/changed-fields';
 import { planSave } from '../../components/edit-form/edit-form-model';
-import { USER_FORM_TEXTS, creationOutcome, roleChoices, userCreateRequest, userFieldErrors, userFormValues, userUpdateRequest } from './user-form';
+import { USER_FORM_TEXTS, creationOutcome, roleChoices, userCreateRequest, userFormRules, userFormValues, userUpdateRequest } from './user-form';
+import { ruleMessages } from '../../components/edit-form/rules-test-support';
 
 const user: User = {
   id: 7, username: 'hala', email: 'hala@example.test', first_name: 'Hala', last_name: 'Saleh', avatar: null, cover_image: null,
@@ -22,12 +23,19 @@ describe('a new user', () => {
     expect(userFormValues(null, { invite: false }).invite).toBe(false);
   });
 
-  it('needs a username, an e-mail and, when not invited, a confirmed password of 8 characters', () => {
+  it('needs a username, an e-mail and, when not invited, a confirmed password of 8 characters', async () => {
     const blank = userFormValues(null);
-    expect(userFieldErrors(blank, true)).toMatchObject({ username: 'Username must be at least 3 characters.', email: 'Email is required' });
-    expect(userFieldErrors(blank, true).password).toBeUndefined();
-    const e = userFieldErrors({ ...blank, username: 'nadia', email: 'nadia@example.test', invite: false, password: 'short', password_confirm: 'other' }, true);
-    expect(e).toMatchObject({ username: null, email: null, password: 'Password must be at least 8 characters.', password_confirm: 'The passwords do not match.' });
+    expect(await ruleMessages(userFormRules(true), blank)).toEqual({ username: 'Username must be at least 3 characters.', email: 'Email is required' });
+    const e = await ruleMessages(userFormRules(true), { ...blank, username: 'nadia', email: 'nadia@example.test', invite: false, password: 'short', password_confirm: 'other' });
+    expect(e).toEqual({ password: 'Password must be at least 8 characters.', password_confirm: 'The passwords do not match.' });
+    expect(await ruleMessages(userFormRules(true), { ...blank, username: 'nadia', email: 'nadia@', invite: false, password: 'a long password', password_confirm: 'a long password' })).toEqual({
+      email: 'Invalid email format',
+    });
+  });
+
+  it('asks an existing user’s form for no password (it has its own card)', async () => {
+    const values = { ...userFormValues(null), username: 'nadia', email: 'nadia@example.test', invite: false };
+    expect(await ruleMessages(userFormRules(false), values)).toEqual({});
   });
 
   it('says what happened: a password set, an invitation queued, or an invitation that could not be queued', () => {

@@ -1,6 +1,17 @@
-import { PROFILE_FIELDS, type ProfileField, type User, type UserCreateRequest, type UserCreateResponse, type UserUpdateRequest } from '@sitewalk/proto';
-import type { FieldErrors } from '../../components/edit-form/edit-form-model';
-import { checkEmail, checkPassword, checkSamePassword, checkUsername } from '../../lib/form-rules';
+import { z } from 'zod';
+import type { Resolver } from 'react-hook-form';
+import {
+  PROFILE_FIELDS,
+  newPasswordFormSchema,
+  requiredEmailSchema,
+  usernameSchema,
+  type ProfileField,
+  type User,
+  type UserCreateRequest,
+  type UserCreateResponse,
+  type UserUpdateRequest,
+} from '@sitewalk/proto';
+import { allRules, requestRules, rulesWhen } from '../../components/edit-form/edit-form-model';
 import { tk } from '../../lib/i18n-keys';
 
 /**
@@ -82,18 +93,20 @@ export function userUpdateRequest(changes: Partial<UserFormValues>): UserUpdateR
   return out as UserUpdateRequest;
 }
 
+/** Proto's username and e-mail rules (an e-mail is required here, as on the profile). */
+const accountRules = requestRules<UserFormValues>(
+  (v) => ({ username: v.username, email: v.email }),
+  z.object({ username: usernameSchema, email: requiredEmailSchema }),
+);
+
+/** Proto's new-password rules, typed twice. */
+const newPasswordRules = requestRules<UserFormValues>((v) => ({ password: v.password, confirm: v.password_confirm }), newPasswordFormSchema, {
+  confirm: 'password_confirm',
+});
+
 /** What to fix before sending (translation keys). The password is checked only for a new user given one. */
-export function userFieldErrors(v: UserFormValues, creating: boolean): FieldErrors<UserFormValues> {
-  const e: FieldErrors<UserFormValues> = {
-    username: checkUsername(v.username),
-    email: checkEmail(v.email),
-  };
-  if (creating && !v.invite) {
-    e.password = checkPassword(v.password);
-    e.password_confirm = checkSamePassword(v.password, v.password_confirm);
-  }
-  return e;
-}
+export const userFormRules = (creating: boolean): Resolver<UserFormValues> =>
+  creating ? allRules(accountRules, rulesWhen((v) => !v.invite, newPasswordRules)) : accountRules;
 
 /** What happened to a new account, said to the administrator after POST /users. */
 export type CreationOutcome = 'password' | 'invited' | 'invitation_failed';

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { formMessages, type MapSummary, type ProjectDetail, type VisitDetail, type VisitUpdateRequest } from '@sitewalk/proto';
+import { formMessages, type VisitDetail, type VisitUpdateRequest, visitUpdateSchema } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { viewerPath } from '../../lib/share-links';
 import { useGuardedEntity } from '../../routes/entity-guard';
@@ -9,10 +9,11 @@ import { TextField } from '../../components/text-field';
 import { SelectField, TextAreaField } from '../../components/edit-form/fields';
 import { EditFormShell } from '../../components/edit-form/edit-form-shell';
 import { useEditForm } from '../../components/edit-form/use-edit-form';
+import { requestRules } from '../../components/edit-form/edit-form-model';
 import NotFoundPage from '../not-found/not-found-page';
-import { tk } from '../../lib/i18n-keys';
 import { RoomManager } from './room-manager';
 import { VisitVideoCard } from '../visit-video/visit-video-card';
+import { useProjectQuery } from '../project/use-project-query';
 import '../projects/projects.css';
 import '../visits/visits.css';
 
@@ -43,6 +44,9 @@ function visitRequest(v: Partial<VisitFormValues>): VisitUpdateRequest {
   return out;
 }
 
+/** The rules: proto's visitUpdateSchema on every field (creating adds only the project's id). */
+const visitFormRules = requestRules<VisitFormValues>(visitRequest, visitUpdateSchema);
+
 /**
  * /editvisit/{id}: a visit's name, date, sheet and description through the
  * generic edit form (/editvisit/new?project={id} creates one), then its
@@ -56,33 +60,17 @@ export default function EditVisitPage() {
   const projectParam = params.get('project');
   const projectId = visit?.id_project ?? (projectParam && /^[1-9]\d{0,9}$/.test(projectParam) ? Number(projectParam) : null);
   const initial = useMemo(() => visitValues(visit), [visit]);
-  const [sheets, setSheets] = useState<MapSummary[]>([]);
-  const [projectName, setProjectName] = useState(visit?.project_name ?? '');
-
-  useEffect(() => {
-    if (projectId === null) return;
-    let live = true;
-    api.get<ProjectDetail>(`/projects/${projectId}`, formMessages('Project').loadFailed).then(
-      (p) => {
-        if (!live) return;
-        setSheets(p.maps.filter((m) => m.status === 'ready'));
-        setProjectName(p.name);
-      },
-      (err: unknown) => console.warn(err),
-    );
-    return () => {
-      live = false;
-    };
-  }, [projectId]);
+  const project = useProjectQuery(projectId);
+  // Without the project (a failed read) the sheet choice is empty; the form still works.
+  useEffect(() => void (project.error && console.warn(project.error)), [project.error]);
+  const sheets = useMemo(() => (project.data?.maps ?? []).filter((m) => m.status === 'ready'), [project.data]);
+  const projectName = project.data?.name ?? visit?.project_name ?? '';
 
   const form = useEditForm<VisitFormValues, VisitDetail>({
     entity: 'Visit',
     id: visit?.id ?? null,
     initial,
-    validate: (v) => ({
-      name: v.name.trim().length > 200 ? tk('Visit name must be at most 200 characters.') : null,
-      date: /^\d{4}-\d{2}-\d{2}$/.test(v.date) ? null : tk('Use a date like 2026-03-31.'),
-    }),
+    rules: visitFormRules,
     endpoints: {
       create: (v) => api.post<VisitDetail>('/visits', { id_project: projectId, ...visitRequest(v) }, M.createFailed),
       update: (id, changes) => api.put<VisitDetail>(`/visits/${id}`, visitRequest(changes), M.updateFailed),

@@ -11,7 +11,7 @@ import { applyRoomEvent, isRoomEventFor, move, tilingFrom, type TilingById } fro
 import { useProjectJobs } from '../../realtime/use-project-jobs';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import { Spinner } from '../../components/spinner';
-import { FileButton } from './multi-file-button';
+import { FileButton } from '../../components/file-button';
 
 const ROOM_MAX_MB = Math.round(ROOM_IMAGE.maxBytes / (1024 * 1024));
 const ROOMS_FAILED = tk('Failed to load the rooms.');
@@ -183,11 +183,11 @@ export function RoomManager({ visit }: { visit: VisitDetail }) {
         </h2>
         {live && (
           <span className="badge rounded-pill bg-body-secondary text-body border sw-live" title={t('Changes to this project appear here as they happen.')}>
-            <span className="sw-live-dot" aria-hidden="true" /> {t('Live')}
+            <span className="sw-live-dot" aria-hidden="true" /> {t('Live updates')}
           </span>
         )}
         {visit.can_edit && (
-          <FileButton className="btn btn-primary btn-sm" accept="image/jpeg,image/png,image/webp" inputLabel={t('360° photos')} onFiles={addFiles}>
+          <FileButton className="btn btn-primary btn-sm" accept="image/jpeg,image/png,image/webp" inputLabel={t('360° photos')} multiple onFiles={addFiles}>
             <i className="bi bi-cloud-arrow-up me-1" aria-hidden="true" />
             {t('Upload 360° photos')}
           </FileButton>
@@ -292,8 +292,8 @@ export function RoomManager({ visit }: { visit: VisitDetail }) {
                     {status === 'ready' && (
                       <div className="small text-body-secondary">
                         {t('{width} × {height} pixels', { width: n(r.width), height: n(r.height) })}
-                        {r.hotspots.length > 0 && ` · ${t('{n} hotspots', { n: n(r.hotspots.length) })}`}
-                        {r.pois_count > 0 && ` · ${t('{n} points of interest', { n: n(r.pois_count) })}`}
+                        {r.hotspots.length > 0 && ` · ${t('{n} hotspots', { count: r.hotspots.length, n: n(r.hotspots.length) })}`}
+                        {r.pois_count > 0 && ` · ${t('{n} points of interest', { count: r.pois_count, n: n(r.pois_count) })}`}
                       </div>
                     )}
                     {(status === 'queued' || status === 'processing') && (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { MyInvitation } from '@sitewalk/proto';
@@ -7,42 +7,26 @@ import { formToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { formatDateTime } from '../../lib/format';
 import { ROLE_LABELS } from '../../lib/team-rules';
-import { onServerEvent } from '../../realtime/socket';
 import { Spinner } from '../../components/spinner';
 import { SectionCard } from '../../components/section-card';
+import { useMyInvitationsQuery } from './use-my-invitations-query';
 
 const personName = (u: { first_name: string; last_name: string; username: string }) => `${u.first_name} ${u.last_name}`.trim() || u.username;
 
 /** /invitations: the projects the signed-in user is invited to; accept or decline each. */
 export default function InvitationsPage() {
   const { t, i18n } = useTranslation();
-  const [items, setItems] = useState<MyInvitation[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const query = useMyInvitationsQuery();
+  const items = query.data ?? null;
+  const error = query.isError ? query.error.message : null;
   const [busy, setBusy] = useState<number | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setItems(await api.get<MyInvitation[]>('/users/invitations', tk('Failed to load your invitations.')));
-      setError(null);
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-    // A new invitation, or one cancelled by the project, shows at once.
-    return onServerEvent('team:changed', (e) => {
-      if (e.change === 'invitation') void load();
-    });
-  }, [load]);
 
   const answer = async (inv: MyInvitation, accept: boolean) => {
     setBusy(inv.id);
     try {
       await api.post(`/users/invitations/${accept ? 'accept' : 'decline'}/${inv.id}`, {}, accept ? tk('Failed to accept the invitation.') : tk('Failed to decline the invitation.'));
       formToast('success', accept ? t('You joined {name}.', { name: inv.project.name }) : t('Invitation declined.'));
-      await load();
+      await query.refetch();
     } catch (err) {
       formToast('error', t((err as Error).message));
     } finally {
@@ -65,7 +49,7 @@ export default function InvitationsPage() {
         {error ? (
           <div className="alert alert-danger m-3 d-flex align-items-center gap-2" role="alert">
             <span className="me-auto">{t(error)}</span>
-            <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void load()}>
+            <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void query.refetch()}>
               {t('Try again')}
             </button>
           </div>

@@ -1,11 +1,14 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useAuthStore } from '../../stores/auth.store';
+import { usePageMeta } from '../../stores/page-meta.store';
 
 /** SPEC §2: any unknown path shows a 404 Not Found page. */
 export default function NotFoundPage() {
   const { t } = useTranslation();
   const signedIn = useAuthStore((s) => s.status === 'authenticated');
+  // Shown in place of a screen (a record that is not there, a page turned off): the tab says so too.
+  usePageMeta(t('Page not found'));
   return (
     <div className="sw-fullpage-center text-center p-4">
       <div>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNotificationsStore } from '../../stores/notifications.store';
 import { notificationIcon } from '../../lib/notification-icon';
 import { formatDateTime } from '../../lib/format';
+import { useNotificationText } from '../../lib/notification-text';
 import { openInNewTab } from '../../lib/app-navigation';
 import { Spinner } from '../../components/spinner';
 
@@ -11,6 +12,7 @@ const PER_PAGE = 20;
 /** /notifications: the full list; mark read singly or all, delete, delete read. */
 export default function NotificationsPage() {
   const { t, i18n } = useTranslation();
+  const textOf = useNotificationText();
   const { items, total, page, unread, status } = useNotificationsStore();
   const { fetch, markRead, markAllRead, remove, deleteRead } = useNotificationsStore.getState();
   const pages = Math.max(1, Math.ceil(total / PER_PAGE));
@@ -49,14 +51,15 @@ export default function NotificationsPage() {
           <ul className="list-group list-group-flush" aria-label={t('Notifications')}>
             {items.map((n) => {
               const { icon, tone } = notificationIcon(n.type);
+              const text = textOf(n);
               return (
                 <li key={n.id} className={`list-group-item d-flex gap-3 align-items-start py-3${n.is_read ? '' : ' sw-unread'}`} data-testid="notification-item">
                   <i className={`bi ${icon} text-${tone} fs-4`} aria-hidden="true" />
                   <div className="flex-grow-1 min-w-0">
                     <div className="fw-semibold">
-                      {t(n.title)} {!n.is_read && <span className="badge bg-primary-subtle text-primary-emphasis ms-1">{t('New')}</span>}
+                      <span dir="auto">{text.title}</span> {!n.is_read && <span className="badge bg-primary-subtle text-primary-emphasis ms-1">{t('New')}</span>}
                     </div>
-                    <div className="text-body-secondary">{t(n.message)}</div>
+                    <div className="text-body-secondary sw-notification-message" dir="auto">{text.message}</div>
                     <div className="small text-body-tertiary">{formatDateTime(n.created_at, i18n.language)}</div>
                   </div>
                   <div className="d-flex flex-wrap gap-1 justify-content-end">
@@ -76,11 +79,11 @@ export default function NotificationsPage() {
                       </a>
                     )}
                     {!n.is_read && (
-                      <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void markRead(n.id)} aria-label={`${t('Mark as read')}: ${t(n.title)}`}>
+                      <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void markRead(n.id)} aria-label={`${t('Mark as read')}: ${text.title}`}>
                         <i className="bi bi-check2" aria-hidden="true" />
                       </button>
                     )}
-                    <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void remove(n.id)} aria-label={`${t('Delete')}: ${t(n.title)}`}>
+                    <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void remove(n.id)} aria-label={`${t('Delete')}: ${text.title}`}>
                       <i className="bi bi-trash" aria-hidden="true" />
                     </button>
                   </div>

@@ -1,28 +1,17 @@
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, type Plan } from '@sitewalk/proto';
-import { api } from '../../lib/api-client';
 import { Spinner } from '../../components/spinner';
 import { SectionCard } from '../../components/section-card';
-import { formatMoney, limitText } from './plan-format';
+import { limitText } from './plan-format';
+import { usePlansQuery } from './use-plans-query';
+import { formatMinor, periodPrices } from '../../lib/billing-format';
 
 /** /plans (super admins): the subscription plans, each opened in the generic edit form. */
 export default function PlansPage() {
   const { t, i18n } = useTranslation();
-  const [plans, setPlans] = useState<Plan[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    api.get<Plan[]>('/plans', MESSAGES.fetchPlansFailed).then(
-      (list) => live && setPlans(list),
-      (err: unknown) => live && setError((err as Error).message),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  const query = usePlansQuery();
+  const plans = query.data ?? null;
+  const error = query.isError ? query.error.message : null;
 
   return (
     <SectionCard
@@ -66,7 +55,11 @@ export default function PlansPage() {
                       {!p.active && <span className="badge text-bg-secondary ms-2">{t('Inactive')}</span>}
                     </td>
                     <td className="text-nowrap">
-                      {formatMoney(p.price, p.currency, i18n.language)} {p.period === 'year' ? t('per year') : t('per month')}
+                      {periodPrices(p).map((x) => (
+                        <div key={x.period}>
+                          {formatMinor(x.amount_minor, p.currency, i18n.language)} {x.period === 'year' ? t('per year') : t('per month')}
+                        </div>
+                      ))}
                     </td>
                     <td>{p.member_slots}</td>
                     <td>{limitText(p.max_projects, t('No limit'))}</td>

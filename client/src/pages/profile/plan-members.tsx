@@ -43,7 +43,7 @@ export function PlanMembersCard({ info, slot, members, me, onChanged }: Props) {
     setBusy(true);
     try {
       const m = await api.post<PlanMember>('/plan-members/invite', { email: email.trim() }, MESSAGES.sendInvitationFailed);
-      showToast('success', m.status === 'active' ? t('{email} is now a member of your plan.', { email: m.email }) : t('An invitation was sent to {email}.', { email: m.email }));
+      showToast('success', t('An invitation was sent to {email}.', { email: m.email }));
       setEmail('');
       await onChanged();
     } catch (err) {

@@ -11,6 +11,11 @@ import { PROFILE_FIELD_LABELS, visibleProfileFields } from '../../lib/profile-fi
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { tk } from '../../lib/i18n-keys';
 import { PlanMembersCard } from './plan-members';
+import { PlanInvitations } from './plan-invitations';
+import { SessionsCard } from './sessions-card';
+import { TwoFactorSection } from './two-factor-section';
+import { LinkedAccountsSection } from './linked-accounts-section';
+import { ApiKeysSection } from './api-keys-section';
 import { DesignCloudCard } from '../design-cloud/design-cloud-card';
 
 const STATS: { key: keyof UserStats; label: string }[] = [
@@ -97,10 +102,15 @@ export default function ProfilePage() {
               </h3>
             </div>
             <div className="card-body">
+              <PlanInvitations onJoined={() => load({ force: true })} />
               <PlanMembersCard info={data.plan_info} slot={data.plan_slot} members={data.plan_members} me={{ id: user.id, super_admin: !!user.super_admin }} onChanged={() => load({ force: true })} />
             </div>
           </section>
           <DesignCloudCard />
+          <SessionsCard />
+          <TwoFactorSection />
+          <LinkedAccountsSection />
+          <ApiKeysSection />
           <section className="card border-0 shadow-sm" aria-labelledby="profile-stats-heading">
             <div className="card-header bg-transparent">
               <h3 id="profile-stats-heading" className="h6 mb-0">

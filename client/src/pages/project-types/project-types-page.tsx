@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProjectType } from '@sitewalk/proto';
 import { useProjectLookups } from '../../stores/projects.store';
-import { NameListManager } from '../categories/name-list-manager';
+import { NameListManager } from '../../components/name-list-manager';
 
 /** /project-types (super admins): the project types every user picks from. */
 export default function ProjectTypesPage() {

@@ -6,7 +6,7 @@ import { api } from '../../lib/api-client';
 import { formToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
-import { FileButton } from './file-button';
+import { FileButton } from '../../components/file-button';
 
 const MAX_MB = Math.round(UPLOAD_LIMITS.imageBytes / (1024 * 1024));
 

@@ -56,7 +56,7 @@ export function PdfUploadPanel({ sending, sendError, uploads, onDismiss, onDismi
           return (
             <div key={u.id} className="alert alert-success d-flex align-items-start gap-2 mb-0" role="status" data-testid="pdf-done">
               <i className="bi bi-check-circle-fill" aria-hidden="true" />
-              <span className="me-auto">{t('{name}: {n} sheets made', { name: u.name, n: n(u.sheetIds.length) })}</span>
+              <span className="me-auto">{t('{name}: {n} sheets made', { count: u.sheetIds.length, name: u.name, n: n(u.sheetIds.length) })}</span>
               <button type="button" className="btn-close" aria-label={t('Close')} onClick={() => onDismiss(u.id)} />
             </div>
           );

@@ -1,12 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { ProjectDetail } from '@sitewalk/proto';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { formatDateTime, formatDay, formatNumber } from '../../lib/format';
 import { tk } from '../../lib/i18n-keys';
 
-const formatDate = (iso: string, locale: string) => {
-  const d = new Date(`${iso}T00:00:00`);
-  return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(d);
-};
 
 /** The project's facts; empty ones are left out. */
 export function ProjectDetails({ project: p }: { project: ProjectDetail }) {
@@ -19,8 +15,8 @@ export function ProjectDetails({ project: p }: { project: ProjectDetail }) {
     [tk('Client'), p.client_name],
     [tk('Project type'), p.project_type?.name ?? ''],
     [tk('Address'), address],
-    [tk('Start date'), p.start_date ? formatDate(p.start_date, lang) : ''],
-    [tk('End date'), p.end_date ? formatDate(p.end_date, lang) : ''],
+    [tk('Start date'), p.start_date ? formatDay(p.start_date, lang) : ''],
+    [tk('End date'), p.end_date ? formatDay(p.end_date, lang) : ''],
     [tk('Area (m²)'), p.area !== null ? formatNumber(p.area, lang) : ''],
     [tk('Buildings'), p.num_buildings !== null ? formatNumber(p.num_buildings, lang) : ''],
     [tk('Floors'), p.num_floors !== null ? formatNumber(p.num_floors, lang) : ''],

@@ -6,8 +6,8 @@ import {
   UPLOAD_LIMITS,
   formMessages,
   type JobProgressEvent,
-  type MapDetail,
-  type MapSummary,
+  type SheetDetail,
+  type SheetSummary,
   type PdfUpload,
   type ProjectDetail,
 } from '@sitewalk/proto';
@@ -24,11 +24,12 @@ import {
 import { Spinner } from '../../components/spinner';
 import { tk } from '../../lib/i18n-keys';
 import NotFoundPage from '../not-found/not-found-page';
-import { StarButton } from '../projects/star-button';
+import { usePageMeta } from '../../stores/page-meta.store';
+import { StarButton } from '../../components/star-button';
 import { CoverSection } from './cover-section';
 import { CategoriesCard } from './categories-card';
 import { TeamCard } from './team-card';
-import { FileButton } from './file-button';
+import { FileButton } from '../../components/file-button';
 import { PdfUploadPanel, type SendingPdf } from './pdf-upload-panel';
 import { ProjectDetails } from './project-details';
 import { SheetsSection } from './sheets-section';
@@ -41,7 +42,7 @@ const PDF_MAX_MB = Math.round(UPLOAD_LIMITS.pdfBytes / (1024 * 1024));
 type Load = { status: 'loading' } | { status: 'missing' } | { status: 'error'; message: string } | { status: 'ready' };
 
 /** Keeps the sheets in the order the project lists them, a live one replacing its earlier state. */
-function mergeSheet(sheets: MapSummary[], sheet: MapSummary): MapSummary[] {
+function mergeSheet(sheets: SheetSummary[], sheet: SheetSummary): SheetSummary[] {
   const i = sheets.findIndex((s) => s.id === sheet.id);
   if (i >= 0) return sheets.map((s) => (s.id === sheet.id ? sheet : s));
   return [...sheets, sheet];
@@ -58,7 +59,7 @@ export default function ProjectPage() {
   const projectId = id && /^[1-9]\d{0,9}$/.test(id) ? Number(id) : null;
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [project, setProject] = useState<ProjectDetail | null>(null);
-  const [sheets, setSheets] = useState<MapSummary[]>([]);
+  const [sheets, setSheets] = useState<SheetSummary[]>([]);
   const [uploads, setUploads] = useState<UploadsById>({});
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
@@ -103,7 +104,7 @@ export default function ProjectPage() {
     if (fetching.current.has(sheetId)) return;
     fetching.current.add(sheetId);
     api
-      .get<MapDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed)
+      .get<SheetDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed)
       .then((sheet) => {
         setSheets((list) => mergeSheet(list, sheet));
         setFresh((f) => new Set(f).add(sheet.id));
@@ -160,6 +161,9 @@ export default function ProjectPage() {
     }
   };
 
+  // The tab and the trail carry the project's name.
+  usePageMeta(load.status === 'ready' && project ? project.name : null);
+
   if (projectId === null) {
     return (
       <div className="alert alert-danger" role="alert">
@@ -196,7 +200,7 @@ export default function ProjectPage() {
         {!p.active && <span className="badge text-bg-dark">{t('Inactive')}</span>}
         {live && (
           <span className="badge rounded-pill bg-body-secondary text-body border sw-live" title={t('Changes to this project appear here as they happen.')} data-testid="live-badge">
-            <span className="sw-live-dot" aria-hidden="true" /> {t('Live')}
+            <span className="sw-live-dot" aria-hidden="true" /> {t('Live updates')}
           </span>
         )}
         <div className="ms-auto d-flex flex-wrap gap-2">

@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import type { MapSummary } from '@sitewalk/proto';
+import type { SheetSummary } from '@sitewalk/proto';
 import { formatNumber } from '../../lib/format';
 import { Spinner } from '../../components/spinner';
 
 interface Props {
   projectId: number;
-  sheets: MapSummary[];
+  sheets: SheetSummary[];
   canEdit: boolean;
   /** Sheets that arrived live, drawn with a short fade-in. */
   fresh: ReadonlySet<number>;

@@ -14,9 +14,11 @@ import {
 import { api } from '../../lib/api-client';
 import { formToast, showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
+import { formatNumber } from '../../lib/format';
 import { PERMISSION_LABELS, ROLE_LABELS, assignableRoles, canChangeMember, toggleEnabled } from '../../lib/team-rules';
 import { onServerEvent, onSocketConnect } from '../../realtime/socket';
 import { useAuthStore } from '../../stores/auth.store';
+import { useSettings } from '../../stores/settings.store';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import { UserAvatar } from '../../components/user-avatar';
 import { Spinner } from '../../components/spinner';
@@ -37,7 +39,7 @@ type Pending =
  * arrive live). Removing, leaving and handing over ask first.
  */
 export function TeamCard({ projectId, onTeamChanged }: { projectId: number; onTeamChanged?(): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const selfId = useAuthStore((s) => s.user?.id ?? 0);
   const [team, setTeam] = useState<ProjectTeam | null>(null);
@@ -130,7 +132,7 @@ export function TeamCard({ projectId, onTeamChanged }: { projectId: number; onTe
       <h2 id="team-heading" className="h6 mb-0 me-auto">
         {t('Team')}
       </h2>
-      {team && <span className="badge bg-body-secondary text-body border">{t('{n} people', { n: team.members.length + 1 })}</span>}
+      {team && <span className="badge bg-body-secondary text-body border">{t('{n} people', { count: team.members.length + 1, n: formatNumber(team.members.length + 1, i18n.language) })}</span>}
     </div>
   );
 
@@ -348,6 +350,7 @@ function InviteForm({ projectId, roles, onSent }: { projectId: number; roles: Me
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
+  const mailWorks = useSettings().smtp_valid;
 
   const submit = async () => {
     setError(null);
@@ -391,7 +394,12 @@ function InviteForm({ projectId, roles, onSent }: { projectId: number; roles: Me
           style={{ minWidth: '12rem' }}
           placeholder={t('E-mail address')}
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            if (error) setError(null);
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-note`}
           autoComplete="off"
         />
         <label className="visually-hidden" htmlFor={`${id}-role`}>
@@ -409,12 +417,17 @@ function InviteForm({ projectId, roles, onSent }: { projectId: number; roles: Me
           {t('Invite')}
         </button>
       </div>
-      {error && (
-        <div className="invalid-feedback d-block" role="alert">
+      {/* The error takes the hint's place: a hint under a refusal would read as if it contradicted it. */}
+      {error ? (
+        <div id={`${id}-note`} className="invalid-feedback d-block" role="alert" data-testid="invite-error">
           {error}
         </div>
+      ) : (
+        <div id={`${id}-note`} className="form-text" data-testid="invite-hint">
+          {/* Without a working mail server nothing is mailed: the hint says so instead of promising an e-mail. */}
+          {mailWorks ? t('People without an account get an e-mail to create one.') : t('This site cannot send e-mail yet: people with an account find the invitation in the app.')}
+        </div>
       )}
-      <div className="form-text">{t('People without an account get an e-mail to create one.')}</div>
     </form>
   );
 }

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { ProjectSummary } from '@sitewalk/proto';
 import { formatDateTime } from '../../lib/format';
-import { StarButton } from './star-button';
+import { StarButton } from '../../components/star-button';
 
 /** One project in the /projects grid: cover, name, place, type, categories, sheets and its star. */
 export function ProjectCard({ project: p, onStar }: { project: ProjectSummary; onStar(starred: boolean): void }) {

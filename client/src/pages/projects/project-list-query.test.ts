@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { projectListQuerySchema } from '@sitewalk/proto';
-import { DEFAULT_LIST_STATE, changeListState, isFiltered, listStateToParams, pageWindow, parseListState, toApiQuery } from './project-list-query';
+import { DEFAULT_LIST_STATE, changeListState, isFiltered, listStateToParams, parseListState, toApiQuery } from './project-list-query';
 
 describe('the /projects list state in the address bar', () => {
   it('reads back what it wrote', () => {
@@ -41,15 +41,5 @@ describe('the GET /projects query', () => {
 
   it('leaves out filters that are not set', () => {
     expect(toApiQuery(DEFAULT_LIST_STATE)).toEqual({ page: 1, per_page: 12, sort: 'updated_at', order: 'desc' });
-  });
-});
-
-describe('page links', () => {
-  it('shows every page of a short list', () => {
-    expect(pageWindow(2, 4)).toEqual([1, 2, 3, 4]);
-  });
-  it('shows the first, the last and the neighbours of the current page, with gaps', () => {
-    expect(pageWindow(10, 20)).toEqual([1, null, 9, 10, 11, null, 20]);
-    expect(pageWindow(1, 20)).toEqual([1, 2, null, 20]);
   });
 });

@@ -81,13 +81,3 @@ export function toApiQuery(s: ProjectListState): ProjectListQuery {
 
 /** Whether the list is narrowed by something the user chose (an empty list then means "no match", not "no projects"). */
 export const isFiltered = (s: ProjectListState) => !!s.search.trim() || !!s.category || !!s.type || s.starred;
-
-/** Page numbers to offer: first, last, and a window around the current page; null marks a gap. */
-export function pageWindow(current: number, pages: number, around = 1): (number | null)[] {
-  const out: (number | null)[] = [];
-  for (let p = 1; p <= pages; p++) {
-    if (p === 1 || p === pages || Math.abs(p - current) <= around) out.push(p);
-    else if (out[out.length - 1] !== null) out.push(null);
-  }
-  return out;
-}

@@ -1,36 +1,32 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, type ProjectList, type ProjectSummary } from '@sitewalk/proto';
-import { api } from '../../lib/api-client';
+import { MESSAGES, type ProjectSummary } from '@sitewalk/proto';
+import { errorMessage } from '../../lib/api-client';
+import { useAddressSearch } from '../../lib/use-address-search';
 import { formatNumber } from '../../lib/format';
 import { useInstantValue } from '../../lib/use-instant-value';
 import { useProjectLookups } from '../../stores/projects.store';
 import { Spinner } from '../../components/spinner';
 import { ProjectCard } from './project-card';
 import { LabelledSelect } from '../../components/labelled-select';
-import { Pagination } from './pagination';
+import { Pagination } from '../../components/pagination';
 import {
   SORT_OPTIONS,
   changeListState,
   isFiltered,
   listStateToParams,
   parseListState,
-  toApiQuery,
   type ProjectListState,
 } from './project-list-query';
+import { useProjectListQuery } from './use-project-list-query';
 import './projects.css';
-
-type Load = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; list: ProjectList };
 
 /** /projects: the user's projects as cards, with search, filters, sort, stars and pages. */
 export default function ProjectsPage() {
   const { t, i18n } = useTranslation();
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => parseListState(params), [params]);
-  const [searchText, setSearchText] = useState(state.search);
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [reloadKey, setReloadKey] = useState(0);
   const categories = useProjectLookups((s) => s.categories.items);
   const types = useProjectLookups((s) => s.types.items);
 
@@ -46,35 +42,11 @@ export default function ProjectsPage() {
     loadTypes().catch((err: unknown) => console.error(err));
   }, []);
 
-  // The search box follows the address (Back, a shared link) ...
-  useEffect(() => setSearchText(state.search), [state.search]);
-  // ... and the address follows the search box once the typing pauses.
-  useEffect(() => {
-    if (searchText.trim() === state.search.trim()) return;
-    const timer = setTimeout(() => setParams(listStateToParams(changeListState(state, { search: searchText })), { replace: true }), 350);
-    return () => clearTimeout(timer);
-  }, [searchText, state, setParams]);
-
-  const apiQuery = useMemo(() => toApiQuery(state), [state]);
-  useEffect(() => {
-    let live = true;
-    setLoad((l) => (l.status === 'ready' ? l : { status: 'loading' }));
-    api.get<ProjectList>('/projects', MESSAGES.fetchProjectsFailed, { params: apiQuery }).then(
-      (list) => live && setLoad({ status: 'ready', list }),
-      (err: unknown) => live && setLoad({ status: 'error', message: (err as Error).message }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [apiQuery, reloadKey]);
-
-  const setStar = (id: number, starred: boolean) =>
-    setLoad((l) =>
-      l.status === 'ready' ? { ...l, list: { ...l.list, items: l.list.items.map((p) => (p.id === id ? { ...p, starred } : p)) } } : l,
-    );
+  const [searchText, setSearchText] = useAddressSearch(state.search, (text) => setParams(listStateToParams(changeListState(state, { search: text })), { replace: true }));
+  const projects = useProjectListQuery(state);
 
   const filtered = isFiltered(state);
-  const list = load.status === 'ready' ? load.list : null;
+  const list = projects.isError ? null : (projects.data ?? null);
   const pages = list ? Math.max(1, Math.ceil(list.total / list.per_page)) : 1;
 
   return (
@@ -172,14 +144,14 @@ export default function ProjectsPage() {
       </form>
 
       <div aria-live="polite" className="visually-hidden">
-        {list ? t('{n} projects found', { n: formatNumber(list.total, i18n.language) }) : ''}
+        {list ? t('{n} projects found', { count: list.total, n: formatNumber(list.total, i18n.language) }) : ''}
       </div>
 
-      {load.status === 'loading' && <Spinner />}
-      {load.status === 'error' && (
+      {projects.isPending && <Spinner />}
+      {projects.isError && (
         <div className="alert alert-danger d-flex align-items-center gap-2" role="alert">
-          <span className="me-auto">{t(load.message)}</span>
-          <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => setReloadKey((k) => k + 1)}>
+          <span className="me-auto">{t(errorMessage(projects.error, MESSAGES.fetchProjectsFailed))}</span>
+          <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void projects.refetch()}>
             {t('Try again')}
           </button>
         </div>
@@ -216,7 +188,7 @@ export default function ProjectsPage() {
           <div className="row g-3" aria-label={t('Projects')} role="list">
             {list.items.map((p: ProjectSummary) => (
               <div key={p.id} className="col-12 col-sm-6 col-lg-4 col-xxl-3" role="listitem">
-                <ProjectCard project={p} onStar={(s) => setStar(p.id, s)} />
+                <ProjectCard project={p} onStar={(s) => projects.setStarred(p.id, s)} />
               </div>
             ))}
           </div>

@@ -110,7 +110,7 @@ export function SettingControl({ field, value, onChange, error, changed }: Props
       break;
     case 'number':
       control = (
-        <input {...common} type="number" inputMode="numeric" className={`form-control${invalid}`} min={c.min} max={c.max} step={1} value={text} onChange={(e) => onChange(e.target.value)} />
+        <input {...common} type="number" inputMode={c.step ? 'decimal' : 'numeric'} className={`form-control${invalid}`} min={c.min} max={c.max} step={c.step ?? 1} value={text} onChange={(e) => onChange(e.target.value)} />
       );
       break;
     case 'color':
@@ -118,7 +118,8 @@ export function SettingControl({ field, value, onChange, error, changed }: Props
         <div className="input-group">
           <input
             type="color"
-            className="form-control form-control-color flex-grow-0"
+            className="form-control form-control-color sw-colour-swatch"
+            data-testid="theme-colour-swatch"
             value={HEX_COLOUR.test(text.trim()) ? text.trim().toLowerCase() : '#000000'}
             onChange={(e) => onChange(e.target.value)}
             aria-label={t('Pick the theme colour')}

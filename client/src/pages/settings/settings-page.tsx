@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } fro
 import { useBlocker, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Nav, Tab } from 'react-bootstrap';
-import type { ProfileField, SettingKey, Settings } from '@sitewalk/proto';
+import type { Notification, ProfileField, SettingKey, Settings } from '@sitewalk/proto';
 import { api, apiRequest } from '../../lib/api-client';
 import { changedValues, setField, startTracking, type ChangeState } from '../../lib/changed-fields';
 import { formToast, showToast } from '../../lib/toast';
@@ -16,6 +16,7 @@ import {
   setProfileFlag,
   settingField,
   settingsFieldErrors,
+  blockingErrors,
   settingsFormValues,
   settingsPatch,
   type SectionId,
@@ -24,12 +25,14 @@ import {
   type SettingsFormValues,
 } from '../../lib/settings-form';
 import { onServerEvent } from '../../realtime/socket';
+import { useNotificationText } from '../../lib/notification-text';
 import { useSettingsStore } from '../../stores/settings.store';
 import { Spinner } from '../../components/spinner';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import { SettingControl } from './setting-control';
 import { ProfileFieldsGrid } from './profile-fields-grid';
 import { SmtpStatus, type SmtpCheck } from './smtp-status';
+import { StorageCheck } from './storage-check';
 import './settings.css';
 
 /** How long the screen waits for the background mail check before it stops saying "checking". */
@@ -48,6 +51,7 @@ const isSection = (s: string | null): s is SectionId => SETTINGS_SECTIONS.some((
  */
 export default function SettingsPage() {
   const { t } = useTranslation();
+  const textOf = useNotificationText();
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
   // The open tab is local state (the keyboard focus follows it at once) mirrored in ?tab= for links and reloads.
@@ -60,7 +64,7 @@ export default function SettingsPage() {
   const [errors, setErrors] = useState<SettingsErrors>({});
   const [saving, setSaving] = useState(false);
   const [smtpValid, setSmtpValid] = useState(false);
-  const [smtpCheck, setSmtpCheck] = useState<{ pendingSince: number | null; failure: string | null }>({ pendingSince: null, failure: null });
+  const [smtpCheck, setSmtpCheck] = useState<{ pendingSince: number | null; failure: Notification | null }>({ pendingSince: null, failure: null });
   const [refreshing, setRefreshing] = useState(false);
   const liveRef = useRef(true);
 
@@ -108,7 +112,7 @@ export default function SettingsPage() {
     if (!pending) return;
     const off = onServerEvent('notification:new', (n) => {
       if (!n.link?.startsWith('/settings')) return;
-      setSmtpCheck({ pendingSince: null, failure: n.type === 'error' ? n.message : null });
+      setSmtpCheck({ pendingSince: null, failure: n.type === 'error' ? n : null });
       void refreshSmtp({ quiet: true });
     });
     const poll = setInterval(() => void refreshSmtp({ quiet: true }), SMTP_POLL_MS);
@@ -161,8 +165,7 @@ export default function SettingsPage() {
     if (!form || saving) return;
     const found = settingsFieldErrors(form.values);
     // Only the values being changed can block a save: a stored value the server accepted stays.
-    const blocking: SettingsErrors = {};
-    for (const k of Object.keys(found) as SettingKey[]) if (found[k] && form.changed.has(k)) blocking[k] = found[k];
+    const blocking = blockingErrors(found, form.changed);
     setErrors(blocking);
     const bad = sectionsWith((Object.keys(blocking) as SettingKey[]).filter((k) => blocking[k]));
     if (bad.length) {
@@ -180,13 +183,14 @@ export default function SettingsPage() {
       const { data, message } = await apiRequest<Settings>({ url: '/settings', method: 'PUT', data: patch }, SETTINGS_MESSAGES.updateFailed);
       if (!liveRef.current) return;
       adopt(data);
-      formToast('success', t(SETTINGS_MESSAGES.updated));
-      // The server says whether the mail server settings changed and a check was queued.
+      // One toast per save: the server's message says whether a mail server check was queued (it says "saved" too).
       if (message === SMTP_CHECK_QUEUED) {
         showToast('info', t(SMTP_CHECK_QUEUED));
         if (!data.smtp_valid) setSmtpCheck({ pendingSince: Date.now(), failure: null });
       } else if (message === SMTP_CHECK_NOT_STARTED) {
         showToast('warning', t(SMTP_CHECK_NOT_STARTED));
+      } else {
+        formToast('success', t(SETTINGS_MESSAGES.updated));
       }
       // The whole app follows at once: branding, theme colour, dark mode, menus.
       useSettingsStore.getState().replace(data);
@@ -272,7 +276,8 @@ export default function SettingsPage() {
                   <Tab.Pane key={s.id} eventKey={s.id} mountOnEnter>
                     <h3 className="h5 mb-1">{t(s.label)}</h3>
                     {s.intro && <p className="text-body-secondary">{t(s.intro)}</p>}
-                    {s.id === 'mail' && <SmtpStatus check={smtpState} reason={smtpCheck.failure} refreshing={refreshing} onRefresh={() => void refreshSmtp()} />}
+                    {s.id === 'mail' && <SmtpStatus check={smtpState} reason={smtpCheck.failure && textOf(smtpCheck.failure).message} refreshing={refreshing} onRefresh={() => void refreshSmtp()} />}
+                    {s.id === 'storage' && <StorageCheck values={form.values as unknown as Partial<Settings>} />}
                     {s.id === 'profile' && <ProfileFieldsGrid values={form.values} changed={form.changed} onFlag={setFlag} />}
                     {s.blocks.map((b, i) => (
                       <div key={b.heading ?? i} className="sw-settings-block mb-3">

@@ -33,8 +33,8 @@ export function SmtpStatus({ check, reason, refreshing, onRefresh }: Props) {
     unverified: t('Mail server not verified'),
   }[check];
   const detail = {
-    verified: t('SiteWalk can send e-mail: password recovery and e-mail notifications are on.'),
-    checking: t('SiteWalk is connecting to the mail server with the saved settings. You will get a notification with the result.'),
+    verified: t('{site} can send e-mail: password recovery and e-mail notifications are on.'),
+    checking: t('{site} is connecting to the mail server with the saved settings. You will get a notification with the result.'),
     failed: t('Password recovery and e-mail notifications stay off until the mail server works.'),
     unverified: t('Password recovery and e-mail notifications stay off until the mail server works. Save the mail server settings to check them.'),
   }[check];
@@ -46,7 +46,7 @@ export function SmtpStatus({ check, reason, refreshing, onRefresh }: Props) {
         {/* A failed check's own reason already says what is off. */}
         {check === 'failed' && reason ? <div className="small text-break">{reason}</div> : <div className="small">{detail}</div>}
         <div className="small mt-2 text-body-secondary">
-          {t('After a change of the mail server settings is saved, SiteWalk checks the server in the background, records whether it works and notifies the administrators.')}
+          {t('After a change of the mail server settings is saved, {site} checks the server in the background, records whether it works and notifies the administrators.')}
         </div>
       </div>
       <button type="button" className="btn btn-sm btn-outline-secondary" onClick={onRefresh} disabled={refreshing}>

@@ -1,4 +1,4 @@
-import type { MapDetail } from '@sitewalk/proto';
+import type { SheetDetail } from '@sitewalk/proto';
 
 /**
  * How a sheet's tile pyramid sits in Leaflet's CRS.Simple (contract in
@@ -21,7 +21,7 @@ export const OVERZOOM_LEVELS = 2;
 export const UNDERZOOM_LEVELS = 2;
 
 /** null while the sheet has no tiles (still being drawn, or an empty sheet). */
-export function sheetGeometry(s: Pick<MapDetail, 'status' | 'tile_url_template' | 'width' | 'height' | 'tile_size' | 'max_zoom' | 'min_zoom'>): SheetGeometry | null {
+export function sheetGeometry(s: Pick<SheetDetail, 'status' | 'tile_url_template' | 'width' | 'height' | 'tile_size' | 'max_zoom' | 'min_zoom'>): SheetGeometry | null {
   if (s.status !== 'ready' || !s.tile_url_template || !s.width || !s.height || !s.tile_size || s.max_zoom === null) return null;
   return {
     template: s.tile_url_template,

@@ -7,7 +7,7 @@ import type { SheetGeometry } from './sheet-geometry';
  * edge. Shared by the sheet screen, the room placement editor, the viewer's
  * floor sheet and the compare screen.
  */
-export interface SheetMap {
+export interface Sheet {
   map: L.Map;
   bounds: L.LatLngBounds;
   /** Sheet pixels (origin top-left, full resolution) → map position. */
@@ -20,7 +20,7 @@ export function createSheetMap(
   el: HTMLElement,
   g: SheetGeometry,
   opts: { rtl: boolean; zoomInTitle: string; zoomOutTitle: string; zoomControl?: boolean; keyboard?: boolean },
-): SheetMap {
+): Sheet {
   const map = L.map(el, {
     crs: L.CRS.Simple,
     minZoom: g.minZoom,

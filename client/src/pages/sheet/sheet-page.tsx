@@ -1,50 +1,38 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { formMessages, type MapDetail } from '@sitewalk/proto';
-import { ApiError, api } from '../../lib/api-client';
 import { formatNumber } from '../../lib/format';
+import { joinIsolated } from '../../lib/bidi';
 import { Spinner } from '../../components/spinner';
 import NotFoundPage from '../not-found/not-found-page';
 import { useSheetSnags } from '../../components/snags/use-sheet-snags';
+import { usePageMeta } from '../../stores/page-meta.store';
+import { SheetPlanUpload } from '../../components/sheet-plan-upload';
+import { useSheetQuery } from './use-sheet-query';
 import '../projects/projects.css';
 
 // Leaflet (and its stylesheet) load with the viewer, only when a sheet is opened.
 const SheetViewer = lazy(() => import('./sheet-viewer'));
-
-const M = formMessages('Sheet');
-
-type Load = { status: 'loading' } | { status: 'missing' } | { status: 'error' } | { status: 'ready'; sheet: MapDetail };
 
 /** /sheet/{id}: one sheet as a zoomable plan. */
 export default function SheetPage() {
   const { t, i18n } = useTranslation();
   const { id } = useParams();
   const sheetId = id && /^[1-9]\d{0,9}$/.test(id) ? Number(id) : null;
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const query = useSheetQuery(sheetId);
+  const fetchSheet = () => void query.refetch();
+  const shown = query.data ?? null;
+  const snags = useSheetSnags(shown);
+  // The tab and the trail name the sheet and its project, not just "Sheet"; name
+  // and label are isolated runs, so "Roof plan · A-105" keeps its order in Arabic.
+  usePageMeta(
+    shown ? joinIsolated([shown.name, shown.page_label !== shown.name && shown.page_label]) : null,
+    shown ? [{ label: shown.project_name ?? t('Project'), to: `/project/${shown.id_project}`, raw: true }] : [],
+  );
 
-  const fetchSheet = useCallback(() => {
-    if (sheetId === null) return () => undefined;
-    let live = true;
-    setLoad({ status: 'loading' });
-    api.get<MapDetail>(`/maps/${sheetId}`, M.loadFailed).then(
-      (sheet) => live && setLoad({ status: 'ready', sheet }),
-      (err: unknown) => {
-        if (!live) return;
-        const status = err instanceof ApiError ? err.status : null;
-        setLoad(status === 404 || status === 403 ? { status: 'missing' } : { status: 'error' });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [sheetId]);
-  useEffect(() => fetchSheet(), [fetchSheet]);
-  const snags = useSheetSnags(load.status === 'ready' ? load.sheet : null);
-
-  if (sheetId === null || load.status === 'missing') return <NotFoundPage />;
-  if (load.status === 'loading') return <Spinner size="lg" />;
-  if (load.status === 'error') {
+  if (sheetId === null || query.missing) return <NotFoundPage />;
+  if (query.isPending || (query.isError && query.isFetching)) return <Spinner size="lg" />;
+  if (!shown) {
     return (
       <div className="alert alert-danger d-flex align-items-center gap-2" role="alert">
         <span className="me-auto">{t('Error loading {entity} data', { entity: t('Sheet') })}</span>
@@ -54,14 +42,19 @@ export default function SheetPage() {
       </div>
     );
   }
-  const s = load.sheet;
+  const s = shown;
   const n = (v: number) => formatNumber(v, i18n.language);
   return (
     <div className="sw-sheet" data-testid="sheet-page">
       <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
         <h2 className="h5 mb-0 text-break me-auto" data-testid="sheet-name">
-          {s.name}
-          {s.page_label && s.page_label !== s.name && <span className="text-body-secondary fw-normal ms-2">{s.page_label}</span>}
+          <bdi>{s.name}</bdi>
+          {s.page_label && s.page_label !== s.name && (
+            <>
+              {' '}
+              <bdi className="text-body-secondary fw-normal ms-1" data-testid="sheet-label">{s.page_label}</bdi>
+            </>
+          )}
         </h2>
         <Link to={`/project/${s.id_project}`} className="btn btn-outline-secondary btn-sm">
           <i className="bi bi-building me-1" aria-hidden="true" />
@@ -97,6 +90,8 @@ export default function SheetPage() {
               </button>
             </div>
           )}
+          {/* No dead end: the plan of an empty sheet is one upload away. */}
+          {s.status === 'empty' && <SheetPlanUpload sheet={s} onDone={fetchSheet} />}
         </div>
       )}
     </div>

@@ -2,9 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import type { MapDetail } from '@sitewalk/proto';
+import type { SheetDetail } from '@sitewalk/proto';
 import { sheetGeometry } from './sheet-geometry';
-import { createSheetMap, type SheetMap } from './sheet-map';
+import { createSheetMap, type Sheet } from './sheet-map';
 import { drawSnagPins, type SnagPin } from '../../components/snags/sheet-snag-pins';
 
 /**
@@ -13,12 +13,12 @@ import { drawSnagPins, type SnagPin } from '../../components/snags/sheet-snag-pi
  * of every other screen's JavaScript. Later features add rooms and snags as
  * layers on this map.
  */
-export default function SheetViewer({ sheet, snagPins, onSnagSelect }: { sheet: MapDetail; snagPins?: SnagPin[]; onSnagSelect?(id: number): void }) {
+export default function SheetViewer({ sheet, snagPins, onSnagSelect }: { sheet: SheetDetail; snagPins?: SnagPin[]; onSnagSelect?(id: number): void }) {
   const { t, i18n } = useTranslation();
   const el = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const boundsRef = useRef<L.LatLngBounds | null>(null);
-  const sheetMap = useRef<SheetMap | null>(null);
+  const sheetMap = useRef<Sheet | null>(null);
   const snagLayer = useRef<L.LayerGroup | null>(null);
   const onSnag = useRef(onSnagSelect);
   onSnag.current = onSnagSelect;

@@ -3,16 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { BarElement, CategoryScale, Chart as ChartJS, Legend, LineElement, LinearScale, PointElement, Tooltip } from 'chart.js';
 import { Bar, Line } from 'react-chartjs-2';
 import type { Series } from './usage-data';
+import { axisId, chartScales, type AxisMeasure } from './chart-axes';
 
 // Only the parts these charts use: chart.js stays small, and it loads with the /tiers screen only.
 ChartJS.register(CategoryScale, LinearScale, BarElement, LineElement, PointElement, Tooltip, Legend);
 
-export interface Measure {
-  key: string;
-  /** Already translated column and legend label. */
-  label: string;
-  format?: (v: number) => string;
-}
+/** A column of the table and a series of the chart; 'money' measures get their own axis beside counts. */
+export type Measure = AxisMeasure;
 
 const PALETTE = ['#2987f2', '#f29129', '#2fb37a', '#a855f7'];
 
@@ -31,6 +28,7 @@ export function ChartWithTable({ title, series, measures, kind, testId }: { titl
       data: series.values[m.key] ?? [],
       backgroundColor: PALETTE[i % PALETTE.length],
       borderColor: PALETTE[i % PALETTE.length],
+      yAxisID: axisId(m, measures),
     })),
   };
   const rtl = document.documentElement.dir === 'rtl';
@@ -40,7 +38,7 @@ export function ChartWithTable({ title, series, measures, kind, testId }: { titl
     animation: false as const,
     locale: document.documentElement.lang || 'en',
     plugins: { legend: { position: 'bottom' as const, rtl } },
-    scales: { x: { reverse: rtl }, y: { beginAtZero: true } },
+    scales: chartScales(measures, rtl),
   };
   return (
     <section className="card border-0 shadow-sm" aria-labelledby={headingId} data-testid={testId}>

@@ -283,7 +283,7 @@ function UsageCharts() {
           series={monthSeries(current, noTier)}
           measures={[
             { key: 'projects', label: t('Projects') },
-            { key: 'cost', label: t('Cost'), format: money },
+            { key: 'cost', label: t('Cost'), format: money, axis: 'money' },
           ]}
         />
       )}
@@ -295,7 +295,7 @@ function UsageCharts() {
           series={yearSeries(yearly, monthName(i18n.language))}
           measures={[
             { key: 'projects', label: t('Projects') },
-            { key: 'cost', label: t('Cost'), format: money },
+            { key: 'cost', label: t('Cost'), format: money, axis: 'money' },
           ]}
         />
       )}
@@ -308,7 +308,7 @@ function UsageCharts() {
           measures={[
             { key: 'projects', label: t('Projects') },
             { key: 'owners', label: t('Owners') },
-            { key: 'revenue', label: t('Monthly revenue'), format: money },
+            { key: 'revenue', label: t('Monthly revenue'), format: money, axis: 'money' },
           ]}
         />
       )}

@@ -1,24 +1,23 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { formMessages, type User, type UserList } from '@sitewalk/proto';
+import { effectiveRole, formMessages, type User } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { formToast } from '../../lib/toast';
-import { tk } from '../../lib/i18n-keys';
 import { useAuthStore } from '../../stores/auth.store';
 import { Spinner } from '../../components/spinner';
 import { UserAvatar } from '../../components/user-avatar';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
-import { Pagination } from '../projects/pagination';
+import { Pagination } from '../../components/pagination';
 import { ROLE_LABELS, userDisplayName } from '../edit-user/user-form';
-import { pageAfterDelete, pageCount, parseUsersListState, usersApiQuery, usersListParams, type UsersListState } from './users-list-query';
+import { pageAfterDelete, pageCount, parseUsersListState, usersListParams, type UsersListState } from './users-list-query';
+import { useAddressSearch } from '../../lib/use-address-search';
+import { USER_LISTS, useUsersListQuery } from './use-users-list-query';
 import '../settings/settings.css';
 
 const M = formMessages('User');
-const FETCH_FAILED = tk('Failed to fetch users');
-
-type Load = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; list: UserList };
 
 /**
  * /users (super admins): every account, searched and a page at a time, with
@@ -29,34 +28,14 @@ export default function UsersPage() {
   const me = useAuthStore((s) => s.user?.id);
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => parseUsersListState(params), [params]);
-  const [searchText, setSearchText] = useState(state.search);
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [reloadKey, setReloadKey] = useState(0);
+  const queryClient = useQueryClient();
   const [deleting, setDeleting] = useState<{ user: User; busy: boolean } | null>(null);
 
   const go = (next: UsersListState, replace = false) => setParams(usersListParams(next), { replace });
 
-  // The search box follows the address (Back, a shared link) ...
-  // (A trailing space being typed is kept: it is not a different search.)
-  useEffect(() => setSearchText((typed) => (typed.trim() === state.search.trim() ? typed : state.search)), [state.search]);
-  // ... and the address follows the search box once the typing pauses.
-  useEffect(() => {
-    if (searchText.trim() === state.search.trim()) return;
-    const timer = setTimeout(() => setParams(usersListParams({ search: searchText, page: 1 }), { replace: true }), 350);
-    return () => clearTimeout(timer);
-  }, [searchText, state.search, setParams]);
-
-  useEffect(() => {
-    let live = true;
-    setLoad((l) => (l.status === 'ready' ? l : { status: 'loading' }));
-    api.get<UserList>('/users', FETCH_FAILED, { params: usersApiQuery(state) }).then(
-      (list) => live && setLoad({ status: 'ready', list }),
-      (err: unknown) => live && setLoad({ status: 'error', message: (err as Error).message }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [state, reloadKey]);
+  const [searchText, setSearchText] = useAddressSearch(state.search, (text) => setParams(usersListParams({ search: text, page: 1 }), { replace: true }));
+  const users = useUsersListQuery(state);
+  const list = users.data ?? null;
 
   const confirmDelete = async () => {
     if (!deleting) return;
@@ -66,17 +45,15 @@ export default function UsersPage() {
       await api.delete(`/users/${deleting.user.id}`, M.deleteFailed, { params: me ? { id_user: me } : undefined });
       formToast('success', t(M.deleted));
       setDeleting(null);
-      const total = load.status === 'ready' ? load.list.total : 0;
-      const page = pageAfterDelete(state, total);
+      const page = pageAfterDelete(state, list?.total ?? 0);
       if (page !== state.page) go({ ...state, page }, true);
-      else setReloadKey((k) => k + 1);
+      void queryClient.invalidateQueries({ queryKey: USER_LISTS });
     } catch (err) {
       formToast('error', t((err as Error).message || M.deleteFailed));
       setDeleting((d) => d && { ...d, busy: false });
     }
   };
 
-  const list = load.status === 'ready' ? load.list : null;
   const searching = state.search.trim() !== '';
 
   return (
@@ -111,12 +88,12 @@ export default function UsersPage() {
         </Link>
       </div>
       <div className="card-body p-0">
-        {load.status === 'error' && (
+        {users.isError && (
           <div className="alert alert-danger m-3" role="alert">
-            {t(load.message)}
+            {t(users.error.message)}
           </div>
         )}
-        {load.status === 'loading' && (
+        {users.isPending && (
           <div className="p-4">
             <Spinner />
           </div>
@@ -171,9 +148,11 @@ export default function UsersPage() {
                       </td>
                       <td>
                         <div className="d-flex flex-wrap gap-1">
-                          {u.super_admin && <span className="badge text-bg-primary">{t('Administrator')}</span>}
-                          {(!u.super_admin || u.role !== 'super_admin') && (
-                            <span className="badge bg-body-secondary text-body border">{t(ROLE_LABELS[u.role] ?? u.role)}</span>
+                          {/* One badge: the role that applies (a super admin's stored role, often "guest", does not). */}
+                          {effectiveRole(u) === 'super_admin' ? (
+                            <span className="badge text-bg-primary" data-testid="user-role">{t('Administrator')}</span>
+                          ) : (
+                            <span className="badge bg-body-secondary text-body border" data-testid="user-role">{t(ROLE_LABELS[effectiveRole(u)] ?? effectiveRole(u))}</span>
                           )}
                         </div>
                       </td>

@@ -15,6 +15,7 @@ import { PoiPanel } from './poi-panel';
 import { useVisitSnags } from '../../components/snags/use-visit-snags';
 import { dropBootedViewer, positiveInt, startRoomId, takePreloadedVisit, viewerVisitQuery } from './viewer-preload';
 import './viewer.css';
+import { MENU_INSIDE_SCREEN } from '../../lib/menu-popper';
 
 // Leaflet loads only when the visit has a sheet to show.
 const SheetRoomsMap = lazy(() => import('../sheet/sheet-rooms-map'));
@@ -178,7 +179,7 @@ export default function ViewerPage() {
             {v.name}
           </h1>
           <div className="small text-body-secondary text-truncate">
-            {v.project_name} · <time dateTime={v.date}>{formatDay(v.date, i18n.language)}</time>
+            <bdi>{v.project_name}</bdi> · <time dateTime={v.date}>{formatDay(v.date, i18n.language)}</time>
           </div>
         </div>
         {v.rooms.length > 1 && (
@@ -214,7 +215,7 @@ export default function ViewerPage() {
             <i className="bi bi-share me-1" aria-hidden="true" />
             {t('Share')}
           </Dropdown.Toggle>
-          <Dropdown.Menu>
+          <Dropdown.Menu popperConfig={MENU_INSIDE_SCREEN}>
             <Dropdown.Item as="button" onClick={() => void copyLink()}>
               <i className="bi bi-link-45deg me-2" aria-hidden="true" />
               {t('Copy link')}

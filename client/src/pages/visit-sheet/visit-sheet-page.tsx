@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { formMessages, type MapDetail, type MapRoom, type MapSummary, type ProjectDetail, type Room, type VisitDetail } from '@sitewalk/proto';
+import { formMessages, type SheetDetail, type SheetRoom, type SheetSummary, type ProjectDetail, type Room, type VisitDetail } from '@sitewalk/proto';
 import { ApiError, api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
@@ -36,8 +36,8 @@ export default function VisitSheetPage() {
   const visitId = positiveInt(id);
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [visit, setVisit] = useState<VisitDetail | null>(null);
-  const [sheets, setSheets] = useState<MapSummary[]>([]);
-  const [sheet, setSheet] = useState<MapDetail | null>(null);
+  const [sheets, setSheets] = useState<SheetSummary[]>([]);
+  const [sheet, setSheet] = useState<SheetDetail | null>(null);
   const [rooms, setRooms] = useState<Room[]>([]);
   const [placing, setPlacing] = useState<number | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
@@ -70,7 +70,7 @@ export default function VisitSheetPage() {
     const known = visit.maps.find((m) => m.id === sheetId);
     if (known) return setSheet(known);
     let live = true;
-    api.get<MapDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed).then(
+    api.get<SheetDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed).then(
       (m) => live && setSheet(m),
       (err: unknown) => showToast('error', t((err as Error).message)),
     );
@@ -89,7 +89,7 @@ export default function VisitSheetPage() {
     setStatus(t('Saving…'));
     const body = { rooms: [{ id: roomId, x, y, ...(headingRad !== undefined ? { heading: headingRad } : {}) }] };
     try {
-      const saved = await api.put<MapRoom[]>(`/maps/${sheet.id}/room-positions`, body, SAVE_FAILED);
+      const saved = await api.put<SheetRoom[]>(`/maps/${sheet.id}/room-positions`, body, SAVE_FAILED);
       const byId = new Map(saved.map((r) => [r.id, r]));
       setRooms((list) => list.map((r) => (byId.has(r.id) ? { ...r, id_map: byId.get(r.id)!.id_map, x: byId.get(r.id)!.x, y: byId.get(r.id)!.y, heading: byId.get(r.id)!.heading } : r)));
       const name = rooms.find((r) => r.id === roomId)?.name ?? '';

@@ -7,7 +7,7 @@ import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { TextField } from '../../components/text-field';
 import { TextAreaField } from '../../components/edit-form/fields';
-import { FileButton } from '../project/file-button';
+import { FileButton } from '../../components/file-button';
 
 const FILE_MAX_MB = Math.round(POI_FILE.maxBytes / (1024 * 1024));
 

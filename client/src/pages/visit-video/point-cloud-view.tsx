@@ -164,7 +164,7 @@ export default function PointCloudView({ plyUrl, pathUrl, label }: Props) {
         </button>
         <span className="small text-body-secondary align-self-center ms-auto" data-testid="point-cloud-status" aria-live="polite">
           {state.kind === 'loading' && t('Loading the point cloud… {percent}%', { percent: formatNumber(state.percent, i18n.language) })}
-          {state.kind === 'ready' && t('{n} points', { n: formatNumber(state.points, i18n.language) })}
+          {state.kind === 'ready' && t('{n} points', { count: state.points, n: formatNumber(state.points, i18n.language) })}
         </span>
       </div>
       <div

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import 'leaflet/dist/leaflet.css';
-import type { MapDetail, VideoPosition } from '@sitewalk/proto';
+import type { SheetDetail, VideoPosition } from '@sitewalk/proto';
 import { sheetGeometry } from '../sheet/sheet-geometry';
-import { createSheetMap, type SheetMap } from '../sheet/sheet-map';
+import { createSheetMap, type Sheet } from '../sheet/sheet-map';
 import {
   apply,
   dragAngle,
@@ -22,7 +22,7 @@ import '../projects/projects.css';
 export type EditorTool = 'pan' | 'move' | 'rotate' | 'scale' | 'points';
 
 interface Props {
-  sheet: MapDetail;
+  sheet: SheetDetail;
   /** The server's proposal, sheet pixels, in walking order. */
   positions: VideoPosition[];
   /** The proposal's picture (points and walk), laid over the sheet's bounds. */
@@ -35,10 +35,14 @@ interface Props {
   picks: Point[];
   onPick(p: Point): void;
   label: string;
+  /** Keyframes whose place SiteWalk cannot vouch for: drawn in orange. */
+  unsure?: ReadonlySet<number>;
+  /** The keyframe where one more control point is asked for: drawn with a ring. */
+  target?: number | null;
 }
 
 /** Sheet pixels → the map's container pixels: an affine map (CRS.Simple), found from two points. */
-function sheetToScreen(sm: SheetMap) {
+function sheetToScreen(sm: Sheet) {
   const o = sm.map.latLngToContainerPoint(sm.toLatLng(0, 0));
   const u = sm.map.latLngToContainerPoint(sm.toLatLng(1000, 0));
   const k = (u.x - o.x) / 1000;
@@ -53,15 +57,15 @@ function sheetToScreen(sm: SheetMap) {
  * with the keyboard (arrows move, [ and ] turn, + and − scale), or fitted to
  * where the walk started and ended (two clicks). Loaded lazily with Leaflet.
  */
-export default function ProjectionEditor({ sheet, positions, previewUrl, value, onChange, tool, picks, onPick, label }: Props) {
+export default function ProjectionEditor({ sheet, positions, previewUrl, value, onChange, tool, picks, onPick, label, unsure, target = null }: Props) {
   const { t, i18n } = useTranslation();
   const el = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
-  const sheetMap = useRef<SheetMap | null>(null);
+  const sheetMap = useRef<Sheet | null>(null);
   const image = useRef<HTMLImageElement | null>(null);
   const [, setFrame] = useState(0);
-  const props = useRef({ value, onChange, positions, tool, picks, onPick });
-  props.current = { value, onChange, positions, tool, picks, onPick };
+  const props = useRef({ value, onChange, positions, tool, picks, onPick, unsure, target });
+  props.current = { value, onChange, positions, tool, picks, onPick, unsure, target };
   const drag = useRef<{ id: number; from: Point; start: Similarity; pivot: Point } | null>(null);
   const rtl = i18n.dir() === 'rtl';
   const g = sheetGeometry(sheet);
@@ -84,7 +88,7 @@ export default function ProjectionEditor({ sheet, positions, previewUrl, value, 
     const s = sheetToScreen(sm);
     // Where the sheet sits on screen, for tests that click a known spot of the plan.
     c.dataset.view = `${s.k} ${s.ox} ${s.oy}`;
-    const { value: adj, positions: pos, picks: clicks } = props.current;
+    const { value: adj, positions: pos, picks: clicks, unsure: doubtful, target: asked } = props.current;
     // The preview picture, through the adjustment.
     const img = image.current;
     if (img?.complete && img.naturalWidth && sheet.width && sheet.height) {
@@ -106,14 +110,28 @@ export default function ProjectionEditor({ sheet, positions, previewUrl, value, 
     }
     screen.forEach((p, i) => {
       const end = i === 0 || i === screen.length - 1;
+      const unsure = doubtful?.has(pos[i].keyframe) ?? false;
       ctx.beginPath();
-      ctx.arc(p.x, p.y, end ? 7 : 4.5, 0, Math.PI * 2);
-      ctx.fillStyle = i === 0 ? '#198754' : i === screen.length - 1 ? '#dc3545' : '#0d6efd';
+      ctx.arc(p.x, p.y, end ? 7 : unsure ? 5.5 : 4.5, 0, Math.PI * 2);
+      ctx.fillStyle = i === 0 ? '#198754' : i === screen.length - 1 ? '#dc3545' : unsure ? '#fd7e14' : '#0d6efd';
       ctx.fill();
       ctx.lineWidth = 1.5;
       ctx.strokeStyle = '#fff';
       ctx.stroke();
     });
+    // The room where one more control point is asked for: a double ring (dark and light) that shows on any plan.
+    const at = asked === null || asked === undefined ? -1 : pos.findIndex((q) => q.keyframe === asked);
+    if (at >= 0) {
+      const q = screen[at];
+      for (const [r, colour, width] of [[14, '#000', 4], [14, '#fd7e14', 2.5], [19, '#fff', 2]] as const) {
+        ctx.beginPath();
+        ctx.arc(q.x, q.y, r, 0, Math.PI * 2);
+        ctx.lineWidth = width;
+        ctx.strokeStyle = colour;
+        ctx.stroke();
+      }
+      c.dataset.target = `${Math.round(q.x)} ${Math.round(q.y)}`;
+    } else delete c.dataset.target;
     // The clicked start and end.
     clicks.forEach((p, i) => {
       const q = s.to(p);
@@ -210,6 +228,13 @@ export default function ProjectionEditor({ sheet, positions, previewUrl, value, 
   const onKeyDown = (e: KeyboardEvent<HTMLCanvasElement>) => {
     const sm = sheetMap.current;
     if (!sm) return;
+    if (tool === 'points' && (e.key === 'Enter' || e.key === ' ')) {
+      // Without a pointer: the point of the sheet in the middle of the view (pan the sheet to bring it there).
+      e.preventDefault();
+      const p = sheetToScreen(sm).from(e.currentTarget.clientWidth / 2, e.currentTarget.clientHeight / 2);
+      onPick({ x: Math.round(p.x), y: Math.round(p.y) });
+      return;
+    }
     const k = sheetToScreen(sm).k;
     const step = (e.shiftKey ? 50 : 10) / k;
     const pivot = overlayCentre(value, positions);

@@ -1,10 +1,11 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, formMessages, type ControlPoint, type MapDetail, type MapSummary, type VideoDetail, type VisitDetail } from '@sitewalk/proto';
+import { MESSAGES, formMessages, type ControlPoint, type SheetDetail, type SheetSummary, type VideoCluster, type VideoDetail, type VideoProjection, type VisitDetail } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { formatNumber } from '../../lib/format';
-import { showToast } from '../../lib/toast';
+import { dismissToast, showToast } from '../../lib/toast';
+import { fitQuality } from '../../lib/fit-quality';
 import { tk } from '../../lib/i18n-keys';
 import { viewerPath } from '../../lib/share-links';
 import { IDENTITY, fitTwoPoints, mirrorAbout, overlayCentre, toDegrees, type Point, type Similarity } from '../../lib/projection-transform';
@@ -13,6 +14,15 @@ import { Spinner } from '../../components/spinner';
 import { LabelledSelect } from '../../components/labelled-select';
 import type { EditorTool } from './projection-editor';
 import { videoApi } from './video-api';
+import { UnsurePlacement } from './unsure-placement';
+
+/**
+ * The sheet of a part of the walk: the one the user chose for it, else the
+ * sheet it was last laid on, else the visit's sheet.
+ */
+function sheetFor(cluster: number, chosen: Record<number, number>, projections: VideoProjection[], fallback: number | null): number | null {
+  return chosen[cluster] ?? projections.filter((p) => p.osfm_cluster === cluster).at(-1)?.id_map ?? fallback;
+}
 
 const PointCloudView = lazy(() => import('./point-cloud-view'));
 const ProjectionEditor = lazy(() => import('./projection-editor'));
@@ -36,7 +46,7 @@ const TOOL_HINT: Record<EditorTool, string> = {
 interface Props {
   visit: VisitDetail;
   video: VideoDetail;
-  sheets: MapSummary[];
+  sheets: SheetSummary[];
   onVideo(v: VideoDetail): void;
 }
 
@@ -51,27 +61,34 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
   const n = (v: number) => formatNumber(v, i18n.language);
   const { clusters, projections, keyframes } = video.run.artifacts;
   const [clusterNo, setClusterNo] = useState<number>(clusters[0]?.osfm_cluster ?? 0);
-  const [sheetId, setSheetId] = useState<number | null>(visit.id_map ?? sheets[0]?.id ?? null);
-  const [sheet, setSheet] = useState<MapDetail | null>(null);
+  // The sheet is chosen per part of the walk: a walk that took the stairs has one part per floor, each on its own sheet.
+  const [sheetChoice, setSheetChoice] = useState<Record<number, number>>({});
+  const [sheet, setSheet] = useState<SheetDetail | null>(null);
   const [adjust, setAdjust] = useState<Similarity>(IDENTITY);
   const [tool, setTool] = useState<EditorTool>('move');
   const [picks, setPicks] = useState<Point[]>([]);
   const [busy, setBusy] = useState(false);
   const [show3d, setShow3d] = useState(true);
+  /** The "Placing the rooms…" toast is up until the step ends (the stepper says how it ended). */
+  const [placing, setPlacing] = useState(false);
+  /** The keyframe the user is pinning on the sheet (one more control point where the placement is unsure). */
+  const [pinning, setPinning] = useState<number | null>(null);
 
   useEffect(() => {
     if (!clusters.some((c) => c.osfm_cluster === clusterNo) && clusters[0]) setClusterNo(clusters[0].osfm_cluster);
   }, [clusters, clusterNo]);
-  useEffect(() => {
-    if (sheetId === null && sheets[0]) setSheetId(visit.id_map ?? sheets[0].id);
-  }, [sheets, sheetId, visit.id_map]);
+  const sheetId = sheetFor(clusterNo, sheetChoice, projections, visit.id_map ?? sheets[0]?.id ?? null);
+  const setSheetId = (id: number) => setSheetChoice((c) => ({ ...c, [clusterNo]: id }));
+  const partName = (c: VideoCluster, i: number) =>
+    c.level?.kind === 'stairs' ? t('Stairs') : c.level?.floor != null ? t('Floor {n}', { n: n(c.level.floor + 1) }) : t('Part {n}', { n: n(i + 1) });
+  const hasFloors = clusters.some((c) => c.level);
 
   useEffect(() => {
     if (sheetId === null) return setSheet(null);
     const known = visit.maps.find((m) => m.id === sheetId);
     if (known) return setSheet(known);
     let live = true;
-    api.get<MapDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed).then(
+    api.get<SheetDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed).then(
       (m) => live && setSheet(m),
       (err: unknown) => showToast('error', t((err as Error).message)),
     );
@@ -89,14 +106,26 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
   useEffect(() => {
     setAdjust(IDENTITY);
     setPicks([]);
+    setPinning(null);
   }, [projectionKey]);
 
   const busyRun = isRunBusy(video.run);
   const runningHere = busyRun && (video.run.step === 'project-points' || video.run.step === 'confirm-projection');
+  useEffect(() => {
+    if (!placing || busyRun) return;
+    dismissToast('info', t('Placing the rooms…'));
+    setPlacing(false);
+  }, [placing, busyRun, t]);
   const adjusted = adjust !== IDENTITY;
   const positions = projection?.positions ?? [];
   const pivot = useMemo(() => overlayCentre(adjust, positions), [adjust, positions]);
   const sheetName = sheets.find((s) => s.id === sheetId)?.name ?? sheet?.name ?? '';
+  const fit = fitQuality(projection?.residual_px, { width: sheet?.width ?? null, height: sheet?.height ?? null });
+  // Rooms SiteWalk cannot vouch for (only for the server's own proposal: a hand adjustment is the user's call).
+  const certainty = projection && !projection.confirmed_at && !adjusted ? (projection.certainty ?? null) : null;
+  const unsure = useMemo(() => new Set(certainty?.unsure ?? []), [certainty]);
+  const suggested = certainty?.suggested_keyframe ?? null;
+  const suggestedFrame = suggested === null ? null : (keyframes.find((k) => k.index === suggested) ?? null);
 
   /** Asks the server for a proposal; with control points (sheet pixels) it fits the walk to them, from the reconstruction itself. */
   const project = async (controlPoints?: ControlPoint[]) => {
@@ -119,6 +148,7 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
       const body = { id_map: projection.id_map, id_visit: visit.id, osfmCluster: projection.osfm_cluster, ...(adjusted ? { positions: adjustPositions(projection.positions, adjust) } : {}) };
       onVideo(await videoApi.confirm(body));
       showToast('info', t('Placing the rooms…'));
+      setPlacing(true);
     } catch (err) {
       showToast('error', t((err as Error).message || MESSAGES.projectPointsFailed));
     } finally {
@@ -127,6 +157,14 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
   };
 
   const onPick = (p: Point) => {
+    if (pinning !== null && projection) {
+      // One more control point: the proposal's own control points stay, the new one joins them, and the server fits again.
+      const keyframe = pinning;
+      setPinning(null);
+      setTool('move');
+      void project([...projection.control_points.filter((c) => c.keyframe !== keyframe), { keyframe, x: p.x, y: p.y }]);
+      return;
+    }
     if (positions.length < 2) return;
     const next = picks.length >= 2 ? [p] : [...picks, p];
     setPicks(next);
@@ -168,7 +206,7 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
               <select id="video-cluster" className="form-select form-select-sm w-auto mw-100" value={clusterNo} onChange={(e) => setClusterNo(Number(e.target.value))} data-testid="cluster-select">
                 {clusters.map((c, i) => (
                   <option key={c.osfm_cluster} value={c.osfm_cluster}>
-                    {t('Part {n}: {rooms} rooms', { n: n(i + 1), rooms: n(c.keyframes.length) })}
+                    {c.level ? t('{part}: {rooms} rooms', { count: c.keyframes.length, part: partName(c, i), rooms: n(c.keyframes.length) }) : t('Part {n}: {rooms} rooms', { count: c.keyframes.length, n: n(i + 1), rooms: n(c.keyframes.length) })}
                   </option>
                 ))}
               </select>
@@ -179,11 +217,17 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
           </button>
         </div>
         <div className="card-body" id="point-cloud-body">
-          {clusters.length > 1 && <p className="small text-body-secondary">{t('The reconstruction came out in {n} parts. Lay each part on the sheet and confirm it on its own.', { n: n(clusters.length) })}</p>}
+          {clusters.length > 1 && (
+            <p className="small text-body-secondary" data-testid="parts-hint">
+              {hasFloors
+                ? t('The walk took the stairs: each floor is a part of its own. Choose the sheet of each floor and lay it there with its own control points.')
+                : t('The reconstruction came out in {n} parts. Lay each part on the sheet and confirm it on its own.', { n: n(clusters.length) })}
+            </p>
+          )}
           {cluster && (
             <p className="small text-body-secondary mb-2">
               {t('{rooms} rooms along the walk, {points} points.', { rooms: n(cluster.keyframes.length), points: n(cluster.points) })}
-              {keyframes.length > cluster.keyframes.length && ` ${t('{n} frames could not be placed in this part.', { n: n(keyframes.length - cluster.keyframes.length) })}`}
+              {keyframes.length > cluster.keyframes.length && ` ${t('{n} frames could not be placed in this part.', { count: keyframes.length - cluster.keyframes.length, n: n(keyframes.length - cluster.keyframes.length) })}`}
             </p>
           )}
           {show3d && cluster?.ply_url && (
@@ -214,7 +258,7 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
               <LabelledSelect
                 id="projection-sheet"
                 small
-                label={t('Sheet')}
+                label={clusters.length > 1 && cluster ? t('Sheet for {part}', { part: partName(cluster, clusters.indexOf(cluster)) }) : t('Sheet')}
                 value={sheetId ?? ''}
                 options={sheets.map((s) => ({ value: s.id, label: s.name }))}
                 onChange={(v) => setSheetId(Number(v))}
@@ -236,11 +280,27 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
 
           {projection && sheet && (
             <>
+              {certainty && unsure.size > 0 && (
+                <UnsurePlacement
+                  rooms={unsure.size}
+                  worstM={certainty.worst_m}
+                  thresholdM={certainty.threshold_m}
+                  frame={suggestedFrame}
+                  pinning={pinning !== null}
+                  canEdit={video.can_edit}
+                  disabled={busy || busyRun}
+                  onPin={() => {
+                    setPinning(suggested);
+                    setPicks([]);
+                  }}
+                  onCancel={() => setPinning(null)}
+                />
+              )}
               {video.can_edit && (
                 <div className="d-flex flex-wrap gap-2 align-items-center">
                   <div className="btn-group btn-group-sm flex-wrap sw-tool-group" role="group" aria-label={t('Tools')}>
                     {TOOLS.map((x) => (
-                      <button key={x.tool} type="button" className={`btn ${tool === x.tool ? 'btn-primary' : 'btn-outline-primary'}`} aria-pressed={tool === x.tool} onClick={() => { setTool(x.tool); if (x.tool === 'points') setPicks([]); }}>
+                      <button key={x.tool} type="button" className={`btn ${tool === x.tool ? 'btn-primary' : 'btn-outline-primary'}`} aria-pressed={tool === x.tool} onClick={() => { setTool(x.tool); setPinning(null); if (x.tool === 'points') setPicks([]); }}>
                         <i className={`bi ${x.icon} me-1`} aria-hidden="true" />
                         {t(x.label)}
                       </button>
@@ -257,7 +317,7 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
                 </div>
               )}
               <p className="small text-body-secondary mb-0" aria-live="polite" data-testid="projection-hint">
-                {t(TOOL_HINT[tool])}{' '}
+                {pinning !== null ? `${t('Click on the sheet where the highlighted room’s photo was taken.')} ${t('Without a mouse: bring that place to the middle of the sheet and press Enter on it.')}` : t(TOOL_HINT[tool])}{' '}
                 {adjusted && t('Turned {deg}°, scaled {percent}%.', { deg: n(toDegrees(adjust.rotation)), percent: n(Math.round(adjust.scale * 100)) })}
               </p>
               <Suspense fallback={<Spinner />}>
@@ -268,7 +328,9 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
                   previewUrl={projection.confirmed_at ? null : projection.preview_url}
                   value={adjust}
                   onChange={setAdjust}
-                  tool={video.can_edit ? tool : 'pan'}
+                  tool={video.can_edit ? (pinning !== null ? 'points' : tool) : 'pan'}
+                  unsure={unsure}
+                  target={pinning ?? suggested}
                   picks={picks}
                   onPick={onPick}
                   label={t('The walk laid over sheet {name}', { name: sheetName })}
@@ -276,9 +338,10 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
               </Suspense>
               <div className="d-flex flex-wrap align-items-center gap-2">
                 <span className="small text-body-secondary me-auto" data-testid="projection-summary">
-                  {t('{n} rooms will be placed on {sheet}.', { n: n(projection.positions.length), sheet: sheetName })}
-                  {projection.residual_px !== null && ` ${t('The fit is off by {px} pixels on average.', { px: n(Math.round(projection.residual_px)) })}`}
+                  {t('{n} rooms will be placed on {sheet}.', { count: projection.positions.length, n: n(projection.positions.length), sheet: sheetName })}
+                  {fit && <span data-testid="fit-quality">{` ${fit === 'good' ? t('The walk fits the points you marked well.') : t('The walk and the points you marked disagree: check the points.')}`}</span>}
                   {projection.fitted_by === 'plan' && ` ${t("Snapped to the plan's walls.")}`}
+                  {certainty && unsure.size === 0 && ` ${t('Every room is placed within {m} m.', { m: n(Math.max(0.1, Math.ceil(certainty.worst_m * 10) / 10)) })}`}
                 </span>
                 {video.can_edit && (
                   <button type="button" className="btn btn-success" onClick={() => void confirmProjection()} disabled={busy || busyRun || projection.positions.length === 0}>
@@ -289,7 +352,7 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
               </div>
               {projection.confirmed_at && (
                 <div className="alert alert-success d-flex flex-wrap align-items-center gap-2 mb-0" role="status" data-testid="projection-confirmed">
-                  <span className="me-auto">{t('{n} rooms are placed on {sheet}.', { n: n(projection.room_ids.length), sheet: sheetName })}</span>
+                  <span className="me-auto">{t('{n} rooms are placed on {sheet}.', { count: projection.room_ids.length, n: n(projection.room_ids.length), sheet: sheetName })}</span>
                   <Link to={`/visitsheet/${visit.id}?map=${projection.id_map}`} className="btn btn-sm btn-outline-success">
                     <i className="bi bi-pin-map me-1" aria-hidden="true" />
                     {t('See the rooms on the sheet')}

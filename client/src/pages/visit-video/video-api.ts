@@ -8,6 +8,7 @@ import {
 } from '@sitewalk/proto';
 import { VIDEO_UPLOAD_TIMEOUT, api, apiRequest } from '../../lib/api-client';
 import { tk } from '../../lib/i18n-keys';
+import { uploadResumable } from './resumable-upload';
 
 /**
  * The calls of the walk-through video screens (contract in proto videos.ts),
@@ -22,11 +23,17 @@ export const videoApi = {
   get: (visitId: number) => api.get<VideoDetail | null>(`/visits/${visitId}/video`, VIDEO_LOAD_FAILED),
 
   /**
-   * Sends the video with progress (0..100) and no timeout (SPEC §9); `signal`
-   * cancels it. A cancelled upload rejects with an AbortError-like error
-   * whose `cancelled` is true.
+   * Sends the video resumably (tus, resumable-upload.ts) with progress
+   * (0..100) and no timeout (SPEC §9): a dropped connection or a closed tab
+   * carries on where the server stopped. `signal` cancels it (and the server
+   * drops what it received); a cancelled upload rejects with an error whose
+   * `cancelled` is true.
    */
-  upload: async (visitId: number, file: File, onProgress: (percent: number, loaded: number) => void, signal: AbortSignal) => {
+  upload: (visitId: number, file: File, onProgress: (percent: number, loaded: number) => void, signal: AbortSignal, onResumed?: () => void) =>
+    uploadResumable(visitId, file, { onProgress, onResumed }, signal, () => videoApi.get(visitId)),
+
+  /** The one-request multipart upload (POST /visits/{id}/video), same progress and cancel. */
+  uploadMultipart: async (visitId: number, file: File, onProgress: (percent: number, loaded: number) => void, signal: AbortSignal) => {
     const form = new FormData();
     form.append('file', file);
     try {

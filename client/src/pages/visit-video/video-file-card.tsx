@@ -2,19 +2,16 @@ import { useEffect, useRef, useState } from 'react';
 import { ProgressBar } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, VIDEO_LIMITS, type VideoDetail } from '@sitewalk/proto';
-import { formatNumber } from '../../lib/format';
+import { formatMegabytes, formatNumber } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { formatElapsed, isRunBusy } from '../../lib/video-run';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
-import { FileButton } from '../edit-visit/multi-file-button';
+import { FileButton } from '../../components/file-button';
 import { isCancelled, videoApi } from './video-api';
+import { LEAVE_PAGE, pendingUploads, type PendingUpload } from './resumable-upload';
 
 const VIDEO_NAME = /\.(mp4|m4v|mov|mkv|webm|avi|insv|360)$/i;
-
-/** Megabytes with one decimal, in the user's language. */
-export const formatMegabytes = (bytes: number, locale: string) =>
-  new Intl.NumberFormat(locale, { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(bytes / (1024 * 1024));
 
 interface Sending {
   name: string;
@@ -22,6 +19,8 @@ interface Sending {
   percent: number;
   loaded: number;
   controller: AbortController;
+  /** Carrying on an upload the browser remembered (a dropped connection, a closed tab). */
+  resumed: boolean;
 }
 
 interface Props {
@@ -47,8 +46,12 @@ export function VideoFileCard({ visitId, canEdit, video, onVideo }: Props) {
   const [busy, setBusy] = useState(false);
   const sendingRef = useRef<Sending | null>(null);
   sendingRef.current = sending;
+  const [pending, setPending] = useState<PendingUpload[]>([]);
+  useEffect(() => {
+    if (!sending) void pendingUploads(visitId).then(setPending);
+  }, [visitId, sending]);
 
-  // Leaving the page would drop the upload: the browser asks first. Unmounting cancels it.
+  // Leaving the page stops the upload (choosing the file again carries it on): the browser asks first. Unmounting pauses it.
   useEffect(() => {
     if (!sending) return;
     const ask = (e: BeforeUnloadEvent) => {
@@ -57,17 +60,18 @@ export function VideoFileCard({ visitId, canEdit, video, onVideo }: Props) {
     window.addEventListener('beforeunload', ask);
     return () => window.removeEventListener('beforeunload', ask);
   }, [sending]);
-  useEffect(() => () => sendingRef.current?.controller.abort(), []);
+  useEffect(() => () => sendingRef.current?.controller.abort(LEAVE_PAGE), []);
 
   const maxBytes = video?.max_bytes ?? VIDEO_LIMITS.defaultMaxBytes;
 
   const start = async (file: File) => {
     setUploadError(null);
     const controller = new AbortController();
-    const s: Sending = { name: file.name, size: file.size, percent: 0, loaded: 0, controller };
+    const s: Sending = { name: file.name, size: file.size, percent: 0, loaded: 0, controller, resumed: false };
     setSending(s);
+    const mine = (change: Partial<Sending>) => setSending((c) => (c && c.controller === controller ? { ...c, ...change } : c));
     try {
-      const uploaded = await videoApi.upload(visitId, file, (percent, loaded) => setSending((c) => (c && c.controller === controller ? { ...c, percent, loaded } : c)), controller.signal);
+      const uploaded = await videoApi.upload(visitId, file, (percent, loaded) => mine({ percent, loaded }), controller.signal, () => mine({ resumed: true }));
       setSending(null);
       onVideo(uploaded);
       showToast('success', t('Video uploaded. Processing starts now.'));
@@ -79,7 +83,7 @@ export function VideoFileCard({ visitId, canEdit, video, onVideo }: Props) {
     } catch (err) {
       setSending(null);
       if (isCancelled(err)) {
-        showToast('info', t('Upload cancelled.'));
+        if (controller.signal.reason !== LEAVE_PAGE) showToast('info', t('Upload cancelled.'));
         return;
       }
       setUploadError((err as Error).message || MESSAGES.uploadVideoFailed);
@@ -120,7 +124,7 @@ export function VideoFileCard({ visitId, canEdit, video, onVideo }: Props) {
       const r = await videoApi.remove(visitId);
       onVideo(null);
       setConfirm(null);
-      showToast('success', r.rooms_removed ? t('Video deleted, with the {n} rooms made from it.', { n: n(r.rooms_removed) }) : t('Video deleted.'));
+      showToast('success', r.rooms_removed ? t('Video deleted, with the {n} rooms made from it.', { count: r.rooms_removed, n: n(r.rooms_removed) }) : t('Video deleted.'));
     } catch (err) {
       showToast('error', t((err as Error).message));
     } finally {
@@ -129,7 +133,7 @@ export function VideoFileCard({ visitId, canEdit, video, onVideo }: Props) {
   };
 
   const uploadButton = (label: string, primary: boolean) => (
-    <FileButton className={`btn btn-sm ${primary ? 'btn-primary' : 'btn-outline-secondary'}`} accept="video/*,.mp4,.mov,.m4v,.mkv,.webm,.insv" inputLabel={t('Walk-through video file')} onFiles={pick} disabled={sending !== null || busy}>
+    <FileButton className={`btn btn-sm ${primary ? 'btn-primary' : 'btn-outline-secondary'}`} accept="video/*,.mp4,.mov,.m4v,.mkv,.webm,.insv" inputLabel={t('Walk-through video file')} multiple onFiles={pick} disabled={sending !== null || busy}>
       <i className="bi bi-cloud-arrow-up me-1" aria-hidden="true" />
       {label}
     </FileButton>
@@ -168,6 +172,16 @@ export function VideoFileCard({ visitId, canEdit, video, onVideo }: Props) {
               </button>
             </div>
             <ProgressBar now={sending.percent} label={`${n(sending.percent)}%`} animated aria-label={t('Uploading {name}', { name: sending.name })} data-testid="video-upload-bar" />
+            {sending.resumed && (
+              <p className="small text-body-secondary mb-0 mt-1" data-testid="video-upload-resumed">
+                {t('Carrying on where the upload stopped.')}
+              </p>
+            )}
+          </div>
+        )}
+        {!sending && canEdit && pending.length > 0 && (
+          <div className="alert alert-info small mb-2" role="status" data-testid="video-upload-pending">
+            {t('The upload of {name} ({mb} MB) did not finish. Choose the same file again to carry on where it stopped.', { name: pending[0].name, mb: mb(pending[0].size) })}
           </div>
         )}
         {uploadError && (

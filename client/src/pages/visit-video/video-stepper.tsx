@@ -1,7 +1,7 @@
 import { ProgressBar } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { VIDEO_STEP_FAILURE, type VideoRun, type VideoStepState } from '@sitewalk/proto';
-import { STEP_LABELS, formatElapsed, overallPercent, stepElapsed } from '../../lib/video-run';
+import { STEP_LABELS, formatElapsed, overallPercent, remainingSeconds, stepElapsed } from '../../lib/video-run';
 import { formatNumber } from '../../lib/format';
 import { tk } from '../../lib/i18n-keys';
 
@@ -67,6 +67,7 @@ export function VideoStepper({ run, now, compact = false }: { run: VideoRun; now
     <ol className="list-unstyled mb-0 sw-video-stepper" aria-label={t('Video processing')} data-testid="video-stepper" data-status={run.status}>
       {run.steps.map((s, i) => {
         const elapsed = stepElapsed(s, now);
+        const left = remainingSeconds(s, now);
         const isCurrent = i === currentIndex && (s.status === 'active' || s.status === 'queued' || s.status === 'failed');
         const reason = s.status === 'failed' ? (s.error ?? (run.error?.step === s.step ? run.error.reason : '')) : '';
         return (
@@ -101,6 +102,11 @@ export function VideoStepper({ run, now, compact = false }: { run: VideoRun; now
                   aria-label={t(STEP_LABELS[s.step])}
                   data-testid="video-step-bar"
                 />
+              )}
+              {left !== null && (
+                <div className="small mt-1" data-testid="video-step-eta">
+                  {t('About {time} left', { time: formatElapsed(Math.ceil(left)) })}
+                </div>
               )}
               {s.status === 'active' && s.message && (
                 <div className="small text-body-secondary mt-1" aria-live="polite" data-testid="video-step-message">

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, formMessages, type MapSummary, type ProjectDetail, type VisitDetail } from '@sitewalk/proto';
+import { MESSAGES, formMessages, type SheetSummary, type ProjectDetail, type VisitDetail } from '@sitewalk/proto';
 import { ApiError, api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { Spinner } from '../../components/spinner';
@@ -30,7 +30,7 @@ export default function VisitVideoPage() {
   const visitId = positiveInt(id);
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [visit, setVisit] = useState<VisitDetail | null>(null);
-  const [sheets, setSheets] = useState<MapSummary[]>([]);
+  const [sheets, setSheets] = useState<SheetSummary[]>([]);
   const [busy, setBusy] = useState(false);
 
   const fetchVisit = useCallback(async () => {
@@ -74,7 +74,7 @@ export default function VisitVideoPage() {
         <h2 className="h5 mb-0 me-auto text-break">{visit.name}</h2>
         {run.live && (
           <span className="badge rounded-pill bg-body-secondary text-body border sw-live" title={t('Changes to this project appear here as they happen.')}>
-            <span className="sw-live-dot" aria-hidden="true" /> {t('Live')}
+            <span className="sw-live-dot" aria-hidden="true" /> {t('Live updates')}
           </span>
         )}
         <Link to={`/editvisit/${visit.id}`} className="btn btn-outline-secondary btn-sm">

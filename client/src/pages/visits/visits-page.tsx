@@ -1,19 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, type ProjectList, type ProjectSummary, type VisitList, type VisitStarResponse, type VisitSummary } from '@sitewalk/proto';
+import { MESSAGES, type VisitStarResponse, type VisitSummary } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { formatDay, formatNumber } from '../../lib/format';
 import { viewerPath } from '../../lib/share-links';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { Spinner } from '../../components/spinner';
-import { Pagination } from '../projects/pagination';
-import { allPages, pageOf, VISITS_PER_PAGE } from './visits-paging';
+import { Pagination } from '../../components/pagination';
+import { pageOf } from './visits-paging';
+import { useProjectChoicesQuery, useVisitListQuery } from './use-visits-queries';
 import '../projects/projects.css';
 import './visits.css';
-
-type Load = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; visits: VisitSummary[]; total: number; page: number; pages: number };
 
 const positiveInt = (s: string | undefined) => (s && /^[1-9]\d{0,9}$/.test(s) ? Number(s) : null);
 
@@ -31,52 +30,22 @@ export default function VisitsPage() {
   // The page is part of the address (?page=3), so a reload or Back keeps it.
   const [search, setSearch] = useSearchParams();
   const page = pageOf(search.get('page'));
-  const [projects, setProjects] = useState<ProjectSummary[] | null>(null);
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [reloadKey, setReloadKey] = useState(0);
-
+  const projects = useProjectChoicesQuery().data ?? null;
+  const visits = useVisitListQuery(projectId, page);
+  const list = visits.data;
+  const pages = list ? Math.max(1, Math.ceil(list.total / list.per_page)) : 1;
+  // Past the last page (visits deleted since, an old link): the last page instead.
+  const pastLastPage = !!list && page > pages;
   useEffect(() => {
-    let live = true;
-    // Every project for the chooser, page after page (the API gives at most 100 at a time).
-    allPages((p, perPage) => api.get<ProjectList>('/projects', MESSAGES.fetchProjectsFailed, { params: { page: p, per_page: perPage, sort: 'name', order: 'asc' } })).then(
-      (items) => live && setProjects(items),
-      (err: unknown) => {
-        console.warn(err);
-        if (live) setProjects([]);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  useEffect(() => {
-    let live = true;
-    setLoad({ status: 'loading' });
-    const params: Record<string, string | number> = { page, per_page: VISITS_PER_PAGE, sort: 'date', order: 'desc' };
-    if (projectId) params.id_project = projectId;
-    api.get<VisitList>('/visits', MESSAGES.fetchVisitsFailed, { params }).then(
-      (list) => {
-        if (!live) return;
-        const pages = Math.max(1, Math.ceil(list.total / list.per_page));
-        // Past the last page (visits deleted since, an old link): the last page instead.
-        if (page > pages) setSearch(pages > 1 ? { page: String(pages) } : {}, { replace: true });
-        else setLoad({ status: 'ready', visits: list.items, total: list.total, page, pages });
-      },
-      (err: unknown) => live && setLoad({ status: 'error', message: (err as Error).message || MESSAGES.fetchVisitsFailed }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [projectId, page, reloadKey, setSearch]);
+    if (pastLastPage) setSearch(pages > 1 ? { page: String(pages) } : {}, { replace: true });
+  }, [pastLastPage, pages, setSearch]);
+  const ready = list && !pastLastPage ? list : null;
   const goToPage = (p: number) => {
     setSearch(p > 1 ? { page: String(p) } : {});
     window.scrollTo({ top: 0 });
   };
 
   const project = projects?.find((p) => p.id === projectId) ?? null;
-  const setStar = (visitId: number, starred: boolean) =>
-    setLoad((l) => (l.status === 'ready' ? { ...l, visits: l.visits.map((v) => (v.id === visitId ? { ...v, starred } : v)) } : l));
   const n = (v: number) => formatNumber(v, i18n.language);
 
   return (
@@ -118,16 +87,16 @@ export default function VisitsPage() {
         )}
       </div>
 
-      {load.status === 'loading' && <Spinner size="lg" />}
-      {load.status === 'error' && (
+      {(visits.isPending || pastLastPage) && <Spinner size="lg" />}
+      {visits.isError && (
         <div className="alert alert-danger d-flex align-items-center gap-2" role="alert">
-          <span className="me-auto">{t(load.message)}</span>
-          <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => setReloadKey((k) => k + 1)}>
+          <span className="me-auto">{t(visits.error.message || MESSAGES.fetchVisitsFailed)}</span>
+          <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void visits.refetch()}>
             {t('Try again')}
           </button>
         </div>
       )}
-      {load.status === 'ready' && load.visits.length === 0 && (
+      {ready && ready.items.length === 0 && (
         <div className="card border-0 shadow-sm sw-empty-state" data-testid="visits-empty">
           <i className="bi bi-badge-vr d-block mb-2" aria-hidden="true" />
           <p className="mb-3">{projectId ? t('This project has no visits yet.') : t('No visits yet.')}</p>
@@ -141,17 +110,17 @@ export default function VisitsPage() {
           )}
         </div>
       )}
-      {load.status === 'ready' && load.visits.length > 0 && (
+      {ready && ready.items.length > 0 && (
         <>
           <p className="small text-body-secondary mb-2" data-testid="visits-count">
-            {t('{n} visits', { n: n(load.total) })}
+            {t('{n} visits', { count: ready.total, n: n(ready.total) })}
           </p>
           <ul className="list-unstyled d-flex flex-column gap-2 mb-0" aria-label={t('Visits')}>
-            {load.visits.map((v) => (
-              <VisitRow key={v.id} visit={v} showProject={!projectId} onStar={(s) => setStar(v.id, s)} />
+            {ready.items.map((v) => (
+              <VisitRow key={v.id} visit={v} showProject={!projectId} onStar={(s) => visits.setStarred(v.id, s)} />
             ))}
           </ul>
-          <Pagination page={load.page} pages={load.pages} onPage={goToPage} />
+          <Pagination page={page} pages={pages} onPage={goToPage} />
         </>
       )}
     </div>
@@ -218,31 +187,31 @@ function VisitRow({ visit: v, showProject, onStar }: { visit: VisitSummary; show
           </div>
           <div className="small text-body-secondary">
             <time dateTime={v.date}>{formatDay(v.date, i18n.language)}</time>
-            {showProject && <> · {v.project_name}</>}
-            {v.map_name && <> · {v.map_name}</>}
+            {showProject && <> · <bdi>{v.project_name}</bdi></>}
+            {v.map_name && <> · <bdi>{v.map_name}</bdi></>}
             {' · '}
             <span data-testid="visit-rooms">
-              {v.rooms_ready === v.rooms_count ? t('{n} rooms', { n: n(v.rooms_count) }) : t('{ready} of {n} rooms ready', { ready: n(v.rooms_ready), n: n(v.rooms_count) })}
+              {v.rooms_ready === v.rooms_count ? t('{n} rooms', { count: v.rooms_count, n: n(v.rooms_count) }) : t('{ready} of {n} rooms ready', { count: v.rooms_count, ready: n(v.rooms_ready), n: n(v.rooms_count) })}
             </span>
           </div>
         </div>
         <div className="d-flex flex-wrap gap-1 sw-visit-actions">
-          <a href={path} target="_blank" rel="noopener" className="btn btn-sm btn-primary" aria-label={t('Open {name} in the viewer', { name: v.name })}>
+          <a href={path} target="_blank" rel="noopener" className="btn btn-sm btn-primary" aria-label={`${t('View')}: ${v.name}`}>
             <i className="bi bi-play-circle me-1" aria-hidden="true" />
             {t('View')}
           </a>
-          <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void copy()} aria-label={t('Copy the share link of {name}', { name: v.name })}>
+          <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void copy()} aria-label={`${t('Copy link')}: ${v.name}`}>
             <i className="bi bi-link-45deg" aria-hidden="true" />
             <span className="d-none d-md-inline ms-1">{t('Copy link')}</span>
           </button>
           {v.id_map && (
-            <Link to={`/compare/${v.id_map}?left=${v.id}`} className="btn btn-sm btn-outline-secondary" aria-label={t('Compare {name} with another date', { name: v.name })}>
+            <Link to={`/compare/${v.id_map}?left=${v.id}`} className="btn btn-sm btn-outline-secondary" aria-label={`${t('Compare')}: ${v.name}`}>
               <i className="bi bi-layout-split" aria-hidden="true" />
               <span className="d-none d-md-inline ms-1">{t('Compare')}</span>
             </Link>
           )}
           {v.can_edit && (
-            <Link to={`/editvisit/${v.id}`} className="btn btn-sm btn-outline-primary" aria-label={t('Edit {name}', { name: v.name })}>
+            <Link to={`/editvisit/${v.id}`} className="btn btn-sm btn-outline-primary" aria-label={`${t('Edit')}: ${v.name}`}>
               <i className="bi bi-pencil" aria-hidden="true" />
               <span className="d-none d-md-inline ms-1">{t('Edit')}</span>
             </Link>

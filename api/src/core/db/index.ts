@@ -1,2 +1,0 @@
-export { db, closeDb, migrateLatest, migrationSource, preparedQuery } from './knex.js';
-export * from './models/index.js';

@@ -1,0 +1,162 @@
+/**
+ * One run of the video pipeline on a generated walk, as the workers chain it
+ * after an upload is accepted: processVideo (keyframes), reconstruct
+ * (COLMAP), then projectCluster of the largest cluster with the walk's start
+ * and end as control points (the rooms proposed on the sheet). Records every
+ * progress report (for the remaining-time harness), the stage timings as the
+ * worker stores them, the wall and CPU time, and the peak memory of this
+ * process with the tools it runs (the sum of their RSS, sampled).
+ */
+import { cpuSeconds } from './machine.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { EtaSample } from '../core/src/video-eta.js';
+import { processVideo } from '../workers/src/video/process.js';
+import { reconstruct } from '../workers/src/video/reconstruct.js';
+import { projectCluster } from '../workers/src/video/projection.js';
+import { decodePly } from '../workers/src/video/ply.js';
+import type { CachedWalk } from './walk-cache.js';
+
+export type RecordedStep = 'process' | 'generate-ply';
+
+export interface WalkRun {
+  keyframes: number;
+  placed: number;
+  rooms: number;
+  /** Wall time of each step and of the projection, ms. */
+  ms: { process: number; 'generate-ply': number; project: number; total: number };
+  cpuSeconds: number;
+  peakRssBytes: number;
+  /** `process.decode`, `generate-ply.mapping`, … seconds, as a run stores them. */
+  timings: Record<string, number>;
+  steps: Record<RecordedStep, EtaSample[]>;
+}
+
+
+/** The summed RSS of this process and every process under it (Linux /proc; this process alone elsewhere). */
+export function treeRss(): number {
+  try {
+    const parent = new Map<number, number>();
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+        parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    const inTree = (pid: number): boolean => {
+      for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) if (p === process.pid) return true;
+      return false;
+    };
+    let sum = 0;
+    for (const pid of parent.keys()) {
+      if (!inTree(pid)) continue;
+      try {
+        sum += Number(fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    return sum;
+  } catch {
+    return process.memoryUsage().rss;
+  }
+}
+
+interface PlanJson {
+  pxPerMetre: number;
+  origin: { px: number; py: number };
+  imageWidth: number;
+  imageHeight: number;
+}
+
+export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> {
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(work, { recursive: true });
+  const steps: Record<RecordedStep, EtaSample[]> = { process: [], 'generate-ply': [] };
+  const record = (list: EtaSample[], t0: number) => (percent: number, _message: string, measure?: EtaSample['measure']) => {
+    list.push({ t: Math.round(performance.now() - t0), percent: Math.round(percent * 100) / 100, ...(measure ? { measure: { ...measure, done: Math.round(measure.done * 100) / 100, total: Math.round(measure.total * 100) / 100 } } : {}) });
+  };
+  let peak = treeRss();
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, treeRss());
+  }, 250);
+  try {
+    const c0 = cpuSeconds();
+    const t0 = performance.now();
+    const manifest = await processVideo(walk.video, work, record(steps.process, t0));
+    const t1 = performance.now();
+    const rec = await reconstruct(work, record(steps['generate-ply'], t1));
+    const t2 = performance.now();
+    // The rooms proposed on the sheet: the largest cluster with the start and end pinned where the walk really was.
+    const truth = JSON.parse(fs.readFileSync(walk.pathJson, 'utf8')) as { frames: { x: number; y: number }[] };
+    const plan = JSON.parse(fs.readFileSync(path.join(walk.dir, 'walk.plan.json'), 'utf8')) as PlanJson;
+    const main = [...rec.clusters].sort((a, b) => b.path.length - a.path.length)[0];
+    let rooms = 0;
+    if (main && main.path.length >= 2) {
+      const poses = [...main.path].sort((a, b) => a.frame - b.frame);
+      const toSheet = (frame: number): [number, number] => [plan.origin.px + truth.frames[frame].x * plan.pxPerMetre, plan.origin.py - truth.frames[frame].y * plan.pxPerMetre];
+      const { data: grey, info } = await sharp(path.join(walk.dir, 'walk.plan.png')).greyscale().raw().toBuffer({ resolveWithObject: true });
+      const proj = projectCluster({
+        plan: { width: info.width, height: info.height, grey: new Uint8Array(grey.buffer, grey.byteOffset, grey.length), scale: 1 },
+        points: decodePly(fs.readFileSync(main.plyPath)).xyz,
+        path: poses,
+        sheet: { width: plan.imageWidth, height: plan.imageHeight },
+        controls: [
+          { keyframe: poses[0].keyframe, sheet: toSheet(poses[0].frame) },
+          { keyframe: poses[poses.length - 1].keyframe, sheet: toSheet(poses[poses.length - 1].frame) },
+        ],
+      });
+      rooms = proj.rooms.length;
+    }
+    const t3 = performance.now();
+    return {
+      keyframes: manifest.keyframes.length,
+      placed: manifest.keyframes.length - rec.unplaced.length,
+      rooms,
+      ms: { process: t1 - t0, 'generate-ply': t2 - t1, project: t3 - t2, total: t3 - t0 },
+      cpuSeconds: cpuSeconds() - c0,
+      peakRssBytes: Math.max(peak, treeRss()),
+      timings: Object.fromEntries([
+        ...Object.entries(manifest.timings.wall).map(([k, v]) => [`process.${k}`, v]),
+        ...Object.entries(rec.timings.wall).map(([k, v]) => [`generate-ply.${k}`, v]),
+      ]),
+      steps,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** A run's progress reports as the remaining-time harness reads them (bench/video-progress-*.json). */
+export interface ProgressRecording {
+  walk_seconds: number;
+  seed?: number;
+  cores: number;
+  recorded: string;
+  load?: { before: string; after: string };
+  duration_ms: Record<RecordedStep, number>;
+  /** The run's stage timings as the worker stores them: `process.decode`, `generate-ply.mapping`, … (seconds). */
+  timings?: Record<string, number>;
+  steps: Record<RecordedStep, EtaSample[]>;
+}
+
+/** Saves a run's reports beside the bench for the remaining-time harness; returns the file. */
+export function saveRecording(run: WalkRun, walk: { seconds: number; seed: number }, meta: { cores: number; recorded: string; load: { before: string; after: string } }): string {
+  // One file per run (the time it was recorded in its name): the harness learns each run's profile from the others.
+  const stamp = meta.recorded.replace(/[^0-9]/g, '').slice(0, 12);
+  const out = path.join(path.dirname(new URL(import.meta.url).pathname), `video-progress-${walk.seconds}s-seed${walk.seed}-${stamp}.json`);
+  const recording: ProgressRecording = {
+    walk_seconds: walk.seconds,
+    seed: walk.seed,
+    ...meta,
+    duration_ms: { process: Math.round(run.ms.process), 'generate-ply': Math.round(run.ms['generate-ply']) },
+    timings: run.timings,
+    steps: run.steps,
+  };
+  fs.writeFileSync(out, `${JSON.stringify(recording)}\n`);
+  return out;
+}

@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { pageWindow } from './page-window';
+
+describe('page links', () => {
+  it('shows every page of a short list', () => {
+    expect(pageWindow(2, 4)).toEqual([1, 2, 3, 4]);
+  });
+  it('shows the first, the last and the neighbours of the current page, with gaps', () => {
+    expect(pageWindow(10, 20)).toEqual([1, null, 9, 10, 11, null, 20]);
+    expect(pageWindow(1, 20)).toEqual([1, 2, null, 20]);
+  });
+});

@@ -1,0 +1,145 @@
+import type { Plan, PlanCreateRequest, PlanInfo, PlanMemberRole, PlanUpdateRequest, SubscriptionUpdateRequest } from '@sitewalk/proto';
+import type { Db } from '../db/query-types.js';
+
+/**
+ * Every query of the plan catalogue (`plans`) and of the subscriptions that
+ * give a user a plan until a date (`plan_subscriptions`), with the row types
+ * they return. The services hold the rules and never write SQL.
+ */
+
+/** A row of `plans` with its subscriber count; the price as the driver returns a decimal. */
+export type PlanRow = Omit<Plan, 'price' | 'created_at' | 'updated_at'> & { price: string; created_at: Date; updated_at: Date };
+
+const PLAN_COLUMNS = [
+  'p.id',
+  'p.name',
+  'p.description',
+  'p.price',
+  'p.currency',
+  'p.period',
+  'p.member_slots',
+  'p.max_projects',
+  'p.max_storage_mb',
+  'p.max_video_minutes',
+  'p.active',
+  'p.price_month_minor',
+  'p.price_year_minor',
+  'p.created_at',
+  'p.updated_at',
+];
+
+/** Every plan (or the one with this id), cheapest first, then by name. */
+export function planRows(k: Db, id?: number): Promise<PlanRow[]> {
+  const q = k('plans as p')
+    .select(...PLAN_COLUMNS, k.raw('(select count(*) from plan_subscriptions s where s.id_plan = p.id)::int as subscribers'))
+    .orderBy('p.price')
+    .orderByRaw('lower(p.name)');
+  if (id) q.where('p.id', id);
+  return q;
+}
+
+/** Writes a new plan; a taken name fails with a unique violation. */
+export async function insertPlan(k: Db, input: PlanCreateRequest): Promise<number> {
+  const [row] = await k('plans').insert(input).returning('id');
+  return row.id;
+}
+
+export async function updatePlanRow(k: Db, id: number, patch: PlanUpdateRequest): Promise<void> {
+  await k('plans').where({ id }).update({ ...patch, updated_at: k.fn.now() });
+}
+
+/** Deletes a plan; one with subscribers fails with a foreign-key violation. */
+export async function deletePlanRow(k: Db, id: number): Promise<void> {
+  await k('plans').where({ id }).delete();
+}
+
+/** A subscription with its plan's name, its owner and the slots its members and invitations take. */
+export interface SubscriptionRow {
+  id: number;
+  id_plan: number;
+  plan_name: string;
+  /** YYYY-MM-DD. */
+  expires_at: string;
+  created_at: Date;
+  owner_id: number;
+  username: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  slots_used: number;
+}
+
+/** The subscriptions with this id or of this plan, soonest expiry first. */
+export function subscriptionRows(k: Db, where: { id: number } | { planId: number }): Promise<SubscriptionRow[]> {
+  const q = k('plan_subscriptions as s')
+    .join('plans as p', 'p.id', 's.id_plan')
+    .join('users as u', 'u.id', 's.id_owner')
+    .select(
+      's.id',
+      's.id_plan',
+      'p.name as plan_name',
+      k.raw(`to_char(s.expires_at, 'YYYY-MM-DD') as expires_at`),
+      's.created_at',
+      'u.id as owner_id',
+      'u.username',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      k.raw('(select count(*) from plan_members m where m.id_subscription = s.id)::int as slots_used'),
+    )
+    .orderBy('s.expires_at')
+    .orderBy('s.id');
+  if ('id' in where) q.where('s.id', where.id);
+  else q.where('s.id_plan', where.planId);
+  return q;
+}
+
+/** Writes a subscription; an owner who already has one fails with a unique violation. */
+export async function insertSubscription(k: Db, row: { id_plan: number; id_owner: number; expires_at: string }): Promise<number> {
+  const [{ id }] = await k('plan_subscriptions').insert(row).returning('id');
+  return id;
+}
+
+export async function updateSubscriptionRow(k: Db, id: number, patch: SubscriptionUpdateRequest): Promise<void> {
+  await k('plan_subscriptions').where({ id }).update({ ...patch, updated_at: k.fn.now() });
+}
+
+/** Deletes a subscription (its members and invitations go with it). */
+export async function deleteSubscriptionRow(k: Db, id: number): Promise<void> {
+  await k('plan_subscriptions').where({ id }).delete();
+}
+
+/** The users who subscribe to this plan. */
+export async function ownersOfPlan(k: Db, planId: number): Promise<number[]> {
+  const rows: { id_owner: number }[] = await k('plan_subscriptions').where({ id_plan: planId }).select('id_owner');
+  return rows.map((r) => r.id_owner);
+}
+
+/** The subscription a user owns (role null), or belongs to as an active member (with their role). */
+export async function subscriptionOfUser(k: Db, userId: number): Promise<{ id: number; id_owner: number; role: PlanMemberRole | null } | null> {
+  const owned = await k('plan_subscriptions').where({ id_owner: userId }).first('id', 'id_owner');
+  if (owned) return { ...owned, role: null };
+  const member = await k('plan_members as m').join('plan_subscriptions as s', 's.id', 'm.id_subscription').where({ 'm.id_user': userId, 'm.status': 'active' }).first('s.id', 's.id_owner', 'm.role');
+  return member ?? null;
+}
+
+/** What the profile shows of a subscription's plan: its terms and the expiry day (YYYY-MM-DD). */
+export type SubscribedPlanRow = Pick<PlanInfo, 'id_plan' | 'name' | 'currency' | 'period' | 'expires_at' | 'max_projects' | 'max_storage_mb' | 'max_video_minutes'> & {
+  price: string;
+  member_slots: number;
+};
+
+export function subscribedPlan(k: Db, subscriptionId: number): Promise<SubscribedPlanRow> {
+  return k('plan_subscriptions as s')
+    .join('plans as p', 'p.id', 's.id_plan')
+    .where('s.id', subscriptionId)
+    .first('s.id_plan', 'p.name', 'p.price', 'p.currency', 'p.period', 'p.member_slots', 'p.max_projects', 'p.max_storage_mb', 'p.max_video_minutes', k.raw(`to_char(s.expires_at, 'YYYY-MM-DD') as expires_at`));
+}
+
+/**
+ * Locks a subscription for the rest of the transaction and reads its plan's
+ * name and slots, so two invitations at once cannot take the last slot twice.
+ */
+export function lockSubscriptionSlots(k: Db, subscriptionId: number): Promise<{ name: string; member_slots: number; id_owner: number }> {
+  return k('plan_subscriptions as s').join('plans as p', 'p.id', 's.id_plan').where('s.id', subscriptionId).forUpdate('s').first('p.name', 'p.member_slots', 's.id_owner');
+}

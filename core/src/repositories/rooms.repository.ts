@@ -1,0 +1,106 @@
+import { Poi, Room, RoomHotspot } from '../db/index.js';
+import type { Db } from '../db/query-types.js';
+
+/**
+ * Every query of rooms (the 360 photos of a visit), their hotspots and the
+ * counts and files of their points of interest. Rows are the Objection
+ * model `Room`. The services hold the rules.
+ */
+
+export async function roomById(k: Db, id: number): Promise<Room | undefined> {
+  return await Room.query(k).findById(id);
+}
+
+/** The rooms of a visit in visit order. */
+export const roomsOfVisit = (k: Db, visitId: number) => Room.query(k).where({ id_visit: visitId }).orderBy([{ column: 'position' }, { column: 'id' }]);
+
+/** The position after the visit's last room (0 for its first). */
+export async function nextRoomPosition(k: Db, visitId: number): Promise<number> {
+  const last = await k('rooms').where({ id_visit: visitId }).max<{ max: number | null }>('position as max').first();
+  return last?.max == null ? 0 : last.max + 1;
+}
+
+export async function insertRoom(k: Db, row: Partial<Room>): Promise<Room> {
+  return await Room.query(k).insertAndFetch(row);
+}
+
+export async function patchRoom(k: Db, id: number, change: Partial<Room>): Promise<void> {
+  await Room.query(k).patch(change).where({ id });
+}
+
+/** Deletes a room; its hotspots (both ways) and points of interest go with it. */
+export async function deleteRoomRow(k: Db, id: number): Promise<void> {
+  await Room.query(k).deleteById(id);
+}
+
+/** The room's hotspots with their targets' names, by target order. */
+export interface HotspotRow {
+  id: number;
+  id_room: number;
+  id_room_target: number;
+  yaw: number;
+  pitch: number;
+  target_name: string;
+}
+
+export function hotspotRows(k: Db, roomIds: number[]): Promise<HotspotRow[]> {
+  return k('room_hotspots as h')
+    .join('rooms as t', 't.id', 'h.id_room_target')
+    .whereIn('h.id_room', roomIds)
+    .orderBy([{ column: 't.position' }, { column: 't.id' }])
+    .select('h.id', 'h.id_room', 'h.id_room_target', 'h.yaw', 'h.pitch', 't.name as target_name');
+}
+
+/** How many points of interest each of these rooms has (rooms without any are left out). */
+export function poiCountRows(k: Db, roomIds: number[]): Promise<{ id_room: number; n: number }[]> {
+  return k('pois').whereIn('id_room', roomIds).groupBy('id_room').select('id_room', k.raw('count(*)::int as n'));
+}
+
+/** The room's points of interest, oldest first. */
+export async function poisOfRoom(k: Db, roomId: number): Promise<Poi[]> {
+  return await Poi.query(k).where({ id_room: roomId }).orderBy('id');
+}
+
+/** The storage keys of the files attached to the room's points of interest. */
+export async function poiFileKeys(k: Db, roomId: number): Promise<string[]> {
+  return (await Poi.query(k).where({ id_room: roomId }).whereNotNull('file_key').select('file_key')).map((p) => p.file_key!);
+}
+
+/** The rooms of a visit still queued or processing whose last news is older than `before`. */
+export async function quietUnfinishedRooms(k: Db, where: { id_visit?: number; id?: number }, before: Date): Promise<Room[]> {
+  return await Room.query(k).where(where).whereIn('status', ['queued', 'processing']).where('updated_at', '<', before);
+}
+
+/** Marks a room failed with this message, unless it finished meanwhile. */
+export async function failUnfinishedRoom(k: Db, id: number, error: string): Promise<void> {
+  await Room.query(k).patch({ status: 'failed', error }).where({ id }).whereIn('status', ['queued', 'processing']);
+}
+
+/** The ids of a visit's rooms, locked for the rest of the transaction. */
+export async function lockRoomIdsOfVisit(k: Db, visitId: number): Promise<number[]> {
+  return (await Room.query(k).where({ id_visit: visitId }).forUpdate().select('id')).map((r) => r.id);
+}
+
+/** Of these rooms, those of the visit. */
+export async function roomsOfVisitAmong(k: Db, visitId: number, ids: number[]): Promise<Room[]> {
+  return await Room.query(k).whereIn('id', ids).where({ id_visit: visitId });
+}
+
+/** Links a room to a target room at a direction; linking the pair again moves the link. */
+export async function upsertHotspot(k: Db, link: { id_room: number; id_room_target: number; yaw: number; pitch: number }): Promise<void> {
+  await k('room_hotspots')
+    .insert(link)
+    .onConflict(['id_room', 'id_room_target'])
+    .merge({ yaw: link.yaw, pitch: link.pitch, updated_at: k.fn.now() });
+}
+
+/** Removes the room's link to one target, or every link leaving it; how many went. */
+export async function deleteHotspots(k: Db, roomId: number, targetId?: number): Promise<number> {
+  const q = RoomHotspot.query(k).delete().where({ id_room: roomId });
+  if (targetId) q.where({ id_room_target: targetId });
+  return await q;
+}
+
+export async function poiById(k: Db, id: number): Promise<Poi | undefined> {
+  return await Poi.query(k).findById(id);
+}

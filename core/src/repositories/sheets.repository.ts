@@ -1,0 +1,65 @@
+import { Room, Sheet } from '../db/index.js';
+import type { Db } from '../db/query-types.js';
+
+/**
+ * Every query of sheets (table `maps`) and of the rooms placed on them.
+ * Rows are the Objection models `Sheet` and `Room`. The services hold the rules.
+ */
+
+export async function sheetById(k: Db, id: number): Promise<Sheet | undefined> {
+  return await Sheet.query(k).findById(id);
+}
+
+/** Sheets of a project: PDF pages in order, then by creation. */
+export function sheetsOfProject(k: Db, projectId: number) {
+  return Sheet.query(k).where({ id_project: projectId }).orderBy([{ column: 'created_at' }, { column: 'id_upload' }, { column: 'page' }, { column: 'id' }]);
+}
+
+export async function insertSheet(k: Db, row: { id_project: number; name: string; page_label: string; status: Sheet['status'] }): Promise<Sheet> {
+  return await Sheet.query(k).insertAndFetch(row);
+}
+
+export async function patchSheet(k: Db, id: number, patch: Partial<Pick<Sheet, 'name' | 'page_label' | 'status'>>): Promise<Sheet> {
+  return await Sheet.query(k).patchAndFetchById(id, patch);
+}
+
+/** Deletes a sheet and takes it off the list of sheets its PDF upload made. */
+export async function deleteSheetRow(k: Db, sheet: Pick<Sheet, 'id' | 'id_upload'>): Promise<void> {
+  if (sheet.id_upload) await k('pdf_uploads').where({ id: sheet.id_upload }).update({ sheet_ids: k.raw('array_remove(sheet_ids, ?::integer)', [sheet.id]) });
+  await Sheet.query(k).deleteById(sheet.id);
+}
+
+/** The rooms placed on a sheet, by visit and position; optionally of one visit or one cluster. */
+export async function roomsOnSheet(k: Db, sheetId: number, filter: { id_visit?: number; osfm_cluster?: number }): Promise<Room[]> {
+  const q = Room.query(k).where({ id_map: sheetId }).orderBy([{ column: 'id_visit' }, { column: 'position' }, { column: 'id' }]);
+  if (filter.id_visit !== undefined) q.where({ id_visit: filter.id_visit });
+  if (filter.osfm_cluster !== undefined) q.where({ osfm_cluster: filter.osfm_cluster });
+  return await q;
+}
+
+/**
+ * Of these rooms, those that may be placed on the sheet (already on it, or
+ * of a visit of its project), locked for the rest of the transaction.
+ */
+export async function placeableRooms(k: Db, sheet: Pick<Sheet, 'id' | 'id_project'>, ids: number[]): Promise<Room[]> {
+  return await Room.query(k)
+    .whereIn('rooms.id', ids)
+    .where((w) =>
+      w.where('rooms.id_map', sheet.id).orWhereExists((v) => v.select(k.raw('1')).from('visits').whereRaw('visits.id = rooms.id_visit').andWhere('visits.id_project', sheet.id_project)),
+    )
+    .forUpdate();
+}
+
+/** Puts a room on a sheet at a position (and heading, when given). */
+export async function placeRoom(k: Db, roomId: number, place: Pick<Room, 'id_map' | 'x' | 'y'> & { heading?: number | null }): Promise<void> {
+  await Room.query(k).patch(place).where({ id: roomId });
+}
+
+export async function roomsByIds(k: Db, ids: number[]): Promise<Room[]> {
+  return await Room.query(k).whereIn('id', ids).orderBy('id');
+}
+
+/** Of these sheets, those of the project, by id. */
+export async function sheetsOfProjectAmong(k: Db, projectId: number, ids: number[]): Promise<Sheet[]> {
+  return await Sheet.query(k).whereIn('id', ids).where({ id_project: projectId }).orderBy('id');
+}

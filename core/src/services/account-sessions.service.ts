@@ -1,0 +1,59 @@
+import type { AccountSession } from '@sitewalk/proto';
+import { Session, db } from '../db/index.js';
+import { notFound } from '../errors.js';
+import { logger } from '../logger.js';
+import { signalSessionRevoked } from '../realtime/index.js';
+import { deviceFromUserAgent } from '../user-agent-device.js';
+
+/** How often a session's "last used" time is written: at most once a minute, not on every request. */
+const TOUCH_EVERY_MS = 60_000;
+const touched = new Map<number, number>();
+
+/**
+ * Notes that a session was used now (for "last used" in the list of
+ * devices). Written straight to the table, not through the model: a
+ * last-used time is no reason to empty every process's session cache.
+ */
+export function touchSession(session: Pick<Session, 'id' | 'last_used_at'>, now = Date.now()): void {
+  const last = Math.max(touched.get(session.id) ?? 0, session.last_used_at?.getTime() ?? 0);
+  if (now - last < TOUCH_EVERY_MS) return;
+  touched.set(session.id, now);
+  if (touched.size > 10_000) touched.clear();
+  db()('sessions')
+    .where({ id: session.id })
+    .update({ last_used_at: new Date(now) })
+    .catch((err: unknown) => logger.warn({ err, session_id: session.id }, 'could not note when a session was last used'));
+}
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** GET /sessions: the account's live sessions, the one of this request first, then the most recently used. */
+export async function listSessions(userId: number, currentId: number): Promise<AccountSession[]> {
+  const rows = await Session.query().where({ user_id: userId }).where('expires_at', '>', new Date());
+  return rows
+    .map((s) => ({
+      id: s.id,
+      device: deviceFromUserAgent(s.user_agent),
+      ip: s.ip,
+      last_used_at: iso(s.last_used_at ?? s.created_at),
+      created_at: iso(s.created_at),
+      expires_at: iso(s.expires_at),
+      current: s.id === currentId,
+    }))
+    .sort((a, b) => Number(b.current) - Number(a.current) || b.last_used_at.localeCompare(a.last_used_at));
+}
+
+/** DELETE /sessions/{id}: signs one of the account's own sessions out (another account's answers 404). */
+export async function revokeOwnSession(userId: number, id: number): Promise<{ id: number }> {
+  const n = await Session.query().delete().where({ id, user_id: userId });
+  if (!n) throw notFound('This session does not exist or has already ended.');
+  signalSessionRevoked(id);
+  return { id };
+}
+
+/** POST /sessions/revoke-others: every session of the account but this one ends. */
+export async function revokeOtherSessions(userId: number, currentId: number): Promise<{ revoked: number }> {
+  const gone = (await Session.query().delete().where({ user_id: userId }).whereNot({ id: currentId }).returning('id')) as unknown as { id: number }[];
+  for (const s of gone) signalSessionRevoked(s.id);
+  return { revoked: gone.length };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { learnProfile, PROFILE_RUNS } from './video-eta-profile.js';
+import { estimateRemaining, profilePosition, type EtaSample } from './video-eta.js';
+
+const shares = (p: ReturnType<typeof learnProfile>) => p.segments.map((s) => Number(s.share.toFixed(3)));
+
+describe('how a video step divides its time', () => {
+  it('stands on constants until a run has finished', () => {
+    const p = learnProfile('generate-ply', []);
+    expect(p.learnedFrom).toBe(0);
+    expect(p.segments.map((s) => s.phase)).toEqual(['features', 'matching', 'mapping', null]);
+    expect(p.segments.reduce((a, s) => a + s.share, 0)).toBeCloseTo(1, 9);
+  });
+
+  it('learns each phase share from the stage timings of finished runs, the median, newest runs only', () => {
+    const run = (features: number, mapping: number) => ({ 'generate-ply.features': features, 'generate-ply.loops': 0, 'generate-ply.matching': 10, 'generate-ply.mapping': mapping, 'generate-ply.export': 0, 'generate-ply': 99 });
+    // Three runs where mapping took half the time, one slow outlier, and older runs beyond the limit that say otherwise.
+    const runs = [run(5, 15), run(5, 15), run(50, 15), run(5, 15), ...Array.from({ length: PROFILE_RUNS }, () => run(30, 0))];
+    const p = learnProfile('generate-ply', runs);
+    expect(p.learnedFrom).toBe(PROFILE_RUNS);
+    // Median over the 10 newest: 3 of them mapping-heavy, 1 outlier, 6 old-style → the old style wins the median;
+    // with only the newest four, the mapping-heavy shape does.
+    const newest = learnProfile('generate-ply', runs.slice(0, 4));
+    expect(shares(newest)).toEqual([0.167, 0.333, 0.5, 0]);
+    expect(p.segments[2].share).toBeLessThan(0.1);
+  });
+
+  it('skips runs that lack a stage (another version of the worker, a failed step)', () => {
+    const p = learnProfile('process', [{ 'process.probe': 1, 'process.decode-and-write': 20 }, { 'process.probe': 1, 'process.decode': 8, 'process.write': 1 }]);
+    expect(p.learnedFrom).toBe(1);
+    expect(shares(p)).toEqual([0.1, 0.8, 0.1]);
+  });
+});
+
+/** A step of `phases` (name, units, seconds, span) reported every half second. */
+function run(phases: [string, number, number, [number, number]][]): { samples: EtaSample[]; totalMs: number } {
+  const samples: EtaSample[] = [];
+  let t0 = 0;
+  for (const [phase, total, seconds, span] of phases) {
+    for (let t = 0; t <= seconds * 1000; t += 500) {
+      const done = (total * t) / (seconds * 1000);
+      samples.push({ t: t0 + t, percent: span[0] + ((span[1] - span[0]) * done) / total, measure: { phase, unit: 'views', done, total, span } });
+    }
+    t0 += seconds * 1000;
+  }
+  return { samples, totalMs: t0 };
+}
+
+describe('remaining time with a learned profile', () => {
+  // Features 0–30 % of the percent but 10 s; matching 30–50 % but 40 s; mapping 50–95 % but 10 s; export 5 % and 0 s.
+  const step = run([['features', 60, 10, [0, 30]], ['matching', 10, 40, [30, 50]], ['mapping', 90, 10, [50, 95]]]);
+  const timings = { 'generate-ply.features': 10, 'generate-ply.loops': 0, 'generate-ply.matching': 40, 'generate-ply.mapping': 10, 'generate-ply.export': 0 };
+  const profile = learnProfile('generate-ply', [timings]);
+  const at = (ms: number) => step.samples.filter((s) => s.t <= ms);
+
+  it('says the phases to come take the time they took before, not their share of the percent', () => {
+    // Half-way through features (5 s in): 5 s of features, 40 of matching and 10 of mapping are left.
+    const e = estimateRemaining(at(5000), { profile });
+    expect(e.phase).toBe('features');
+    expect(e.remaining_seconds).toBeCloseTo(55, 0);
+    // Without the profile the percent spans mislead it: the step would be over in about half the time.
+    expect(estimateRemaining(at(5000)).remaining_seconds!).toBeLessThan(30);
+  });
+
+  it('stays within a quarter of the truth through the step', () => {
+    for (let ms = 5000; ms <= step.totalMs * 0.9; ms += 5000) {
+      const said = estimateRemaining(at(ms), { profile }).remaining_seconds!;
+      const truth = (step.totalMs - ms) / 1000;
+      expect(Math.abs(said - truth) / truth).toBeLessThan(0.25);
+    }
+  });
+
+  it('places a report without units by its percent, and says nothing before a few percent of the time passed', () => {
+    expect(profilePosition({ t: 1000, percent: 97.5 }, profile)).toMatchObject({ segment: 3, laterShare: 0 });
+    expect(estimateRemaining([{ t: 100, percent: 0 }], { profile }).remaining_seconds).toBeNull();
+    expect(estimateRemaining([...step.samples, { t: step.totalMs, percent: 100 }], { profile }).remaining_seconds).toBe(0);
+  });
+});

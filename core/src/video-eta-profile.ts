@@ -1,0 +1,97 @@
+/**
+ * How a video step's time divides between its phases, learned from the
+ * steps that finished before (pure: the worker reads their stored stage
+ * timings and passes them in).
+ *
+ * A step's percent is split between phases by fixed spans (features 0–30 %,
+ * matching 30–50 %, mapping 50–95 % …), but the time does not divide that
+ * way, and how it divides depends on the machine (COLMAP's matching against
+ * its mapping, the decoder against the JPEG writes). The remaining-time
+ * estimate (video-eta.ts) uses each segment's share of the step's time to
+ * say how long the phases not begun yet will take: from the running phase's
+ * measured rate, and from the time the step has taken so far. Without
+ * finished runs to learn from, constants measured on the benchmark walks
+ * stand in.
+ */
+
+/** A part of a step's percent and the stage timings that measure its time. */
+export interface EtaSegment {
+  /** The progress measure's phase while the segment runs (null: a part that reports no units). */
+  phase: string | null;
+  from: number;
+  to: number;
+  /** Stage names of the step's timings (`<step>.<stage>` in a run's timings) whose seconds this segment takes. */
+  stages: string[];
+}
+
+export interface StepProfile {
+  segments: (EtaSegment & { share: number })[];
+  /** Finished runs the shares were learned from (0: the constants). */
+  learnedFrom: number;
+}
+
+/** The segments of each step that reports phases (video-step's body percent), in order, covering 0–100 %. */
+export const STEP_SEGMENTS: Record<'process' | 'generate-ply', EtaSegment[]> = {
+  process: [
+    { phase: null, from: 0, to: 2, stages: ['probe'] },
+    { phase: 'motion', from: 2, to: 95, stages: ['decode'] },
+    { phase: null, from: 95, to: 100, stages: ['write'] },
+  ],
+  'generate-ply': [
+    { phase: 'features', from: 0, to: 30, stages: ['features'] },
+    // Loop closure runs between features and matching and reports nothing: its time counts with matching.
+    { phase: 'matching', from: 30, to: 50, stages: ['loops', 'matching'] },
+    { phase: 'mapping', from: 50, to: 95, stages: ['mapping'] },
+    { phase: null, from: 95, to: 100, stages: ['export'] },
+  ],
+};
+
+/**
+ * Seconds per stage measured on the benchmark walks on 2 cores (the 50 s
+ * loop and the 60 s walk, bench/RESULTS.md): only their proportions count.
+ */
+const DEFAULT_SECONDS: Record<'process' | 'generate-ply', Record<string, number>> = {
+  process: { probe: 0.3, decode: 13, write: 0.7 },
+  'generate-ply': { features: 11, loops: 1, matching: 12, mapping: 8, export: 0.3 },
+};
+
+/** At most this many finished runs are learned from: the newest say most about the machine as it is. */
+export const PROFILE_RUNS = 10;
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function sharesOf(segments: EtaSegment[], seconds: (stage: string) => number | undefined): number[] | null {
+  const perSegment = segments.map((s) => s.stages.reduce<number | null>((sum, st) => {
+    const v = seconds(st);
+    return sum === null || v === undefined || !Number.isFinite(v) || v < 0 ? null : sum + v;
+  }, 0));
+  if (perSegment.some((v) => v === null)) return null;
+  const total = (perSegment as number[]).reduce((a, b) => a + b, 0);
+  return total > 0 ? (perSegment as number[]).map((v) => v / total) : null;
+}
+
+/**
+ * The profile of `step` from the stage timings of finished runs (a run's
+ * `timings`: `{'generate-ply.features': 11.2, …}`, newest first). Runs that
+ * lack a stage are skipped; each segment's share is the median over the
+ * runs kept (one slow run does not swing it), renormalised to a whole.
+ */
+export function learnProfile(step: keyof typeof STEP_SEGMENTS, runs: readonly Record<string, number>[]): StepProfile {
+  const segments = STEP_SEGMENTS[step];
+  const learned = runs
+    .map((t) => sharesOf(segments, (stage) => t[`${step}.${stage}`]))
+    .filter((s): s is number[] => s !== null)
+    .slice(0, PROFILE_RUNS);
+  const shares = learned.length
+    ? segments.map((_, i) => median(learned.map((s) => s[i])))
+    : sharesOf(segments, (stage) => DEFAULT_SECONDS[step][stage])!;
+  const sum = shares.reduce((a, b) => a + b, 0);
+  return { segments: segments.map((s, i) => ({ ...s, share: shares[i] / sum })), learnedFrom: learned.length };
+}
+
+/** Whether a step has a profile (the steps that report phases). */
+export const hasProfile = (step: string): step is keyof typeof STEP_SEGMENTS => step in STEP_SEGMENTS;

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { applySimilarity, type Similarity2D, type Vec2 } from './linear-algebra.js';
+import { placementConfidence, type ConfidenceInput } from './placement-confidence.js';
+
+/** Reconstruction units per metre in these walks, and the fit: 25 px a unit, so 50 px a metre on the sheet. */
+const UNITS = 2;
+const FIT: Similarity2D = { scale: 25, rotation: 0.3, tx: 400, ty: 300 };
+
+/** A walk of keyframes every `step` metres through the given corners (metres), in reconstruction units. */
+function walkThrough(corners: Vec2[], step = 0.5): Vec2[] {
+  const out: Vec2[] = [[corners[0][0] * UNITS, corners[0][1] * UNITS]];
+  for (let c = 1; c < corners.length; c++) {
+    const [a, b] = [corners[c - 1], corners[c]];
+    const n = Math.max(1, Math.round(Math.hypot(b[0] - a[0], b[1] - a[1]) / step));
+    for (let i = 1; i <= n; i++) out.push([(a[0] + ((b[0] - a[0]) * i) / n) * UNITS, (a[1] + ((b[1] - a[1]) * i) / n) * UNITS]);
+  }
+  return out;
+}
+
+/** Input with control points at the given track indices, placed exactly where the fit puts them. */
+function input(track: Vec2[], at: number[], extra: Partial<ConfidenceInput> = {}): ConfidenceInput {
+  return {
+    track,
+    keyframes: track.map((_, i) => i),
+    transform: FIT,
+    controls: at.map((index) => ({ index, sheet: applySimilarity(FIT, track[index]) })),
+    unitsPerMetre: UNITS,
+    ...extra,
+  };
+}
+
+describe('placementConfidence', () => {
+  it('vouches for every room of a short walk pinned at its start and end', () => {
+    const track = walkThrough([[0, 0], [8, 0], [8, 6]]);
+    const c = placementConfidence(input(track, [0, track.length - 1]));
+    expect(c.pxPerMetre).toBeCloseTo(50, 9);
+    expect(c.unsure).toEqual([]);
+    expect(c.suggested).toBeNull();
+    expect(c.worstM).toBeLessThan(c.thresholdM);
+    // Surest at the control points, least sure between them.
+    expect(c.errorM[0]).toBeLessThan(c.errorM[Math.floor(track.length / 2)]);
+  });
+
+  it('marks the middle of a long walk pinned only at its ends unsure, and one more control point there makes it sure', () => {
+    const track = walkThrough([[0, 0], [40, 0], [40, 30], [0, 30], [0, 2]]);
+    const last = track.length - 1;
+    const c = placementConfidence(input(track, [0, last]));
+    expect(c.unsure.length).toBeGreaterThan(10);
+    expect(c.unsure).not.toContain(0);
+    expect(c.unsure).not.toContain(last);
+    expect(c.stretches).toHaveLength(1);
+    // The suggestion lies within the unsure stretch, far from both ends along the walk.
+    expect(c.suggested).toBeGreaterThan(last * 0.3);
+    expect(c.suggested).toBeLessThan(last * 0.7);
+    const more = placementConfidence(input(track, [0, c.suggested!, last]));
+    expect(more.worstM).toBeLessThan(c.worstM * 0.8);
+  });
+
+  it('marks the far end unsure when both control points are close together at the start (the fit swings there)', () => {
+    const track = walkThrough([[0, 0], [3, 0], [3, 20]]);
+    const c = placementConfidence(input(track, [0, 4]));
+    expect(c.unsure).toContain(track.length - 1);
+    expect(c.suggested).toBe(track.length - 1);
+    expect(c.unsure).not.toContain(2);
+  });
+
+  it('is less sure where the reconstruction placed few views of the keyframes or jumped', () => {
+    const track = walkThrough([[0, 0], [30, 0]]);
+    const last = track.length - 1;
+    const strong = placementConfidence(input(track, [0, last]));
+    const views = track.map((_, i) => (i > 10 && i < 30 ? 1 : 3));
+    const weak = placementConfidence(input(track, [0, last], { views }));
+    expect(weak.errorM[20]).toBeGreaterThan(strong.errorM[20] * 1.2);
+    // A jump of 3 m between two keyframes in the middle (frames lost): a weaker join than the same walk without it.
+    const jumped = track.filter((_, i) => i < 28 || i > 33);
+    const j = placementConfidence(input(jumped, [0, jumped.length - 1]));
+    const even = placementConfidence(input(walkThrough([[0, 0], [30, 0]], 30 / (jumped.length - 1)), [0, jumped.length - 1]));
+    expect(j.worstM).toBeGreaterThan(even.worstM);
+  });
+
+  it('counts a place passed twice as one when the loop closed, and flags both passes when it did not', () => {
+    // Out 60 m and back along the same corridor; pinned at the start and at the far end.
+    const out = walkThrough([[0, 0], [60, 0]]);
+    const back = out.slice(0, -1).reverse().map(([x, y]): Vec2 => [x, y + 0.2 * UNITS]);
+    const track = [...out, ...back];
+    const far = out.length - 1;
+    const without = placementConfidence(input(track, [0, far]));
+    // Coming back, the walk drifts away from its last control point: the end is unsure.
+    expect(without.unsure).toContain(track.length - 1);
+    const loops = back.map((_, i) => ({ a: far - 1 - i, b: far + 1 + i })).filter((_, i) => i % 4 === 0);
+    const closed = placementConfidence(input(track, [0, far], { loops }));
+    expect(closed.unsure).toEqual([]);
+    // The same pairs placed 1.2 m apart: the loop did not close, and both passes there are unsure.
+    const apart = track.map(([x, y], i): Vec2 => (i > far ? [x, y + 1.2 * UNITS] : [x, y]));
+    const open = placementConfidence(input(apart, [0, far], { loops }));
+    for (const l of loops.slice(3)) {
+      expect(open.unsure).toContain(l.a);
+      expect(open.unsure).toContain(l.b);
+    }
+  });
+
+  it('learns from control points that disagree with each other (leave one out)', () => {
+    const track = walkThrough([[0, 0], [12, 0], [12, 8]]);
+    const ends = [0, 24, track.length - 1];
+    const agree = placementConfidence(input(track, ends));
+    expect(agree.leaveOneOutM).toHaveLength(3);
+    expect(Math.max(...agree.leaveOneOutM!)).toBeLessThan(1e-6);
+    expect(agree.calibration).toBeLessThan(1);
+    expect(agree.unsure).toEqual([]);
+    // The middle control point clicked 1.5 m away from where the other two put it.
+    const bad = input(track, ends);
+    bad.controls[1].sheet = [bad.controls[1].sheet[0] + 75, bad.controls[1].sheet[1]];
+    const c = placementConfidence(bad);
+    expect(Math.max(...c.leaveOneOutM!)).toBeGreaterThan(1);
+    expect(c.calibration).toBeGreaterThan(2);
+    expect(c.unsure.length).toBeGreaterThan(0);
+  });
+
+  it('refuses fewer than two control points', () => {
+    const track = walkThrough([[0, 0], [5, 0]]);
+    expect(() => placementConfidence(input(track, [0]))).toThrow(/Two or more/);
+  });
+});

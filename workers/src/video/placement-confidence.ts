@@ -1,0 +1,295 @@
+/**
+ * How sure a walk's placement on the sheet is, room by room (pure,
+ * framework-free): where SiteWalk cannot vouch for a room within a threshold
+ * (0.3 m by default), the room is marked unsure and the keyframe where one
+ * more control point helps most is suggested — rather than a room proposed
+ * half a metre off in silence.
+ *
+ * The error of a placed room is modelled as two independent parts, in metres:
+ *
+ * - the fit: the similarity is fitted to the control points, each off by
+ *   `clickM` (the click on the sheet and the camera's own noise). Through the
+ *   least-squares fit (complex form w = a·z + b) a room at z is off by
+ *   clickM · √(1/n + |z − c|² / Σ|zᵢ − c|²) (c the controls' centroid): the
+ *   conditioning of the fit, growing away from the controls (a walk pinned at
+ *   two close points swings at its far end);
+ * - the drift of the reconstruction between the controls: a random walk of
+ *   `driftM` per √metre walked, pinned at every control point. The variance at
+ *   a room is the effective resistance from it to the controls in the graph of
+ *   the walk (consecutive keyframes joined by their step, weighted up where the
+ *   reconstruction is weak — few views placed, a jump between keyframes — and
+ *   places passed twice joined by the verified loop closures), approximated by
+ *   the parallel resistance of the shortest distances to each control: for a
+ *   stretch between two controls d₁d₂/(d₁+d₂) exactly (a Brownian bridge), for
+ *   a stretch past the last control its distance.
+ *
+ * A loop closure whose two keyframes the reconstruction still placed apart
+ * (the loop did not close) adds half that gap to both. With three or more
+ * control points, each is left out in turn and predicted from the others;
+ * how far off they truly were against what the model said scales the model
+ * (the walk's own calibration, blended with the prior so that a few controls
+ * do not swing it).
+ */
+import { applySimilarity, type Similarity2D, type Vec2 } from './linear-algebra.js';
+import { fitSimilarity2D } from './similarity-fit.js';
+
+export interface ConfidenceOptions {
+  /** A room further off than this (one standard error, metres) is unsure. */
+  thresholdM: number;
+  /** Error of one control point: the click on the sheet and the camera's own noise, metres. */
+  clickM: number;
+  /** Drift of the reconstruction along the walk, metres per √metre walked. */
+  driftM: number;
+  /** A verified loop closure counts as this many metres of walk between its two keyframes. */
+  loopM: number;
+  /** Two keyframes of a loop closure placed further apart than this (metres) did not close the loop. */
+  loopGapM: number;
+  /** A step this many times the walk's median step is a jump (frames lost, a weak join): weighted by it. */
+  jumpFactor: number;
+  /** Weight of the prior (in control points) when the leave-one-out errors calibrate the model. */
+  priorWeight: number;
+}
+
+/**
+ * The defaults, from the benchmark walks (bench/RESULTS.md): a 47 m loop
+ * pinned at its start and end was off by 0.07–0.21 m on average and 0.14–0.37 m
+ * at worst before the snap to the walls — about 0.05 m/√m of drift over the
+ * 23 m to either end.
+ */
+export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
+  thresholdM: 0.3,
+  clickM: 0.08,
+  driftM: 0.05,
+  loopM: 1,
+  loopGapM: 0.5,
+  jumpFactor: 3,
+  priorWeight: 2,
+};
+
+export interface ConfidenceInput {
+  /** Top-down positions of the placed keyframes in walking order, reconstruction units. */
+  track: Vec2[];
+  /** The keyframe number of each track position. */
+  keyframes: number[];
+  /** Views of each keyframe placed by the reconstruction (absent: all). */
+  views?: number[];
+  /** Top-down → sheet pixels, as fitted. */
+  transform: Similarity2D;
+  /** Control points: index into `track`, and the sheet pixel the user gave. */
+  controls: { index: number; sheet: Vec2 }[];
+  /** Reconstruction units per metre (from the camera's height above the floor). */
+  unitsPerMetre: number;
+  /** Verified loop closures, keyframe numbers (those not in `keyframes` are ignored). */
+  loops?: { a: number; b: number }[];
+  options?: Partial<ConfidenceOptions>;
+}
+
+export interface PlacementConfidence {
+  thresholdM: number;
+  /** Standard error of each room's place, metres, in `track` order. */
+  errorM: number[];
+  /** The largest of them. */
+  worstM: number;
+  /** Keyframes whose place is less sure than the threshold, in walking order. */
+  unsure: number[];
+  /** Stretches of consecutive unsure keyframes: first and last keyframe number. */
+  stretches: { from: number; to: number }[];
+  /** The keyframe where one more control point helps most (null when every room is sure). */
+  suggested: number | null;
+  /** Sheet pixels per metre of the fit. */
+  pxPerMetre: number;
+  /** With three or more controls: how far off each was when predicted from the others, metres. */
+  leaveOneOutM: number[] | null;
+  /** The factor the leave-one-out errors put on the model (1 without them). */
+  calibration: number;
+}
+
+/** A binary min-heap of (distance, node) for Dijkstra. */
+class Heap {
+  private d: number[] = [];
+  private n: number[] = [];
+  get size() { return this.d.length; }
+  push(dist: number, node: number) {
+    this.d.push(dist); this.n.push(node);
+    let i = this.d.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (this.d[p] <= this.d[i]) break;
+      this.swap(i, p); i = p;
+    }
+  }
+  pop(): [number, number] {
+    const top: [number, number] = [this.d[0], this.n[0]];
+    const ld = this.d.pop()!, ln = this.n.pop()!;
+    if (this.d.length) {
+      this.d[0] = ld; this.n[0] = ln;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < this.d.length && this.d[l] < this.d[m]) m = l;
+        if (r < this.d.length && this.d[r] < this.d[m]) m = r;
+        if (m === i) break;
+        this.swap(i, m); i = m;
+      }
+    }
+    return top;
+  }
+  private swap(a: number, b: number) {
+    [this.d[a], this.d[b]] = [this.d[b], this.d[a]];
+    [this.n[a], this.n[b]] = [this.n[b], this.n[a]];
+  }
+}
+
+type Graph = { to: number; w: number }[][];
+
+function shortestFrom(graph: Graph, source: number): Float64Array {
+  const dist = new Float64Array(graph.length).fill(Infinity);
+  dist[source] = 0;
+  const heap = new Heap();
+  heap.push(0, source);
+  while (heap.size) {
+    const [d, u] = heap.pop();
+    if (d > dist[u]) continue;
+    for (const e of graph[u]) {
+      const nd = d + e.w;
+      if (nd < dist[e.to]) { dist[e.to] = nd; heap.push(nd, e.to); }
+    }
+  }
+  return dist;
+}
+
+/** Parallel resistance of the distances (0 when any is 0; Infinity when none is finite). */
+function parallel(ds: number[]): number {
+  let s = 0;
+  for (const d of ds) {
+    if (d === 0) return 0;
+    if (Number.isFinite(d)) s += 1 / d;
+  }
+  return s > 0 ? 1 / s : Infinity;
+}
+
+const median = (xs: number[]) => {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : 0;
+};
+
+/**
+ * The walk as a graph in metres of "drift": consecutive keyframes joined by
+ * their step, weighted up where the reconstruction is weak; agreeing loop
+ * closures joined by `loopM`. Also the gap of each loop that did not close.
+ */
+function walkGraph(input: ConfidenceInput, o: ConfidenceOptions): { graph: Graph; loopGap: Float64Array } {
+  const { track, unitsPerMetre } = input;
+  const n = track.length;
+  const step = (i: number) => Math.hypot(track[i + 1][0] - track[i][0], track[i + 1][1] - track[i][1]) / unitsPerMetre;
+  const steps = Array.from({ length: Math.max(0, n - 1) }, (_, i) => step(i));
+  const typical = median(steps) || 1e-3;
+  const maxViews = Math.max(1, ...(input.views ?? [1]));
+  const viewWeight = (i: number) => (input.views ? Math.min(4, maxViews / Math.max(1, input.views[i])) : 1);
+  const graph: Graph = Array.from({ length: n }, () => []);
+  steps.forEach((len, i) => {
+    // A jump between consecutive keyframes is a weak join: it counts as several steps more of drift.
+    const jump = len > o.jumpFactor * typical ? o.jumpFactor : 1;
+    // A step at least a tenth of the typical one: standing still or turning on the spot still drifts a little.
+    const w = Math.max(len, 0.1 * typical) * jump * 0.5 * (viewWeight(i) + viewWeight(i + 1));
+    graph[i].push({ to: i + 1, w });
+    graph[i + 1].push({ to: i, w });
+  });
+  const at = new Map(input.keyframes.map((k, i) => [k, i]));
+  const loopGap = new Float64Array(n);
+  for (const l of input.loops ?? []) {
+    const a = at.get(l.a), b = at.get(l.b);
+    if (a === undefined || b === undefined) continue;
+    const gap = Math.hypot(track[a][0] - track[b][0], track[a][1] - track[b][1]) / unitsPerMetre;
+    if (gap <= o.loopGapM) {
+      graph[a].push({ to: b, w: o.loopM });
+      graph[b].push({ to: a, w: o.loopM });
+    } else {
+      // The two passes saw the same place but were placed apart: one of them (which, unknown) is off.
+      loopGap[a] = Math.max(loopGap[a], gap / 2);
+      loopGap[b] = Math.max(loopGap[b], gap / 2);
+    }
+  }
+  return { graph, loopGap };
+}
+
+/** The fit's leverage at z: 1/n + |z − c|² / Σ|zᵢ − c|² (see the module's comment). */
+function leverage(controls: Vec2[]): (z: Vec2) => number {
+  const n = controls.length;
+  const c: Vec2 = [controls.reduce((s, p) => s + p[0], 0) / n, controls.reduce((s, p) => s + p[1], 0) / n];
+  const spread = controls.reduce((s, p) => s + (p[0] - c[0]) ** 2 + (p[1] - c[1]) ** 2, 0);
+  return (z) => 1 / n + (spread > 0 ? ((z[0] - c[0]) ** 2 + (z[1] - c[1]) ** 2) / spread : Infinity);
+}
+
+/**
+ * How sure each room's place is. Needs two or more control points (fewer fix
+ * no scale: the whole placement is a guess to adjust, not a measurement).
+ */
+export function placementConfidence(input: ConfidenceInput): PlacementConfidence {
+  const o = { ...DEFAULT_CONFIDENCE_OPTIONS, ...input.options };
+  const { track, controls, transform } = input;
+  if (controls.length < 2) throw new Error('Two or more control points are needed to tell how sure a placement is.');
+  if (!(input.unitsPerMetre > 0)) throw new Error('The reconstruction has no scale in metres.');
+  const n = track.length;
+  const pxPerMetre = transform.scale * input.unitsPerMetre;
+  const { graph, loopGap } = walkGraph(input, o);
+  const fromControl = controls.map((c) => shortestFrom(graph, c.index));
+  const topDown = controls.map((c) => track[c.index]);
+
+  /** The model's standard error at keyframe i given the controls `use` (indices into `controls`). */
+  const model = (use: number[], lev: (z: Vec2) => number) => (i: number) => {
+    const drift = parallel(use.map((j) => fromControl[j][i]));
+    return Math.sqrt(o.clickM ** 2 * lev(track[i]) + o.driftM ** 2 * drift + loopGap[i] ** 2);
+  };
+
+  // Leave-one-out: each control predicted from the others, against what the model expected there.
+  let leaveOneOutM: number[] | null = null;
+  let calibration = 1;
+  if (controls.length >= 3) {
+    leaveOneOutM = [];
+    let ratio = 0;
+    controls.forEach((c, j) => {
+      const others = controls.map((_, k) => k).filter((k) => k !== j);
+      let fit: Similarity2D;
+      try {
+        fit = fitSimilarity2D(others.map((k) => topDown[k]), others.map((k) => controls[k].sheet));
+      } catch {
+        return; // the others all at one place: nothing to predict from
+      }
+      const [x, y] = applySimilarity(fit, track[c.index]);
+      const errM = Math.hypot(x - c.sheet[0], y - c.sheet[1]) / pxPerMetre;
+      // The model's spread of that prediction: its own error there plus the control's click.
+      const expected = Math.hypot(model(others, leverage(others.map((k) => topDown[k])))(c.index), o.clickM);
+      leaveOneOutM!.push(errM);
+      ratio += (errM / expected) ** 2;
+    });
+    const m = leaveOneOutM.length;
+    calibration = Math.min(5, Math.max(0.5, Math.sqrt((o.priorWeight + ratio) / (o.priorWeight + m))));
+  }
+
+  const all = controls.map((_, j) => j);
+  const sigma = model(all, leverage(topDown));
+  const errorM = Array.from({ length: n }, (_, i) => calibration * sigma(i));
+  const isUnsure = errorM.map((e) => e > o.thresholdM);
+  const unsureIdx = errorM.map((_, i) => i).filter((i) => isUnsure[i]);
+  const stretches: { from: number; to: number }[] = [];
+  let worstI = -1;
+  for (const i of unsureIdx) {
+    const last = stretches.at(-1);
+    if (last && i > 0 && isUnsure[i - 1]) last.to = input.keyframes[i];
+    else stretches.push({ from: input.keyframes[i], to: input.keyframes[i] });
+    if (worstI < 0 || errorM[i] > errorM[worstI]) worstI = i;
+  }
+  return {
+    thresholdM: o.thresholdM,
+    errorM,
+    worstM: errorM.reduce((a, b) => Math.max(a, b), 0),
+    unsure: unsureIdx.map((i) => input.keyframes[i]),
+    stretches,
+    suggested: worstI >= 0 ? input.keyframes[worstI] : null,
+    pxPerMetre,
+    leaveOneOutM,
+    calibration,
+  };
+}
