@@ -35,6 +35,17 @@ interface NotificationsState {
 
 const logOnly = (err: unknown) => console.error(err);
 
+/**
+ * The unread count is the server's alone: it comes with each list and in the
+ * `notification:unread` event the server sends after every change (a new
+ * notification included). A list that was on its way while a live event
+ * arrived may predate it, so it is asked again; of two lists in flight only
+ * the last one asked is kept.
+ */
+let liveChanges = 0;
+let fetchesAsked = 0;
+const MAX_LIST_RETRIES = 3;
+
 export const useNotificationsStore = create<NotificationsState>((set, get) => ({
   items: [],
   total: 0,
@@ -43,13 +54,23 @@ export const useNotificationsStore = create<NotificationsState>((set, get) => ({
   status: 'idle',
 
   async fetch(page = 1) {
+    const asked = ++fetchesAsked;
     set({ status: 'loading' });
-    try {
-      const r = await api.get<NotificationListResponse>('/notifications', MESSAGES.fetchNotificationsFailed, { params: { page, per_page: PER_PAGE } });
-      set({ items: r.items, total: r.total, page: r.page, unread: r.unread, status: 'ready' });
-    } catch (err) {
-      logOnly(err);
-      set({ status: 'error' });
+    for (let attempt = 1; ; attempt++) {
+      const changesBefore = liveChanges;
+      let r: NotificationListResponse;
+      try {
+        r = await api.get<NotificationListResponse>('/notifications', MESSAGES.fetchNotificationsFailed, { params: { page, per_page: PER_PAGE } });
+      } catch (err) {
+        logOnly(err);
+        if (asked === fetchesAsked) set({ status: 'error' });
+        return;
+      }
+      if (asked !== fetchesAsked) return;
+      if (changesBefore === liveChanges || attempt >= MAX_LIST_RETRIES) {
+        set({ items: r.items, total: r.total, page: r.page, unread: r.unread, status: 'ready' });
+        return;
+      }
     }
   },
 
@@ -95,8 +116,10 @@ export const useNotificationsStore = create<NotificationsState>((set, get) => ({
   },
 
   receive(n) {
+    liveChanges++;
     if (get().items.some((x) => x.id === n.id)) return;
-    set({ items: [n, ...get().items], total: get().total + 1, unread: get().unread + (n.is_read ? 0 : 1) });
+    // The count is not added to here: the server's `notification:unread` follows with the true one.
+    set({ items: [n, ...get().items], total: get().total + 1 });
     showBrowserNotification(n);
   },
 }));
@@ -132,7 +155,10 @@ function showBrowserNotification(n: Notification) {
 }
 
 onServerEvent('notification:new', (n) => useNotificationsStore.getState().receive(n));
-onServerEvent('notification:unread', ({ unread }) => useNotificationsStore.setState({ unread }));
+onServerEvent('notification:unread', ({ unread }) => {
+  liveChanges++;
+  useNotificationsStore.setState({ unread });
+});
 onServerEvent('session:revoked', () => void useAuthStore.getState().logout());
 // After a reconnection, what arrived meanwhile is fetched again.
 onSocketConnect(() => void useNotificationsStore.getState().fetch());
