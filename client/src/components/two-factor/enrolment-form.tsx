@@ -1,9 +1,10 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TwoFactorEnrolment } from '@sitewalk/proto';
 import { tk } from '../../lib/i18n-keys';
 import { Spinner } from '../spinner';
 import { TwoFactorCodeField } from './code-field';
+import { useCodeForm } from './use-code-form';
 
 interface Props {
   enrolment: TwoFactorEnrolment;
@@ -22,26 +23,10 @@ interface Props {
  */
 export function TwoFactorEnrolmentForm({ enrolment, onConfirm, submitLabel, secondary, small = false }: Props) {
   const { t } = useTranslation();
-  const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [fieldError, setFieldError] = useState<string | null>(null);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!code.trim()) return setFieldError(tk('Enter the 6-digit code from your authenticator app.'));
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm(code.trim());
-    } catch (err) {
-      setError((err as Error).message);
-      setBusy(false);
-    }
-  };
+  const form = useCodeForm(onConfirm, tk('Enter the 6-digit code from your authenticator app.'));
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('Set up two-factor sign-in')}>
+    <form onSubmit={(e) => void form.submit(e)} noValidate aria-label={t('Set up two-factor sign-in')}>
       <ol className="small ps-3">
         <li>{t('Scan this QR code with your authenticator app, or type the key below into it.')}</li>
         <li>{t('Enter the 6-digit code the app shows to turn two-factor sign-in on.')}</li>
@@ -55,22 +40,19 @@ export function TwoFactorEnrolmentForm({ enrolment, onConfirm, submitLabel, seco
           </code>
         </div>
       </div>
-      {error && (
+      {form.error && (
         <div className="alert alert-danger" role="alert">
-          {t(error)}
+          {t(form.error)}
         </div>
       )}
       <TwoFactorCodeField
-        value={code}
-        onChange={(v) => {
-          setCode(v);
-          setFieldError(null);
-        }}
-        error={fieldError ? t(fieldError) : null}
+        value={form.code}
+        onChange={form.setCode}
+        error={form.fieldError ? t(form.fieldError) : null}
       />
       <div className="d-flex flex-wrap align-items-center gap-2">
-        <button type="submit" className={`btn btn-primary${small ? ' btn-sm' : ' w-100'}`} disabled={busy}>
-          {busy ? <Spinner size="sm" hideText /> : null} {submitLabel}
+        <button type="submit" className={`btn btn-primary${small ? ' btn-sm' : ' w-100'}`} disabled={form.busy}>
+          {form.busy ? <Spinner size="sm" hideText /> : null} {submitLabel}
         </button>
         {secondary}
       </div>

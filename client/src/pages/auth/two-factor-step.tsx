@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, type TwoFactorChallengeResponse, type User } from '@sitewalk/proto';
 import { useAuthStore } from '../../stores/auth.store';
 import { ApiError } from '../../lib/api-client';
 import { TwoFactorCodeField } from '../../components/two-factor/code-field';
+import { useCodeForm } from '../../components/two-factor/use-code-form';
 import { Spinner } from '../../components/spinner';
 import { tk } from '../../lib/i18n-keys';
 
@@ -23,54 +24,42 @@ export function TwoFactorStep({ challenge, rememberMe, onSignedIn, onRestart }: 
   const { t } = useTranslation();
   const loginWithCode = useAuthStore((s) => s.loginWithCode);
   const [recovery, setRecovery] = useState(false);
-  const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [fieldError, setFieldError] = useState<string | null>(null);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!code.trim()) {
-      setFieldError(recovery ? tk('Enter one of your recovery codes.') : tk('Enter the 6-digit code from your authenticator app.'));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await loginWithCode({ challenge: challenge.challenge, code: code.trim() }, rememberMe));
-    } catch (err) {
-      setBusy(false);
-      const message = (err as Error).message || MESSAGES.loginFailed;
-      // The challenge lived five minutes, or was spent: the password step again.
-      if (err instanceof ApiError && err.status === 401 && !message.startsWith('That code')) return onRestart(message);
-      setError(message);
-    }
-  };
+  const form = useCodeForm(
+    async (code) => {
+      try {
+        onSignedIn(await loginWithCode({ challenge: challenge.challenge, code }, rememberMe));
+      } catch (err) {
+        const message = (err as Error).message || MESSAGES.loginFailed;
+        // The challenge lived five minutes, or was spent: the password step again.
+        if (err instanceof ApiError && err.status === 401 && !message.startsWith('That code')) return onRestart(message);
+        throw err;
+      }
+    },
+    recovery ? tk('Enter one of your recovery codes.') : tk('Enter the 6-digit code from your authenticator app.'),
+    MESSAGES.loginFailed,
+  );
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('Two-factor sign-in')}>
+    <form onSubmit={(e) => void form.submit(e)} noValidate aria-label={t('Two-factor sign-in')}>
       <h2 className="h6">{t('Two-factor sign-in')}</h2>
       <p className="text-body-secondary small">
         {recovery ? t('Enter one of the recovery codes you kept when you turned two-factor sign-in on. Each code works once.') : t('Open your authenticator app and enter the 6-digit code it shows for this site.')}
       </p>
-      {error && (
+      {form.error && (
         <div className="alert alert-danger" role="alert">
-          {t(error)}
+          {t(form.error)}
         </div>
       )}
       <TwoFactorCodeField
         key={recovery ? 'recovery' : 'app'}
         kind={recovery ? 'recovery' : 'app'}
-        value={code}
-        onChange={(v) => {
-          setCode(v);
-          setFieldError(null);
-        }}
-        error={fieldError ? t(fieldError) : null}
+        value={form.code}
+        onChange={form.setCode}
+        error={form.fieldError ? t(form.fieldError) : null}
         autoFocus
       />
-      <button type="submit" className="btn btn-primary w-100" disabled={busy}>
-        {busy ? <Spinner size="sm" hideText /> : null} {t('Verify')}
+      <button type="submit" className="btn btn-primary w-100" disabled={form.busy}>
+        {form.busy ? <Spinner size="sm" hideText /> : null} {t('Verify')}
       </button>
       <div className="d-flex flex-wrap justify-content-between gap-2 mt-3 small">
         <button
@@ -78,9 +67,7 @@ export function TwoFactorStep({ challenge, rememberMe, onSignedIn, onRestart }: 
           className="btn btn-link p-0 small"
           onClick={() => {
             setRecovery(!recovery);
-            setCode('');
-            setFieldError(null);
-            setError(null);
+            form.reset();
           }}
         >
           {recovery ? t('Use the code from my app') : t('Use a recovery code')}
