@@ -85,9 +85,21 @@ async function fdatasync(file: string): Promise<void> {
   await h.close();
 }
 
+/** A write's speed and the CPU this process (server and sender) spent on it, per GiB. */
+interface Written {
+  mbps: number;
+  cpuPerGiB: number;
+}
+
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
 /** MB/s of the server writing `mib` MiB through tus, data on disk. */
-async function serverWrite(port: number, token: string, visitId: number, mib: number): Promise<number> {
+async function serverWrite(port: number, token: string, visitId: number, mib: number): Promise<Written> {
   const size = mib * MiB;
+  const cpu0 = cpuNow();
   const auth = { Authorization: `Bearer ${token}`, 'Tus-Resumable': '1.0.0' };
   const t0 = performance.now();
   const created = await request(port, 'POST', '/api/uploads/videos', { ...auth, 'Upload-Length': String(size + 1), 'Upload-Metadata': `visit_id ${Buffer.from(String(visitId)).toString('base64')}` });
@@ -100,8 +112,9 @@ async function serverWrite(port: number, token: string, visitId: number, mib: nu
   }
   await fdatasync(path.join(videoUploadDir(), location.split('/').pop()!));
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuNow() - cpu0;
   await request(port, 'DELETE', location, auth);
-  return size / MiB / seconds;
+  return { mbps: size / MiB / seconds, cpuPerGiB: (cpu * 1024) / mib };
 }
 
 /** MB/s of dd writing the same amount on the same disk (conv=fdatasync). */
@@ -131,7 +144,7 @@ async function fsWrite(dir: string, mib: number): Promise<number> {
  * MB/s of a bare Node HTTP server receiving the same pieces over loopback and piping each into the file at its
  * offset (no tus, no Koa), then fdatasync: what the tus path costs beyond HTTP and the disk themselves.
  */
-async function plainHttpWrite(dir: string, mib: number): Promise<number> {
+async function plainHttpWrite(dir: string, mib: number): Promise<Written> {
   const file = path.join(dir, 'http.bin');
   await fsp.writeFile(file, '');
   const raw = http.createServer((req, res) => {
@@ -141,13 +154,15 @@ async function plainHttpWrite(dir: string, mib: number): Promise<number> {
   await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
   const rawPort = (raw.address() as AddressInfo).port;
   const size = mib * MiB;
+  const cpu0 = cpuNow();
   const t0 = performance.now();
   for (let offset = 0; offset < size; offset += PIECE) await request(rawPort, 'PATCH', '/', { 'X-Offset': String(offset) }, Math.min(PIECE, size - offset));
   await fdatasync(file);
   const s = (performance.now() - t0) / 1000;
+  const cpu = cpuNow() - cpu0;
   raw.close();
   fs.rmSync(file, { force: true });
-  return mib / s;
+  return { mbps: mib / s, cpuPerGiB: (cpu * 1024) / mib };
 }
 
 const { token, visitId } = await seed();
@@ -169,7 +184,7 @@ for (const mib of SIZES_MIB) {
   const rss = peak;
   const plain = await plainHttpWrite(dir, mib);
   const ref = Math.max(dd, nodeFs);
-  const line = `| ${mib} MiB | ${tus.toFixed(0)} MB/s | ${dd.toFixed(0)} MB/s | ${nodeFs.toFixed(0)} MB/s | ${plain.toFixed(0)} MB/s | ${((tus / ref) * 100).toFixed(0)} % | ${((tus / plain) * 100).toFixed(0)} % | ${(rss / MiB).toFixed(0)} MB |`;
+  const line = `| ${mib} MiB | ${tus.mbps.toFixed(0)} MB/s | ${dd.toFixed(0)} MB/s | ${nodeFs.toFixed(0)} MB/s | ${plain.mbps.toFixed(0)} MB/s | ${((tus.mbps / ref) * 100).toFixed(0)} % | ${((tus.mbps / plain.mbps) * 100).toFixed(0)} % | ${tus.cpuPerGiB.toFixed(2)} s | ${plain.cpuPerGiB.toFixed(2)} s | ${(rss / MiB).toFixed(0)} MB |`;
   console.log(line);
   rows.push(line);
 }
@@ -183,10 +198,10 @@ appendResults(
   [
     `## Resumable upload write speed (bench/upload-bench.ts) — ${runDate()}`,
     '',
-    `${machine()}; load average at the end ${loadAverage()}. The API's tus endpoint (POST, PATCH pieces of ${PIECE / MiB} MiB over loopback, the file store on the data disk) against \`dd bs=1M conv=fdatasync\` , a Node fs stream + fdatasync and a bare Node HTTP server piping the same pieces into a file, of the same size on the same disk, in the same run; all end with the data on disk. Ratio: tus over the faster reference. Peak RSS: the whole bench process (server and sender), ${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
+    `${machine()}; load average at the end ${loadAverage()}. The API's tus endpoint (POST, PATCH pieces of ${PIECE / MiB} MiB over loopback, the file store on the data disk) against \`dd bs=1M conv=fdatasync\` , a Node fs stream + fdatasync and a bare Node HTTP server piping the same pieces into a file, of the same size on the same disk, in the same run; all end with the data on disk. Ratio: tus over the faster reference. CPU per GiB: this process (server and sender) while it wrote — what a busy machine disturbs least. Peak RSS: the whole bench process (server and sender), ${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
     '',
-    '| File | tus upload | dd | fs stream | plain HTTP to file | ratio (faster of dd and fs) | ratio to plain HTTP | peak RSS |',
-    '|---|---|---|---|---|---|---|---|',
+    '| File | tus upload | dd | fs stream | plain HTTP to file | ratio (faster of dd and fs) | ratio to plain HTTP | CPU per GiB, tus | CPU per GiB, plain HTTP | peak RSS |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n'),
 );

@@ -253,7 +253,9 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
       const mapId = await makeSheet(upload, page, dpi, draw);
       await serial(async () => {
         done.add(page.page);
-        sheetIds = (await readySheets(upload.id)).map((s) => s.id);
+        // Only the pages counted as done: a page of another lane may be ready but not announced yet, and
+        // "3 of 5 pages" must not list four sheets.
+        sheetIds = (await readySheets(upload.id)).filter((s) => done.has(s.page)).map((s) => s.id);
         await PdfUpload.query().patch({ pages_done: done.size, sheet_ids: sheetIds }).where({ id: upload.id });
         const percent = (done.size / total) * 100;
         await job.updateProgress({ percent: Math.round(percent), pages_done: done.size, pages_total: total });
