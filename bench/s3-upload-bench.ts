@@ -7,8 +7,9 @@
  * write speed: the same file put straight into the same bucket by the AWS SDK
  * (multipart, the parts and parallelism of SiteWalk's S3 driver), in the same
  * run. The bucket is a local S3-compatible server (s3rver) in a process of
- * its own. Peak RSS of the API process (which also sends) is read at each
- * size: it must not grow with the file.
+ * its own, and the sender too (a browser does not share the API's thread).
+ * Peak RSS of the API process is read at each size: it must not grow with
+ * the file.
  * Target: ≥ 80 % of the bucket server's own write speed, memory flat.
  *
  *   npx tsx bench/s3-upload-bench.ts [--sizes 512,2048]   (MiB; or: bash bench/run.sh s3upload)
@@ -36,6 +37,13 @@ if (process.argv[2] === '--serve-s3') {
   process.stdout.write(`${JSON.stringify(s3.env)}\n`);
   process.on('SIGTERM', () => void s3.close().then(() => process.exit(0)));
   await new Promise(() => undefined);
+}
+
+if (process.argv[2] === '--send') {
+  // The sender's own process, as a browser on another machine is: prints the seconds the upload took.
+  const [port, token, visitId, file] = process.argv.slice(3);
+  process.stdout.write(`${JSON.stringify({ seconds: await throughApi(Number(port), token, Number(visitId), file) })}\n`);
+  process.exit(0);
 }
 
 benchEnv({ database: 'sitewalk_s3_upload_bench', redisPrefix: 'sitewalk-s3-upload-bench', dataDir: '.data/s3-upload-bench' });
@@ -144,6 +152,16 @@ async function straightToBucket(file: string): Promise<number> {
   return s;
 }
 
+/** Seconds of `throughApi`, run by a sender process of its own. */
+function sendFromAnotherProcess(port: number, token: string, visitId: number, file: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--send', String(port), token, String(visitId), file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve((JSON.parse(out.trim().split('\n').pop()!) as { seconds: number }).seconds) : reject(new Error(`the sender exited (${code})`))));
+  });
+}
+
 const { token, userId, projectId } = await seed();
 storage.refreshStorage();
 const server = http.createServer(createApp({ serveClient: false }).callback());
@@ -161,7 +179,7 @@ for (const mib of SIZES_MIB) {
   const ref = await straightToBucket(file);
   const refPeak = peak;
   peak = process.memoryUsage().rss;
-  const api = await throughApi(port, token, visit.id, file);
+  const api = await sendFromAnotherProcess(port, token, visit.id, file);
   const apiPeak = peak;
   const stored = (await db()('videos').where({ id_visit: visit.id }).first('file_key', 'size_bytes')) as { file_key: string; size_bytes: string };
   if (Number(stored.size_bytes) !== size || (await storage.storedSize(stored.file_key)) !== size) throw new Error('the stored video is not the whole file');
@@ -177,7 +195,7 @@ const section = [
   `## A large walk uploaded to S3 through the API (bench/s3-upload-bench.ts), ${runDate()}`,
   '',
   `Machine: ${machine()}; load average ${loadBefore} before the run and ${loadAverage()} after it (1, 5, 15 min).`,
-  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; against the same file put straight into the same bucket by the AWS SDK with the S3 driver\'s parts (8 MiB, 4 in flight). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own. Peak RSS: the process that runs the API, the sender and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
+  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; against the same file put straight into the same bucket by the AWS SDK with the S3 driver\'s parts (8 MiB, 4 in flight). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own; the sender too, as a browser would be (until 2026-11-29 it shared the API\'s process and thread). Peak RSS: the process that runs the API and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
   '',
   '| File | Straight into the bucket | Through the API (tus, checked, stored) | API / bucket | Peak RSS, straight | Peak RSS, through the API |',
   '| --- | ---: | ---: | ---: | ---: | ---: |',
