@@ -65,4 +65,35 @@ describe('the devices an account is signed in on', () => {
     expect((await api().get('/api/sessions').set(phone)).status).toBe(401);
     expect(((await api().get('/api/sessions').set(laptop)).body.data as unknown[]).length).toBe(1);
   });
+
+  it('a super admin signs a user out on every device at once (keeping their own session); nobody else may', async () => {
+    const { user, password, auth: helperSession } = await createUser();
+    const laptop = await signIn(user.username, password, CHROME_WINDOWS);
+    const phone = await signIn(user.username, password, SAFARI_IPHONE);
+    const admin = await createUser({ super_admin: true });
+    const colleague = await createUser();
+
+    // Not an administrator: refused with a sentence, and nothing ends.
+    const refused = await api().post(`/api/users/${user.id}/sessions/revoke`).set(colleague.auth);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Only administrators can do this.');
+    expect((await api().post(`/api/users/${user.id}/sessions/revoke`)).status).toBe(401);
+    expect((await api().get('/api/sessions').set(phone)).status).toBe(200);
+    expect((await api().post('/api/users/999999999/sessions/revoke').set(admin.auth)).status).toBe(404);
+
+    const everywhere = await api().post(`/api/users/${user.id}/sessions/revoke`).set(admin.auth);
+    expect(everywhere.status, JSON.stringify(everywhere.body)).toBe(200);
+    expect(everywhere.body).toMatchObject({ data: { revoked: 3 }, message: 'Signed out on 3 device(s).' });
+    for (const device of [laptop, phone, helperSession]) expect((await api().get('/api/sessions').set(device)).status).toBe(401);
+    expect((await api().post(`/api/users/${user.id}/sessions/revoke`).set(admin.auth)).body.message).toBe('This account was signed in nowhere.');
+    // The person signs in again with their password as usual.
+    await signIn(user.username, password, CHROME_WINDOWS);
+
+    // Signing oneself out everywhere keeps the session that asked.
+    const adminPhone = await signIn(admin.user.username, admin.password, SAFARI_IPHONE);
+    const self = await api().post(`/api/users/${admin.user.id}/sessions/revoke`).set(admin.auth);
+    expect(self.body.data).toEqual({ revoked: 1 });
+    expect((await api().get('/api/sessions').set(adminPhone)).status).toBe(401);
+    expect((await api().get('/api/sessions').set(admin.auth)).status).toBe(200);
+  });
 });

@@ -344,6 +344,7 @@ export const ROUTE_CONTRACTS: RouteContract[] = [
   { method: 'get', path: '/sessions', tag: 'sessions', access: 'user', summary: 'Devices the account is signed in on', data: accountSessionSchema.array() },
   { method: 'post', path: '/sessions/revoke-others', tag: 'sessions', access: 'user', summary: 'Sign out everywhere else' },
   { method: 'delete', path: '/sessions/:id', tag: 'sessions', access: 'user', summary: 'Sign out one device' },
+  { method: 'post', path: '/users/:id/sessions/revoke', tag: 'sessions', access: 'admin', summary: "Sign a user out on every device at once (super admins; the administrator's own session is kept)" },
   { method: 'post', path: '/uploads/videos', tag: 'video-uploads', access: 'user', summary: 'Start a resumable video upload (tus 1.0)' },
   { method: 'head', path: '/uploads/videos/:uploadId', tag: 'video-uploads', access: 'user', summary: 'How much of a resumable upload arrived (tus 1.0)' },
   { method: 'patch', path: '/uploads/videos/:uploadId', tag: 'video-uploads', access: 'user', summary: 'Send the next bytes of a resumable upload (tus 1.0)' },

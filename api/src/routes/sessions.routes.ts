@@ -1,6 +1,6 @@
 import type { AccountSession } from '@sitewalk/proto';
-import { listSessions, revokeOtherSessions, revokeOwnSession } from '@sitewalk/core/services/account-sessions.service.js';
-import { requireAuth, type AuthState } from '../http/auth.js';
+import { listSessions, revokeOtherSessions, revokeOwnSession, revokeSessionsOf } from '@sitewalk/core/services/account-sessions.service.js';
+import { requireAuth, requireSuperAdmin, type AuthState } from '../http/auth.js';
 import { ok } from '../http/envelope.js';
 import { idParam } from '../http/validate.js';
 import type { RouteModule } from './types.js';
@@ -15,6 +15,11 @@ const sessionsRoutes: RouteModule = (r) => {
     const { user, session } = ctx.state.auth as AuthState;
     const { revoked } = await revokeOtherSessions(user.id, session.id);
     ok(ctx, { revoked }, revoked ? `Signed out on ${revoked} other device(s).` : 'You were signed in nowhere else.');
+  });
+  r.post('/users/:id/sessions/revoke', requireAuth, requireSuperAdmin, async (ctx) => {
+    const { session } = ctx.state.auth as AuthState;
+    const { revoked } = await revokeSessionsOf(idParam(ctx), session.id);
+    ok(ctx, { revoked }, revoked ? `Signed out on ${revoked} device(s).` : 'This account was signed in nowhere.');
   });
   r.delete('/sessions/:id', requireAuth, async (ctx) => {
     const { user } = ctx.state.auth as AuthState;

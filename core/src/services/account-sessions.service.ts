@@ -1,5 +1,5 @@
 import type { AccountSession } from '@sitewalk/proto';
-import { Session, db } from '../db/index.js';
+import { Session, User, db } from '../db/index.js';
 import { notFound } from '../errors.js';
 import { logger } from '../logger.js';
 import { signalSessionRevoked } from '../realtime/index.js';
@@ -53,7 +53,23 @@ export async function revokeOwnSession(userId: number, id: number): Promise<{ id
 
 /** POST /sessions/revoke-others: every session of the account but this one ends. */
 export async function revokeOtherSessions(userId: number, currentId: number): Promise<{ revoked: number }> {
-  const gone = (await Session.query().delete().where({ user_id: userId }).whereNot({ id: currentId }).returning('id')) as unknown as { id: number }[];
+  return endSessions(userId, currentId);
+}
+
+/**
+ * POST /users/{id}/sessions/revoke (super admins): every session of that
+ * account ends at once — a lost laptop, someone who left, or the site just
+ * started to require two-step verification. The administrator's own session
+ * is kept when they sign themselves out everywhere.
+ */
+export async function revokeSessionsOf(userId: number, adminSessionId: number): Promise<{ revoked: number }> {
+  if (!(await User.query().findById(userId).select('id'))) throw notFound('User not found.');
+  return endSessions(userId, adminSessionId);
+}
+
+/** Ends the account's sessions but `keep`, and tells their browsers, which sign out at once. */
+async function endSessions(userId: number, keep: number): Promise<{ revoked: number }> {
+  const gone = (await Session.query().delete().where({ user_id: userId }).whereNot({ id: keep }).returning('id')) as unknown as { id: number }[];
   for (const s of gone) signalSessionRevoked(s.id);
   return { revoked: gone.length };
 }

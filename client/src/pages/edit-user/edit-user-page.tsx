@@ -13,6 +13,7 @@ import { EditFormShell } from '../../components/edit-form/edit-form-shell';
 import { useEditForm } from '../../components/edit-form/use-edit-form';
 import { SetPasswordCard } from './set-password-card';
 import { TwoFactorResetCard } from './two-factor-reset-card';
+import { SignOutEverywhereCard } from './sign-out-everywhere-card';
 import {
   CREATION_NOTICE,
   ROLE_LABELS,
@@ -216,6 +217,7 @@ export default function EditUserPage() {
       </EditFormShell>
       {user && <SetPasswordCard user={user} />}
       {user && <TwoFactorResetCard user={user} />}
+      {user && <SignOutEverywhereCard user={user} />}
     </div>
   );
 }
