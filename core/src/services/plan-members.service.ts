@@ -118,10 +118,10 @@ export async function inviteMember(user: Actor, email: string): Promise<PlanMemb
     return { id, planName: plan.name, userId: existing?.active ? existing.id : undefined, hasAccount: !!existing, inviter: inviter?.username ?? 'Someone' };
   });
   announceProfileChange(user.id, result.userId);
+  // Whether the person was told: in the app when they have an account, by mail when they have none.
   let sent = false;
   if (result.userId) {
-    await tellAboutPlan(result.userId, { kind: 'plan', ...notice('planInvitation', { by: result.inviter, plan: result.planName }), link: '/profile' }, `plan-invite-${result.id}`, null);
-    sent = true;
+    sent = await tellAboutPlan(result.userId, { kind: 'plan', ...notice('planInvitation', { by: result.inviter, plan: result.planName }), link: '/profile' }, `plan-invite-${result.id}`, null);
   } else if (!result.hasAccount) {
     // No account, so no language of theirs: the inviter's, as they wrote to someone who reads it.
     const inviterLanguage = (await userColumns(k, user.id, 'language'))?.language;
