@@ -34,7 +34,8 @@ async function shapeOf(k: Knex, table: string) {
   return { columns, constraints, indexes, sequence };
 }
 
-const byId = (rows: { id: number }[]) => [...rows].sort((a, b) => a.id - b.id);
+// Rows as the driver returns them, in id order.
+const byId = <R extends { id: number }>(rows: R[]): R[] => [...rows].sort((a, b) => a.id - b.id);
 
 let k: Knex;
 let url: string;
