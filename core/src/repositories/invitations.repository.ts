@@ -92,16 +92,17 @@ export function closePendingInvitation(k: Db, target: InvitationTarget, who: Inv
   return pendingOf(k, target, who).update({ status, responded_at: new Date() });
 }
 
-/** Closes one invitation with an answer or a cancellation; `answeredBy` is the account that answered. */
-export async function closeInvitation(k: Db, id: number, status: Exclude<InvitationStatus, 'pending'>, answeredBy?: number): Promise<void> {
-  await k('invitations')
-    .where({ id })
+/** Closes one pending invitation with an answer or a cancellation (`answeredBy`: the account that answered); whether it was pending. */
+export async function closeInvitation(k: Db, id: number, status: Exclude<InvitationStatus, 'pending'>, answeredBy?: number): Promise<boolean> {
+  const closed = await k('invitations')
+    .where({ id, status: 'pending' })
     .update({ status, responded_at: new Date(), ...(answeredBy ? { id_user: answeredBy } : {}) });
+  return closed > 0;
 }
 
-/** A new role for a pending invitation (the person joins with it). */
-export async function setInvitationRole(k: Db, id: number, role: string): Promise<void> {
-  await k('invitations').where({ id, status: 'pending' }).update({ role });
+/** A new role for a pending invitation (the person joins with it); whether it was still pending. */
+export async function setInvitationRole(k: Db, id: number, role: string): Promise<boolean> {
+  return (await k('invitations').where({ id, status: 'pending' }).update({ role })) > 0;
 }
 
 /** The invitation of this kind with this id if it is addressed to the user, locked for the rest of the transaction. */

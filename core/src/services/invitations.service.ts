@@ -57,9 +57,9 @@ export async function recordAnswer(trx: Db, kind: InvitationKind, id: number, us
   return { invitation, answered: true };
 }
 
-/** Cancels one invitation by its id (a plan's owner or manager takes it back). */
-export async function cancelInvitationById(k: Db, id: number): Promise<void> {
-  await closeInvitation(k, id, 'cancelled');
+/** Cancels one pending invitation by its id (a plan's owner or manager takes it back); false when it was answered meanwhile. */
+export async function cancelInvitationById(k: Db, id: number): Promise<boolean> {
+  return closeInvitation(k, id, 'cancelled');
 }
 
 /** Cancels this person's pending invitation to the target; whether there was one. */

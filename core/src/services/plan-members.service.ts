@@ -229,8 +229,8 @@ export async function updateMember(user: Actor, id: number, role: PlanMemberRole
   const k = db();
   const { member } = await visibleMember(k, user, id);
   if (!user.super_admin && member.id_owner !== user.id) throw notFound('Member not found.');
-  if (member.status === 'invited') await setInvitationRole(k, id, role);
-  else await setPlanMemberRole(k, id, role);
+  // An invitation accepted meanwhile is the member now.
+  if (!(member.status === 'invited' && (await setInvitationRole(k, id, role)))) await setPlanMemberRole(k, id, role);
   announceProfileChange(member.id_user, member.id_owner);
   return memberById(k, id);
 }
@@ -240,9 +240,8 @@ export async function removeMember(user: Actor, id: number): Promise<{ id: numbe
   const k = db();
   const { member, manages } = await visibleMember(k, user, id);
   if (!manages && member.id_user !== user.id) throw notFound('Member not found.');
-  // An invitation taken back frees its slot as a member's leaving does.
-  if (member.status === 'invited') await cancelInvitationById(k, id);
-  else await deletePlanMember(k, id);
+  // An invitation taken back frees its slot as a member's leaving does; one accepted meanwhile is a member who goes.
+  if (!(member.status === 'invited' && (await cancelInvitationById(k, id)))) await deletePlanMember(k, id);
   announceProfileChange(member.id_user, member.id_owner, user.id);
   if (member.id_user && member.id_user !== user.id) {
     await tellAboutPlan(
