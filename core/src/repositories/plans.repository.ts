@@ -69,6 +69,15 @@ export interface SubscriptionRow {
   slots_used: number;
 }
 
+/** The slots of subscription `s` its members and pending invitations take. */
+const SLOTS_USED = `((select count(*) from plan_members m where m.id_subscription = s.id)
+  + (select count(*) from invitations i where i.kind = 'plan' and i.id_subscription = s.id and i.status = 'pending'))`;
+
+/** How many slots a subscription's members and pending invitations take. */
+export async function slotsUsed(k: Db, subscriptionId: number): Promise<number> {
+  return Number((await k('plan_subscriptions as s').where('s.id', subscriptionId).first(k.raw(`${SLOTS_USED}::int as n`)))?.n ?? 0);
+}
+
 /** The subscriptions with this id or of this plan, soonest expiry first. */
 export function subscriptionRows(k: Db, where: { id: number } | { planId: number }): Promise<SubscriptionRow[]> {
   const q = k('plan_subscriptions as s')
@@ -85,7 +94,7 @@ export function subscriptionRows(k: Db, where: { id: number } | { planId: number
       'u.email',
       'u.first_name',
       'u.last_name',
-      k.raw('(select count(*) from plan_members m where m.id_subscription = s.id)::int as slots_used'),
+      k.raw(`${SLOTS_USED}::int as slots_used`),
     )
     .orderBy('s.expires_at')
     .orderBy('s.id');
@@ -115,11 +124,11 @@ export async function ownersOfPlan(k: Db, planId: number): Promise<number[]> {
   return rows.map((r) => r.id_owner);
 }
 
-/** The subscription a user owns (role null), or belongs to as an active member (with their role). */
+/** The subscription a user owns (role null), or belongs to as a member (with their role). */
 export async function subscriptionOfUser(k: Db, userId: number): Promise<{ id: number; id_owner: number; role: PlanMemberRole | null } | null> {
   const owned = await k('plan_subscriptions').where({ id_owner: userId }).first('id', 'id_owner');
   if (owned) return { ...owned, role: null };
-  const member = await k('plan_members as m').join('plan_subscriptions as s', 's.id', 'm.id_subscription').where({ 'm.id_user': userId, 'm.status': 'active' }).first('s.id', 's.id_owner', 'm.role');
+  const member = await k('plan_members as m').join('plan_subscriptions as s', 's.id', 'm.id_subscription').where({ 'm.id_user': userId }).first('s.id', 's.id_owner', 'm.role');
   return member ?? null;
 }
 

@@ -5,7 +5,7 @@ import type { PersonRow } from './users.repository.js';
 /**
  * Every query of a project's team: its members (`project_members`, with
  * their role and permissions) and the owner on `projects`. Invitations are
- * in team-invitations.repository.ts, join requests in
+ * in invitations.repository.ts, join requests in
  * join-requests.repository.ts. The services hold the rules.
  */
 

@@ -25,7 +25,7 @@ const ABANDONED = `
   AND NOT EXISTS (SELECT 1 FROM plan_subscriptions x WHERE x.id_owner = u.id)
   AND NOT EXISTS (SELECT 1 FROM plan_members x WHERE x.id_user = u.id)
   AND NOT EXISTS (SELECT 1 FROM sessions x WHERE x.user_id = u.id)
-  AND NOT EXISTS (SELECT 1 FROM project_invitations x WHERE x.id_user = u.id AND x.status = 'accepted')`;
+  AND NOT EXISTS (SELECT 1 FROM invitations x WHERE x.id_user = u.id AND x.status = 'accepted')`;
 
 export interface RemovedInvitees {
   /** The accounts removed. */
@@ -42,7 +42,7 @@ async function removeWhere(k: Db, extra: string, bindings: Record<string, unknow
        RETURNING u.id
      )
      SELECT g.id, coalesce(array_agg(DISTINCT i.id_project) FILTER (WHERE i.id_project IS NOT NULL), '{}') AS projects
-       FROM gone g LEFT JOIN project_invitations i ON i.id_user = g.id AND i.status = 'pending'
+       FROM gone g LEFT JOIN invitations i ON i.id_user = g.id AND i.status = 'pending' AND i.kind = 'project'
       GROUP BY g.id`,
     bindings,
   );
@@ -61,7 +61,7 @@ export async function purgeExpiredInvitees(now = new Date(), k: Db = db()): Prom
     k,
     `u.invited_at < :since
      AND NOT EXISTS (SELECT 1 FROM user_tokens t WHERE t.user_id = u.id AND t.used_at IS NULL AND t.expires_at > :now)
-     AND NOT EXISTS (SELECT 1 FROM project_invitations i WHERE i.id_user = u.id AND i.status = 'pending' AND i.created_at >= :since)`,
+     AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.id_user = u.id AND i.kind = 'project' AND i.status = 'pending' AND i.created_at >= :since)`,
     { since, now },
   );
 }
@@ -70,7 +70,7 @@ export async function purgeExpiredInvitees(now = new Date(), k: Db = db()): Prom
 export async function removeIfAbandoned(userId: number, k: Db = db()): Promise<boolean> {
   const removed = await removeWhere(
     k,
-    `u.id = :id AND NOT EXISTS (SELECT 1 FROM project_invitations i WHERE i.id_user = u.id AND i.status = 'pending')`,
+    `u.id = :id AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.id_user = u.id AND i.kind = 'project' AND i.status = 'pending')`,
     { id: userId },
   );
   return removed.users.length > 0;

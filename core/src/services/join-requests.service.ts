@@ -20,7 +20,8 @@ import {
   recentJoinRequests,
   type JoinRequestRow,
 } from '../repositories/join-requests.repository.js';
-import { acceptPendingInvitation, hasPendingInvitation } from '../repositories/team-invitations.repository.js';
+import { hasPendingInvitation } from '../repositories/invitations.repository.js';
+import { acceptedAnotherWay } from './invitations.service.js';
 import { addMember } from '../repositories/team.repository.js';
 import { userById } from '../repositories/users.repository.js';
 
@@ -61,7 +62,7 @@ export async function sendJoinRequest(user: Actor, code: string): Promise<MyJoin
   if (!project) throw notFound(NO_ACTIVE_PROJECT);
   const access = await projectAccess(user, project.id);
   if (access && access.role !== 'admin') throw conflict('You are already a member of this project.');
-  if (await hasPendingInvitation(k, project.id, user.id)) {
+  if (await hasPendingInvitation(k, { kind: 'project', id_project: project.id }, { id_user: user.id })) {
     throw conflict('You are already invited to this project. Accept the invitation from My invitations.');
   }
   const last = await lastJoinRequest(k, user.id, project.id);
@@ -106,7 +107,7 @@ export async function checkJoinStatus(user: Actor, code?: string): Promise<JoinS
   if (!project) return { status: 'none', request: null };
   const access = await projectAccess(user, project.id);
   if (access && access.role !== 'admin') return { status: 'member', request: null };
-  if (await hasPendingInvitation(k, project.id, user.id)) return { status: 'invited', request: null };
+  if (await hasPendingInvitation(k, { kind: 'project', id_project: project.id }, { id_user: user.id })) return { status: 'invited', request: null };
   const last = await lastJoinRequest(k, user.id, project.id);
   if (!last) return { status: 'none', request: null };
   return { status: last.status, request: toMine(last) };
@@ -133,7 +134,7 @@ export async function decideJoinRequest(user: Actor, input: { id_project: number
     if (accept) {
       await addMember(trx, { id_project: input.id_project, id_user: input.id_user, role, permissions: {} }, 'keep');
       // An invitation still waiting is answered by the same fact.
-      await acceptPendingInvitation(trx, input.id_project, input.id_user);
+      await acceptedAnotherWay(trx, { kind: 'project', id_project: input.id_project }, { id_user: input.id_user });
     }
     return access.project;
   });

@@ -6,18 +6,18 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { isUniqueViolation, type Db } from '../db/query-types.js';
 import { mailLanguage, queueMail } from '../mail/mail-queue.js';
 import { planInvitationMail } from '../mail/templates.js';
-import { lockSubscriptionSlots, subscribedPlan, subscriptionOfUser } from '../repositories/plans.repository.js';
+import { lockSubscriptionSlots, slotsUsed, subscribedPlan, subscriptionOfUser } from '../repositories/plans.repository.js';
 import {
   activeMemberRole,
-  countPlanMembers,
-  deletePlanInvitation,
   deletePlanMember,
-  insertPlanInvitation,
+  hasMemberWithEmail,
+  insertMemberFromInvitation,
   inviterOfMember,
-  joinFromInvitation,
   planMemberRows,
   setPlanMemberRole,
+  type PlanMemberRow,
 } from '../repositories/plan-members.repository.js';
+import { markInvitationSent, pendingPlanInvitationRows, setInvitationRole } from '../repositories/invitations.repository.js';
 import { userByEmail, userColumns } from '../repositories/users.repository.js';
 import { getSettings } from './settings.service.js';
 import { announceProfileChange } from './profile-events.js';
@@ -25,19 +25,23 @@ import { dayInZone, daysBetween } from './plan-expiry-rules.js';
 import { usageOfUserPlan } from './plan-limits.service.js';
 import { planMemberDto } from './plan-dto.js';
 import { tellAboutPlan } from './plan-notify.js';
+import { cancelInvitationById, createInvitation, recordAnswer } from './invitations.service.js';
 import type { Actor } from './actor.js';
 
 /**
  * The people a plan owner lets use their plan: invitations by e-mail that
  * hold a slot until answered, members and managers. This service decides
- * who may see and change what (a member of another plan is not found).
+ * who may see and change what (a member of another plan is not found); the
+ * invitation's life cycle is invitations.service.ts's, shared with teams.
+ * The API shows an invitation and the membership it becomes as one plan
+ * member with one id.
  */
 
 const num = (v: unknown) => (v == null ? null : Number(v));
 
 async function membersView(k: Db, subscriptionId: number, ownerId: number): Promise<PlanMembersView> {
-  const all = (await planMemberRows(k, { subscriptionId })).map(planMemberDto);
-  return { members: all.filter((m) => m.status === 'active'), invites: all.filter((m) => m.status === 'invited'), id_owner: ownerId };
+  const [members, invites] = await Promise.all([planMemberRows(k, { subscriptionId }), pendingPlanInvitationRows(k, { subscriptionId })]);
+  return { members: members.map(planMemberDto), invites: invites.map(planMemberDto), id_owner: ownerId };
 }
 
 const EMPTY_MEMBERS: PlanMembersView = { members: [], invites: [], id_owner: null };
@@ -101,50 +105,51 @@ export async function inviteMember(user: Actor, email: string): Promise<PlanMemb
     const sub = await subscriptionOfUser(trx, user.id);
     if (!sub || !(await managesSubscription(trx, user, sub.id, sub.id_owner))) throw notFound('You have no plan to invite people into.');
     const plan = await lockSubscriptionSlots(trx, sub.id);
-    if ((await countPlanMembers(trx, sub.id)) >= plan.member_slots) {
+    if ((await slotsUsed(trx, sub.id)) >= plan.member_slots) {
       throw conflict(`All ${plan.member_slots} member slot(s) of your plan are in use. Remove someone or move to a larger plan.`);
     }
     const owner = await userColumns(trx, sub.id_owner, 'email');
     if (owner && owner.email.toLowerCase() === email.toLowerCase()) throw badRequest('The plan owner is already in the plan.');
     const existing = await userByEmail(trx, email);
-    let id: number;
-    try {
-      id = await insertPlanInvitation(trx, { id_subscription: sub.id, email, invited_by: user.id });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`${email} is already invited to your plan.`);
-      throw err;
-    }
+    const alreadyInvited = `${email} is already invited to your plan.`;
+    if (await hasMemberWithEmail(trx, sub.id, email)) throw conflict(alreadyInvited);
+    const { id } = await createInvitation(trx, { kind: 'plan', id_subscription: sub.id }, { email }, { role: 'member', invited_by: user.id }, alreadyInvited);
     const inviter = await userColumns(trx, user.id, 'username');
     return { id, planName: plan.name, userId: existing?.active ? existing.id : undefined, hasAccount: !!existing, inviter: inviter?.username ?? 'Someone' };
   });
   announceProfileChange(user.id, result.userId);
+  // Whether the person was told: in the app when they have an account, by mail when they have none.
+  let sent = false;
   if (result.userId) {
-    await tellAboutPlan(result.userId, { kind: 'plan', ...notice('planInvitation', { by: result.inviter, plan: result.planName }), link: '/profile' }, `plan-invite-${result.id}`, null);
+    sent = await tellAboutPlan(result.userId, { kind: 'plan', ...notice('planInvitation', { by: result.inviter, plan: result.planName }), link: '/profile' }, `plan-invite-${result.id}`, null);
   } else if (!result.hasAccount) {
     // No account, so no language of theirs: the inviter's, as they wrote to someone who reads it.
     const inviterLanguage = (await userColumns(k, user.id, 'language'))?.language;
-    await queueMail(
+    sent = await queueMail(
       email,
       planInvitationMail(mailLanguage(inviterLanguage), { siteName: (await getSettings()).name, invitedBy: result.inviter, planName: result.planName, link: `${config.appUrl}/register` }),
       'plan-invitation',
       `plan-invite-${result.id}`,
     );
   }
+  await markInvitationSent(k, result.id, sent);
   return memberById(k, result.id);
 }
 
-/** The plan invitations waiting for this user's answer (sent to their e-mail address). */
-async function invitationsFor(k: Db, userId: number): Promise<PlanMember[]> {
-  return (await planMemberRows(k, { invitedUserId: userId })).map(planMemberDto);
-}
-
-/** GET /plan-members/invitations: the plan invitations the signed-in user may accept or decline. */
+/** GET /plan-members/invitations: the plan invitations the signed-in user may accept or decline (sent to their e-mail address). */
 export async function myPlanInvitations(user: Actor): Promise<PlanMember[]> {
-  return invitationsFor(db(), user.id);
+  return (await pendingPlanInvitationRows(db(), { invitedUserId: user.id })).map(planMemberDto);
 }
 
 const NO_INVITATION = 'There is no such invitation waiting for you.';
 const IN_A_PLAN = 'You already belong to a plan. Leave it before joining another one.';
+
+/** The plan invitation with this id waiting for the user's answer; anyone else's, or one answered, is not found. */
+async function waitingFor(k: Db, user: Actor, id: number): Promise<PlanMemberRow> {
+  const row = (await pendingPlanInvitationRows(k, { invitedUserId: user.id })).find((m) => m.id === id);
+  if (!row) throw notFound(NO_INVITATION);
+  return row;
+}
 
 /**
  * POST /plan-members/{id}/accept: the invited person joins the plan. Only
@@ -153,11 +158,13 @@ const IN_A_PLAN = 'You already belong to a plan. Leave it before joining another
 export async function acceptInvitation(user: Actor, id: number): Promise<PlanMember> {
   const k = db();
   const joined = await k.transaction(async (trx) => {
-    const mine = (await invitationsFor(trx, user.id)).find((m) => m.id === id);
-    if (!mine) throw notFound(NO_INVITATION);
+    const mine = await waitingFor(trx, user, id);
     if (await subscriptionOfUser(trx, user.id)) throw conflict(IN_A_PLAN);
+    const answer = await recordAnswer(trx, 'plan', id, user.id, true);
+    if (!answer?.answered) throw notFound(NO_INVITATION);
     try {
-      if (!(await joinFromInvitation(trx, id, user.id))) throw notFound(NO_INVITATION);
+      const { invitation } = answer;
+      await insertMemberFromInvitation(trx, { id, id_subscription: mine.id_subscription, email: mine.email, role: invitation.role, invited_by: invitation.invited_by, created_at: invitation.created_at }, user.id);
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(IN_A_PLAN);
       throw err;
@@ -181,9 +188,11 @@ export async function acceptInvitation(user: Actor, id: number): Promise<PlanMem
 /** POST /plan-members/{id}/decline: the invited person says no; the slot is free again. */
 export async function declineInvitation(user: Actor, id: number): Promise<{ id: number }> {
   const k = db();
-  const mine = (await invitationsFor(k, user.id)).find((m) => m.id === id);
-  if (!mine) throw notFound(NO_INVITATION);
-  await deletePlanInvitation(k, id);
+  const mine = await k.transaction(async (trx) => {
+    const mine = await waitingFor(trx, user, id);
+    if (!(await recordAnswer(trx, 'plan', id, user.id, false))?.answered) throw notFound(NO_INVITATION);
+    return mine;
+  });
   announceProfileChange(user.id, mine.id_owner);
   const me = await userColumns(k, user.id, 'username');
   await tellAboutPlan(
@@ -195,8 +204,9 @@ export async function declineInvitation(user: Actor, id: number): Promise<{ id: 
   return { id };
 }
 
+/** A member, or a pending invitation (they share one id space). */
 async function memberById(k: Db, id: number): Promise<PlanMember> {
-  const [row] = await planMemberRows(k, { id });
+  const [row] = (await planMemberRows(k, { id })).concat(await pendingPlanInvitationRows(k, { id }));
   if (!row) throw notFound('Member not found.');
   return planMemberDto(row);
 }
@@ -219,7 +229,8 @@ export async function updateMember(user: Actor, id: number, role: PlanMemberRole
   const k = db();
   const { member } = await visibleMember(k, user, id);
   if (!user.super_admin && member.id_owner !== user.id) throw notFound('Member not found.');
-  await setPlanMemberRole(k, id, role);
+  // An invitation accepted meanwhile is the member now.
+  if (!(member.status === 'invited' && (await setInvitationRole(k, id, role)))) await setPlanMemberRole(k, id, role);
   announceProfileChange(member.id_user, member.id_owner);
   return memberById(k, id);
 }
@@ -229,7 +240,8 @@ export async function removeMember(user: Actor, id: number): Promise<{ id: numbe
   const k = db();
   const { member, manages } = await visibleMember(k, user, id);
   if (!manages && member.id_user !== user.id) throw notFound('Member not found.');
-  await deletePlanMember(k, id);
+  // An invitation taken back frees its slot as a member's leaving does; one accepted meanwhile is a member who goes.
+  if (!(member.status === 'invited' && (await cancelInvitationById(k, id)))) await deletePlanMember(k, id);
   announceProfileChange(member.id_user, member.id_owner, user.id);
   if (member.id_user && member.id_user !== user.id) {
     await tellAboutPlan(

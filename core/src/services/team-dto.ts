@@ -3,7 +3,7 @@ import { iso, type Db } from '../db/query-types.js';
 import { signedUrl } from '../storage/index.js';
 import { peopleRows, type PersonRow } from '../repositories/users.repository.js';
 import type { TeamMemberRow } from '../repositories/team.repository.js';
-import type { InvitationRow, MyInvitationRow } from '../repositories/team-invitations.repository.js';
+import type { MyInvitationRow, ProjectInvitationRow } from '../repositories/invitations.repository.js';
 
 /** How the API shows the people of a team and their invitations (proto's teams contract). */
 
@@ -34,15 +34,15 @@ async function peopleById(k: Db, ids: (number | null)[]): Promise<Map<number, Pe
 }
 
 /** A project's invitations as its team managers see them. */
-export async function teamInvitationDtos(k: Db, rows: (InvitationRow & { email: string })[]): Promise<TeamInvitation[]> {
-  const inviters = await peopleById(k, rows.map((r) => r.id_invited_by));
+export async function teamInvitationDtos(k: Db, rows: (ProjectInvitationRow & { email: string })[]): Promise<TeamInvitation[]> {
+  const inviters = await peopleById(k, rows.map((r) => r.invited_by));
   return rows.map((r) => ({
     id: r.id,
     id_project: r.id_project,
     id_user: r.id_user,
     email: r.email,
     role: asMemberRole(r.role),
-    invited_by: r.id_invited_by ? (inviters.get(r.id_invited_by) ?? null) : null,
+    invited_by: r.invited_by ? (inviters.get(r.invited_by) ?? null) : null,
     sent: r.sent,
     created_at: iso(r.created_at),
   }));
@@ -50,12 +50,12 @@ export async function teamInvitationDtos(k: Db, rows: (InvitationRow & { email: 
 
 /** A user's invitations as they see them. */
 export async function myInvitationDtos(k: Db, rows: MyInvitationRow[]): Promise<MyInvitation[]> {
-  const inviters = await peopleById(k, rows.map((r) => r.id_invited_by));
+  const inviters = await peopleById(k, rows.map((r) => r.invited_by));
   return rows.map((r) => ({
     id: r.id,
     project: { id: r.id_project, name: r.project_name, project_code: r.project_code },
     role: asMemberRole(r.role),
-    invited_by: r.id_invited_by ? (inviters.get(r.id_invited_by) ?? null) : null,
+    invited_by: r.invited_by ? (inviters.get(r.invited_by) ?? null) : null,
     status: r.status,
     created_at: iso(r.created_at),
   }));

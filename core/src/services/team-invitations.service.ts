@@ -13,16 +13,7 @@ import { projectInvitationMail } from '../mail/templates.js';
 import { mailLanguage, queueMail } from '../mail/mail-queue.js';
 import { addMember, lockProject, membershipOf, projectOwnerId } from '../repositories/team.repository.js';
 import { acceptPendingJoinRequest } from '../repositories/join-requests.repository.js';
-import {
-  answerInvitationRow,
-  cancelPendingInvitation,
-  hasPendingInvitation,
-  insertInvitation,
-  lockInvitationOf,
-  markInvitationSent,
-  myInvitationRows,
-  pendingInvitationRows,
-} from '../repositories/team-invitations.repository.js';
+import { markInvitationSent, myProjectInvitationRows, pendingProjectInvitationRows, type ProjectInvitationRow } from '../repositories/invitations.repository.js';
 import { insertUser, lastTokenPurpose, userByEmail, userById } from '../repositories/users.repository.js';
 import { requireProject } from './access.service.js';
 import { notify } from './notifications.service.js';
@@ -31,6 +22,7 @@ import { unusablePasswordHash } from './passwords.js';
 import { issueUserToken } from './user-tokens.service.js';
 import { fullName } from './users.service.js';
 import { removeIfAbandoned } from './invited-accounts.service.js';
+import { cancelPendingInvitation, createInvitation, recordAnswer } from './invitations.service.js';
 import { announceTeamChange, tellTeamMember } from './team-events.js';
 import { ROLE_NAMES, checkGrant } from './team-grants.js';
 import { myInvitationDtos, teamInvitationDtos } from './team-dto.js';
@@ -38,7 +30,8 @@ import type { Actor } from './actor.js';
 
 /**
  * Invitations into a project's team: sent by the owner or a team manager,
- * answered by the invited person from "My invitations", or cancelled.
+ * answered by the invited person from "My invitations", or cancelled. The
+ * invitation's life cycle is invitations.service.ts's, shared with plans.
  */
 
 type InviteMemberRequest = z.infer<typeof inviteMemberSchema>;
@@ -93,9 +86,8 @@ export async function inviteMember(user: Actor, input: InviteMemberRequest): Pro
       const project = await lockProject(trx, input.id_project);
       const invitee = existing ?? (await accountForInvitee(trx, email, inviter?.language ?? 'en'));
       if (invitee.id === project.id_owner || (await membershipOf(trx, input.id_project, invitee.id))) throw conflict(`${email} is already in the team.`);
-      if (await hasPendingInvitation(trx, input.id_project, invitee.id)) throw conflict(ALREADY_INVITED);
       const stored = FIXED_PERMISSION_ROLES.includes(input.role) ? {} : (input.permissions ?? {});
-      const invitation = await insertInvitation(trx, { id_project: input.id_project, id_user: invitee.id, role: input.role, permissions: stored, id_invited_by: user.id });
+      const invitation = await createInvitation(trx, { kind: 'project', id_project: input.id_project }, { id_user: invitee.id }, { role: input.role, permissions: stored, invited_by: user.id }, ALREADY_INVITED);
       let token = null;
       if (needsAccount && settings.smtp_valid) {
         // Someone who registered but never activated keeps their chosen name: they get an activation link, not an invitation one.
@@ -105,6 +97,7 @@ export async function inviteMember(user: Actor, input: InviteMemberRequest): Pro
       return { invitation, invitee, token };
     })
     .catch((err) => {
+      // Also two invitations of one unknown address at once: the second account is refused.
       if (err instanceof UniqueViolationError || isUniqueViolation(err)) throw conflict(ALREADY_INVITED);
       throw err;
     });
@@ -140,14 +133,14 @@ export async function inviteMember(user: Actor, input: InviteMemberRequest): Pro
   await markInvitationSent(db(), invitation.id, sent);
   emitTo(userRoom(invitee.id), 'team:changed', { id_project: input.id_project, change: 'invitation' });
   await announceTeamChange(input.id_project, 'invitation');
-  const [dto] = (await teamInvitationDtos(db(), await pendingInvitationRows(db(), input.id_project))).filter((i) => i.id === invitation.id);
+  const [dto] = (await teamInvitationDtos(db(), await pendingProjectInvitationRows(db(), input.id_project))).filter((i) => i.id === invitation.id);
   return dto!;
 }
 
 /** POST /team-members/cancel-invitation: the pending invitation of this person, by the owner or a team manager. */
 export async function cancelInvitation(user: Actor, projectId: number, targetId: number): Promise<{ cancelled: true }> {
   await requireProject(user, projectId, 'manage-team');
-  if (!(await cancelPendingInvitation(db(), projectId, targetId))) throw notFound('There is no pending invitation for this person.');
+  if (!(await cancelPendingInvitation(db(), { kind: 'project', id_project: projectId }, { id_user: targetId }))) throw notFound('There is no pending invitation for this person.');
   // An account the invitation made, never activated and now invited nowhere, goes (its link stops working).
   await removeIfAbandoned(targetId);
   emitTo(userRoom(targetId), 'team:changed', { id_project: projectId, change: 'invitation' });
@@ -158,30 +151,30 @@ export async function cancelInvitation(user: Actor, projectId: number, targetId:
 /** GET /users/invitations: the signed-in user's invitations waiting for an answer, newest first. */
 export async function myInvitations(user: Actor): Promise<MyInvitation[]> {
   const k = db();
-  return myInvitationDtos(k, await myInvitationRows(k, user.id, 'pending'));
+  return myInvitationDtos(k, await myProjectInvitationRows(k, user.id, 'pending'));
 }
 
 /** POST /users/invitations/accept|decline/{id}: only the invited person answers, once. */
 export async function answerInvitation(user: Actor, invitationId: number, accept: boolean): Promise<MyInvitation> {
   const k = db();
   const inv = await k.transaction(async (trx) => {
-    const row = await lockInvitationOf(trx, invitationId, user.id);
-    if (!row) throw notFound('Invitation not found.');
-    if (row.status !== 'pending') throw conflict(`This invitation was already ${row.status}.`);
-    await answerInvitationRow(trx, row.id, accept ? 'accepted' : 'declined');
+    const answer = await recordAnswer(trx, 'project', invitationId, user.id, accept);
+    if (!answer) throw notFound('Invitation not found.');
+    const row = answer.invitation as ProjectInvitationRow;
+    if (!answer.answered) throw conflict(`This invitation was already ${row.status}.`);
     if (accept) {
       // Already a member (a join request was accepted meanwhile): the membership stays as it is.
       if ((await projectOwnerId(trx, row.id_project)) !== user.id) await addMember(trx, { id_project: row.id_project, id_user: user.id, role: row.role, permissions: row.permissions }, 'keep');
-      await acceptPendingJoinRequest(trx, row.id_project, user.id, row.id_invited_by);
+      await acceptPendingJoinRequest(trx, row.id_project, user.id, row.invited_by);
     }
     return row;
   });
   await announceTeamChange(inv.id_project, accept ? 'member' : 'invitation', [user.id]);
-  const [dto] = await myInvitationDtos(k, await myInvitationRows(k, user.id, { id: invitationId }));
-  if (inv.id_invited_by) {
+  const [dto] = await myInvitationDtos(k, await myProjectInvitationRows(k, user.id, { id: invitationId }));
+  if (inv.invited_by) {
     const who = await userById(db(), user.id);
     await tellTeamMember(
-      inv.id_invited_by,
+      inv.invited_by,
       {
         kind: 'team',
         title: accept ? 'Invitation accepted' : 'Invitation declined',

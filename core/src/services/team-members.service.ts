@@ -29,7 +29,7 @@ import {
   teamMemberRows,
 } from '../repositories/team.repository.js';
 import { pendingJoinRequestRows } from '../repositories/join-requests.repository.js';
-import { pendingInvitationRows } from '../repositories/team-invitations.repository.js';
+import { pendingProjectInvitationRows } from '../repositories/invitations.repository.js';
 import { personRow, userById } from '../repositories/users.repository.js';
 import { projectAccess, requireProject } from './access.service.js';
 import { fullName } from './users.service.js';
@@ -58,7 +58,7 @@ export async function getTeam(user: Actor, projectId: number): Promise<ProjectTe
   const [owner, members, invitations, joinRequests] = await Promise.all([
     personRow(k, access.project.id_owner),
     teamMemberRows(k, projectId),
-    manages ? pendingInvitationRows(k, projectId).then((rows) => teamInvitationDtos(k, rows)) : Promise.resolve([]),
+    manages ? pendingProjectInvitationRows(k, projectId).then((rows) => teamInvitationDtos(k, rows)) : Promise.resolve([]),
     manages ? pendingJoinRequestRows(k, projectId) : Promise.resolve([]),
   ]);
   return {

@@ -12,6 +12,28 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
 
+  await createProjectInvitationsTable(knex);
+
+  await knex.schema.createTable('project_join_requests', (t) => {
+    t.increments('id');
+    t.integer('id_project').notNullable().references('projects.id').onDelete('CASCADE');
+    t.integer('id_user').notNullable().references('users.id').onDelete('CASCADE');
+    t.string('status', 12).notNullable().defaultTo('pending');
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp('decided_at', { useTz: true }).nullable();
+    t.integer('id_decided_by').nullable().references('users.id').onDelete('SET NULL');
+    t.index(['id_project', 'status']);
+    t.index(['id_user', 'created_at']);
+  });
+  await knex.raw(`ALTER TABLE project_join_requests ADD CONSTRAINT project_join_requests_status_check CHECK (status IN ('pending', 'accepted', 'declined', 'cancelled'))`);
+  await knex.raw(`CREATE UNIQUE INDEX project_join_requests_one_pending ON project_join_requests (id_project, id_user) WHERE status = 'pending'`);
+}
+
+/**
+ * The invitations into a project, as this migration made them; the
+ * invitations migration (20261129_0600) makes them again on its way down.
+ */
+export async function createProjectInvitationsTable(knex: Knex): Promise<void> {
   await knex.schema.createTable('project_invitations', (t) => {
     t.increments('id');
     t.integer('id_project').notNullable().references('projects.id').onDelete('CASCADE');
@@ -30,20 +52,6 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(`ALTER TABLE project_invitations ADD CONSTRAINT project_invitations_status_check CHECK (status IN ('pending', 'accepted', 'declined', 'cancelled'))`);
   await knex.raw(`CREATE UNIQUE INDEX project_invitations_one_pending ON project_invitations (id_project, id_user) WHERE status = 'pending'`);
-
-  await knex.schema.createTable('project_join_requests', (t) => {
-    t.increments('id');
-    t.integer('id_project').notNullable().references('projects.id').onDelete('CASCADE');
-    t.integer('id_user').notNullable().references('users.id').onDelete('CASCADE');
-    t.string('status', 12).notNullable().defaultTo('pending');
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.timestamp('decided_at', { useTz: true }).nullable();
-    t.integer('id_decided_by').nullable().references('users.id').onDelete('SET NULL');
-    t.index(['id_project', 'status']);
-    t.index(['id_user', 'created_at']);
-  });
-  await knex.raw(`ALTER TABLE project_join_requests ADD CONSTRAINT project_join_requests_status_check CHECK (status IN ('pending', 'accepted', 'declined', 'cancelled'))`);
-  await knex.raw(`CREATE UNIQUE INDEX project_join_requests_one_pending ON project_join_requests (id_project, id_user) WHERE status = 'pending'`);
 }
 
 export async function down(knex: Knex): Promise<void> {

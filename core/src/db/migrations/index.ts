@@ -16,6 +16,7 @@ import * as apiKeys from './20261129_0300_api_keys.js';
 import * as notificationKeys from './20261129_0500_notification_keys.js';
 import * as socialSignIn from './20261129_0400_social_sign_in.js';
 import * as twoFactor from './20261129_0200_two_factor.js';
+import * as invitations from './20261129_0600_invitations.js';
 
 /**
  * Every migration, in order. Listed here (not discovered on disk) so they run
@@ -39,4 +40,5 @@ export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: 
   '20261129_0300_api_keys': apiKeys,
   '20261129_0400_social_sign_in': socialSignIn,
   '20261129_0500_notification_keys': notificationKeys,
+  '20261129_0600_invitations': invitations,
 };
