@@ -41,7 +41,7 @@ async function age(userId: number, ms: number) {
   const back = (col: string) => db().raw(`${col} - (? * interval '1 millisecond')`, [ms]);
   await db()('users').where({ id: userId }).update({ invited_at: back('invited_at'), created_at: back('created_at') });
   await db()('user_tokens').where({ user_id: userId }).update({ expires_at: back('expires_at'), created_at: back('created_at') });
-  await db()('project_invitations').where({ id_user: userId }).update({ created_at: back('created_at') });
+  await db()('invitations').where({ kind: 'project', id_user: userId }).update({ created_at: back('created_at') });
 }
 
 async function purge(): Promise<number> {
@@ -74,7 +74,7 @@ describe('invited accounts that are never activated', () => {
 
     expect(await purge()).toBeGreaterThanOrEqual(1);
     expect(await userExists(expired.id)).toBe(false);
-    expect(await db()('project_invitations').where({ id_user: expired.id }).first('id')).toBeUndefined();
+    expect(await db()('invitations').where({ kind: 'project', id_user: expired.id }).first('id')).toBeUndefined();
     expect(await userExists(fresh.id)).toBe(true);
     expect(await userExists(activated.id)).toBe(true);
     const team = await api().get('/api/team-members').query({ id_project: project.id }).set(owner.auth);

@@ -113,7 +113,7 @@ interface Case {
 const auth = (actor: ActorName) => (actor === 'anonymous' ? {} : users[actor].auth);
 
 const pendingInvitation = async (f: Fixture) => {
-  await db()('project_invitations').insert({ id_project: f.id, id_user: users.invitee.user.id, role: 'viewer', id_invited_by: users.owner.user.id, sent: true });
+  await db()('invitations').insert({ kind: 'project', id_project: f.id, id_user: users.invitee.user.id, role: 'viewer', invited_by: users.owner.user.id, sent: true });
 };
 const pendingRequest = async (f: Fixture) => {
   await db()('project_join_requests').insert({ id_project: f.id, id_user: users.requester.user.id });
@@ -256,7 +256,7 @@ describe('access matrix: teams and projects × every kind of caller', () => {
       for (const actor of ACTORS) {
         const f = await fixture();
         await pendingInvitation(f);
-        const inv = await db()('project_invitations').where({ id_project: f.id }).first('id');
+        const inv = await db()('invitations').where({ kind: 'project', id_project: f.id }).first('id');
         const res = await api().post(`/api/users/invitations/${path}/${inv.id}`).set(auth(actor));
         expect(res.status, `${path} as ${actor}`).toBe(actor === 'anonymous' ? 401 : 404);
         const own = await api().post(`/api/users/invitations/${path}/${inv.id}`).set(users.invitee.auth);

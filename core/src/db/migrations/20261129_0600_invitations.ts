@@ -18,9 +18,6 @@ import { createProjectInvitationsTable } from './20261126_0500_teams.js';
  *   that of `invitations`, and a member takes the id of the invitation it
  *   accepted. The pending plan invitations get new ids above every id either
  *   old table has handed out, so none can be taken for another person's.
- * - `project_invitations` stays readable and writable as a view of the
- *   project invitations, for SQL written against the old table (the tests
- *   that seed invitations, an operator's query); the code uses `invitations`.
  * - `plan_members.status` stays (only "active" now) so readers that filter
  *   on it keep working.
  *
@@ -93,16 +90,9 @@ export async function up(knex: Knex): Promise<void> {
       ALTER COLUMN id SET DEFAULT nextval('invitations_id_seq')`);
 
   await knex.schema.dropTable('project_invitations');
-  await knex.raw(`
-    CREATE VIEW project_invitations AS
-    SELECT id, kind, id_project, id_user, role, permissions, invited_by AS id_invited_by, status, sent, created_at, responded_at
-      FROM invitations WHERE kind = 'project'
-    WITH CASCADED CHECK OPTION`);
-  await knex.raw(`ALTER VIEW project_invitations ALTER COLUMN kind SET DEFAULT 'project'`);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('DROP VIEW project_invitations');
   await createProjectInvitationsTable(knex);
   await knex.raw(`
     INSERT INTO project_invitations (id, id_project, id_user, role, permissions, id_invited_by, status, sent, created_at, responded_at)
