@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PROFILE_FIELDS, type ProfileField } from '@sitewalk/proto';
-import { allRules } from './edit-form-model';
-import { emailRules, newPasswordRules, profileRules, usernameRules } from './account-rules';
+import { allRules, rulesWhen } from './edit-form-model';
+import { CAPTCHA_MISSING, captchaRules, emailRules, newPasswordRules, profileRules, recoverRules, signInRules, usernameRules } from './account-rules';
 import { ruleMessages } from './rules-test-support';
 
 type Values = Record<ProfileField, string> & { username: string; email: string; password: string; confirm: string };
@@ -29,6 +29,8 @@ const WRONG: [Partial<Values>, Partial<Record<keyof Values, string>>][] = [
   [{ city: 'x'.repeat(201), company: 'x'.repeat(201) }, { city: 'At most 200 characters.' }],
 ];
 
+const SIGN_IN_MESSAGES = { username: 'Enter your username or e-mail.', password: 'Enter your password.' };
+
 describe("the account forms' rules are proto's", () => {
   it('accept a complete sign-up, the e-mail as typed with spaces and capitals', async () => {
     expect(await ruleMessages(signUp, { ...valid, city: 'Amman' })).toEqual({});
@@ -45,9 +47,22 @@ describe("the account forms' rules are proto's", () => {
     });
   });
 
+  it('ask a sign-in for both credentials, and the captcha while one is shown', async () => {
+    type SignIn = { username: string; password: string; captcha: string; captchaShown: boolean };
+    const rules = allRules<SignIn>(signInRules(), rulesWhen((v) => v.captchaShown, captchaRules()));
+    expect(await ruleMessages(rules, { username: '  ', password: '', captcha: '', captchaShown: false })).toEqual(SIGN_IN_MESSAGES);
+    expect(await ruleMessages(rules, { username: 'hala', password: 'secret', captcha: '', captchaShown: true })).toEqual({ captcha: CAPTCHA_MISSING });
+    expect(await ruleMessages(rules, { username: 'hala', password: 'secret', captcha: 'solved', captchaShown: true })).toEqual({});
+  });
+
+  it('ask a reset link for a username or e-mail, under the form’s own field', async () => {
+    expect(await ruleMessages(recoverRules<{ login: string }>(), { login: ' ' })).toEqual({ login: 'Enter your username or e-mail.' });
+    expect(await ruleMessages(recoverRules<{ login: string }>(), { login: 'hala' })).toEqual({});
+  });
+
   it('say every message in English and in Arabic', () => {
     const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../proto/translations');
-    const shown = WRONG.flatMap(([, m]) => Object.values(m) as string[]);
+    const shown = [...WRONG.flatMap(([, m]) => Object.values(m) as string[]), ...Object.values(SIGN_IN_MESSAGES), CAPTCHA_MISSING];
     for (const lang of ['en', 'ar']) {
       const dict = JSON.parse(fs.readFileSync(path.join(dir, `${lang}.json`), 'utf8')) as Record<string, string>;
       expect(shown.filter((m) => !dict[m]?.trim()), lang).toEqual([]);

@@ -1,5 +1,4 @@
 import { useMemo, useState } from 'react';
-import { z } from 'zod';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, PROFILE_FIELDS, type ProfileField, type RegisterRequest, type RegisterResponse } from '@sitewalk/proto';
@@ -8,10 +7,10 @@ import { useSettings } from '../../stores/settings.store';
 import { useUiStore } from '../../stores/ui.store';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
-import { CAPTCHA_MISSING, CaptchaWidget } from '../../components/captcha-widget';
+import { CaptchaWidget, useFormCaptcha } from '../../components/captcha-widget';
 import { NewPasswordFields } from '../../components/new-password-fields';
-import { allRules, requestRules, rulesWhen } from '../../components/edit-form/edit-form-model';
-import { emailRules, newPasswordRules, profileRules, usernameRules } from '../../components/edit-form/account-rules';
+import { allRules, rulesWhen } from '../../components/edit-form/edit-form-model';
+import { captchaRules, emailRules, newPasswordRules, profileRules, usernameRules } from '../../components/edit-form/account-rules';
 import { useRulesForm } from '../../components/edit-form/use-rules-form';
 import { PROFILE_FIELD_AUTOCOMPLETE, PROFILE_FIELD_LABELS, isMandatory } from '../../lib/profile-field-labels';
 import { tk } from '../../lib/i18n-keys';
@@ -19,8 +18,6 @@ import { tk } from '../../lib/i18n-keys';
 type Values = Record<ProfileField, string> & { username: string; email: string; password: string; confirm: string; /** The captcha's solution, empty until solved. */ captcha: string };
 
 const EMPTY: Values = { ...(Object.fromEntries(PROFILE_FIELDS.map((f) => [f, ''])) as Record<ProfileField, string>), username: '', email: '', password: '', confirm: '', captcha: '' };
-
-const captchaRules = requestRules<Values>((v) => ({ captcha: v.captcha }), z.object({ captcha: z.string().min(1, CAPTCHA_MISSING) }));
 
 /** The fields the settings make mandatory are asked here (and the first and last names when shown), so a new account is complete at once. */
 const signUpFields = (settings: Partial<Record<string, unknown>>): ProfileField[] =>
@@ -39,7 +36,7 @@ export function RegisterForm() {
         emailRules(),
         profileRules(extra, extra.filter((f) => isMandatory(f, settings))),
         newPasswordRules(),
-        rulesWhen(() => settings.captcha_register === true, captchaRules),
+        rulesWhen(() => settings.captcha_register === true, captchaRules()),
       ),
     [extra, settings],
   );
@@ -47,7 +44,7 @@ export function RegisterForm() {
   const busy = form.formState.isSubmitting;
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [captchaKey, setCaptchaKey] = useState(0);
+  const captcha = useFormCaptcha(form);
 
   const submit = form.handleSubmit(async (v) => {
     setError(null);
@@ -59,11 +56,7 @@ export function RegisterForm() {
       else navigate('/login', { replace: true, state: { message: message || tk('Your account is created. You can sign in now.'), username: body.username } });
     } catch (err) {
       setError((err as Error).message || MESSAGES.registrationFailed);
-      // A captcha answer works once: a new one for the next attempt.
-      if (v.captcha) {
-        form.setValue('captcha', '');
-        setCaptchaKey((k) => k + 1);
-      }
+      captcha.renew();
     }
   });
 
@@ -100,15 +93,7 @@ export function RegisterForm() {
       ))}
       <NewPasswordFields password={values.password} confirm={values.confirm} onChange={set} errors={errors} label={t('Password')} confirmLabel={t('Confirm password')} />
       {settings.captcha_register && (
-        <CaptchaWidget
-          resetKey={captchaKey}
-          error={errors.captcha}
-          onChange={(p) => {
-            // A solved captcha clears its message; one that expires only empties the value.
-            if (p) set('captcha', p);
-            else form.setValue('captcha', '');
-          }}
-        />
+        <CaptchaWidget resetKey={captcha.resetKey} error={errors.captcha} onChange={captcha.onChange} />
       )}
       <button type="submit" className="btn btn-primary w-100" disabled={busy}>
         {busy ? <Spinner size="sm" hideText /> : null} {t('Create account')}
