@@ -162,6 +162,7 @@ describe('PUT /api/settings', () => {
       [{ smtp_secure: 'maybe' }, /^smtp_secure must be one of: tls, ssl, none\.$/],
       [{ timezone: 'Mars/Olympus' }, /^timezone must be a time zone/],
       [{ contact_email: 'not-an-address' }, /^contact_email must be an e-mail address\.$/],
+      [{ notify_email: 'admin at example' }, /^notify_email must be an e-mail address\.$/],
     ];
     for (const [input, message] of cases) {
       const res = await api().put('/api/settings').set(admin.auth).send(input as object);

@@ -238,12 +238,16 @@ const s3BucketSchema = emptyOr(/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]/, 'aws_s3_bucke
 const s3AccountIdSchema = emptyOr(/[0-9a-fA-F]{32}/, 'aws_s3_accountid must be the 32-character account id Cloudflare shows.');
 const s3CustomDomainSchema = emptyOr(/(?:https?:\/\/)?[A-Za-z0-9.-]{1,253}(?::\d{1,5})?\/?/, 'aws_s3_custom_domain must be a host name such as files.example.com.');
 
+/** A theme colour as settings hold it: '#' and six hex digits. */
+export const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
+
 /**
  * Settings whose type is narrower than "a number" or "a text": ports, zoom
  * levels, choices, names. Every other setting takes the type of its default.
  */
 export const SETTING_RULES: Partial<Record<SettingKey, z.ZodTypeAny>> = {
   name: z.string().trim().min(1, 'The site name cannot be empty.').max(100, 'The site name is too long (at most 100 characters).'),
+  theme_color: z.string().regex(HEX_COLOUR, 'The theme colour must be a hex colour like #2987f2.'),
   smtp_port: wholeNumber('smtp_port', 1, 65535),
   peerjs_port: wholeNumber('peerjs_port', 1, 65535),
   turn_port: wholeNumber('turn_port', 1, 65535),
@@ -252,6 +256,7 @@ export const SETTING_RULES: Partial<Record<SettingKey, z.ZodTypeAny>> = {
   timezone: z.string().max(100).refine(isTimeZone, { message: 'timezone must be a time zone such as Asia/Amman or UTC.' }),
   smtp_from_email: optionalEmail('smtp_from_email'),
   contact_email: optionalEmail('contact_email'),
+  notify_email: optionalEmail('notify_email'),
   tax_rate: z
     .number({ message: 'tax_rate must be a percentage from 0 to 100.' })
     .min(0, 'tax_rate must be a percentage from 0 to 100.')
@@ -280,11 +285,7 @@ export const settingsUpdateSchema = z
     ) as { [K in SettingKey]: z.ZodOptional<z.ZodTypeAny> },
   )
   .strict()
-  .refine((o) => Object.keys(o).length > 0, { message: 'Give at least one setting to change.' })
-  .refine((o) => typeof o.theme_color !== 'string' || /^#[0-9a-fA-F]{6}$/.test(o.theme_color), {
-    message: 'The theme colour must be a hex colour like #2987f2.',
-    path: ['theme_color'],
-  });
+  .refine((o) => Object.keys(o).length > 0, { message: 'Give at least one setting to change.' });
 export type SettingsUpdate = Partial<Settings>;
 
 /**

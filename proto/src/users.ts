@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PlanInfo, PlanMembersView, PlanSlot } from './plans.js';
-import { PROFILE_FIELDS } from './settings.js';
+import { PROFILE_FIELDS, type ProfileField } from './settings.js';
 import type { NotificationPreferences } from './notifications.js';
 import { pageQuerySchema, type Page } from './envelope.js';
 import { MESSAGES } from './messages.js';
@@ -75,13 +75,26 @@ export const emailSchema = z.string().trim().toLowerCase().email('Invalid email 
 /** An e-mail a form must have: said to be missing when blank (SPEC §5 'Email is required'), else emailSchema. */
 export const requiredEmailSchema = z.string().trim().min(1, MESSAGES.emailRequired).pipe(emailSchema);
 
-const profileFieldSchema = z.string().trim().max(200);
+const profileFieldSchema = z.string().trim().max(200, 'At most 200 characters.');
 
 export const profileFieldsSchema = z.object(
   Object.fromEntries(PROFILE_FIELDS.map((f) => [f, profileFieldSchema.optional()])) as {
     [K in (typeof PROFILE_FIELDS)[number]]: z.ZodOptional<typeof profileFieldSchema>;
   },
 );
+
+/** What a form says of a required field left blank. */
+export const FIELD_REQUIRED = 'This field is required.';
+
+/**
+ * The profile fields of a form (sign-up, own profile): each as the server
+ * checks it, and the `required` ones (those the settings make mandatory)
+ * not blank; the first name says so by name (SPEC §5 'First name is required').
+ */
+export const profileFormSchema = (required: readonly ProfileField[]) =>
+  profileFieldsSchema.extend(
+    Object.fromEntries(required.map((f) => [f, profileFieldSchema.min(1, f === 'first_name' ? MESSAGES.firstNameRequired : FIELD_REQUIRED)])),
+  );
 
 /** PUT /users/{id}: the changed fields only. */
 export const userUpdateSchema = profileFieldsSchema

@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import 'altcha/external';
 import 'altcha/altcha.css';
@@ -7,7 +8,6 @@ import 'altcha/i18n/en';
 import type {} from 'altcha/types/react';
 import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
 import { useUiStore } from '../stores/ui.store';
-import { tk } from '../lib/i18n-keys';
 
 // The widget's proof of work runs in a worker served from this site (the CSP allows no blob: workers).
 globalThis.$altcha?.algorithms.set('PBKDF2/SHA-256', () => new Pbkdf2Worker());
@@ -30,9 +30,6 @@ const THEME_STYLE = {
  * solved answer to send as the form's `altcha` field, or null while there is
  * none. Change `resetKey` for a fresh captcha (an answer works once).
  */
-/** The sentence a form shows when sent without the captcha solved (the API's own for HTTP 428). */
-export const CAPTCHA_MISSING = tk('Solve the captcha first: tick "I\'m not a robot" and wait for the check mark.');
-
 export function CaptchaWidget({ onChange, resetKey, error }: { onChange: (payload: string | null) => void; resetKey: number; error?: string | null }) {
   const { t } = useTranslation();
   const language = useUiStore((s) => s.language);
@@ -64,4 +61,30 @@ export function CaptchaWidget({ onChange, resetKey, error }: { onChange: (payloa
       )}
     </div>
   );
+}
+
+/**
+ * The captcha of a form on react-hook-form whose `captcha` value is the
+ * solution (account-rules captchaRules): the widget's `resetKey` and
+ * `onChange` (a solved captcha clears its message, one that expires only
+ * empties the value), and `renew()` for a fresh one after a refused attempt,
+ * since an answer works once.
+ */
+export function useFormCaptcha<V extends FieldValues & { captcha: string }>(form: UseFormReturn<V>) {
+  const [resetKey, setResetKey] = useState(0);
+  const field = 'captcha' as Path<V>;
+  const { setValue, clearErrors, getValues } = form;
+  const onChange = useCallback(
+    (payload: string | null) => {
+      setValue(field, (payload ?? '') as PathValue<V, Path<V>>);
+      if (payload) clearErrors(field);
+    },
+    [setValue, clearErrors, field],
+  );
+  const renew = useCallback(() => {
+    if (!getValues(field)) return;
+    setValue(field, '' as PathValue<V, Path<V>>);
+    setResetKey((k) => k + 1);
+  }, [getValues, setValue, field]);
+  return { resetKey, onChange, renew };
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ADSK_NEEDS_CLIENT_MESSAGE, formMessages, SECRET_PLACEHOLDER, SECRET_SETTING_KEYS, SETTINGS_DEFAULTS, type SettingKey } from '@sitewalk/proto';
 import { changedValues, setField, startTracking } from './changed-fields';
@@ -15,6 +18,7 @@ import {
   settingsFormValues,
   settingsPatch,
   timezoneChoices,
+  type SettingsFormValues,
 } from './settings-form';
 
 const defaults = () => settingsFormValues(SETTINGS_DEFAULTS);
@@ -127,6 +131,56 @@ describe('checks before saving', () => {
     expect(e.theme_color).toBe('The theme colour must be a hex colour like #2987f2.');
     expect(e.notify_email).toBe('Invalid email format');
     expect(e.contact_email).toBeUndefined();
+  });
+
+  it("says each of proto's findings under its setting, all at once", () => {
+    const e = settingsFieldErrors({ ...defaults(), name: '  ', theme_color: '#12345', smtp_port: '0', timezone: 'Mars/Olympus', aws_s3_bucket: 'My Bucket' });
+    expect(e).toEqual({
+      name: 'The site name cannot be empty.',
+      theme_color: 'The theme colour must be a hex colour like #2987f2.',
+      smtp_port: 'Enter a whole number from {min} to {max}.',
+      timezone: 'timezone must be a time zone such as Asia/Amman or UTC.',
+      aws_s3_bucket: 'aws_s3_bucket must be a bucket name: 3 to 63 lower-case letters, digits, dots and dashes.',
+    });
+  });
+
+  it('takes the ranges of number settings from proto, so the control and its message say the rule', () => {
+    expect(settingField('smtp_port')?.control).toEqual({ type: 'number', min: 1, max: 65535 });
+    expect(settingField('maxzoom')?.control).toEqual({ type: 'number', min: 1, max: 30 });
+    expect(settingField('tax_rate')?.control).toEqual({ type: 'number', min: 0, max: 100, step: 0.01 });
+    expect(settingsFieldErrors({ ...defaults(), maxzoom: '30' }).maxzoom).toBeUndefined();
+    expect(settingsFieldErrors({ ...defaults(), maxzoom: '31' }).maxzoom).toBe('Enter a whole number from {min} to {max}.');
+  });
+
+  it('says every finding in English and in Arabic', () => {
+    const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../proto/translations');
+    const wrong: Partial<SettingsFormValues> = {
+      name: 'x'.repeat(101),
+      theme_color: 'blue',
+      smtp_port: '',
+      tax_rate: '7.255',
+      maxzoom: '0',
+      smtp_from_email: 'mail@',
+      timezone: 'Mars/Olympus',
+      api_key: 'short',
+      aws_s3_endpoint: 'ftp://files',
+      aws_s3_region: 'EU Central',
+      aws_s3_bucket: 'x',
+      aws_s3_accountid: '123',
+      aws_s3_custom_domain: 'files example com',
+      aws_s3_type: 'ftp',
+      smtp_secure: 'maybe',
+      smtp_auth: true,
+      smtp_username: '',
+      adsk_enable: true,
+      adsk_client: '',
+    };
+    const found = settingsFieldErrors({ ...defaults(), ...wrong });
+    expect(Object.keys(found).sort()).toEqual(Object.keys(wrong).filter((k) => k !== 'smtp_auth' && k !== 'adsk_enable').sort());
+    for (const lang of ['en', 'ar']) {
+      const dict = JSON.parse(fs.readFileSync(path.join(dir, `${lang}.json`), 'utf8')) as Record<string, string>;
+      expect(Object.values(found).filter((m) => !m || !dict[m]?.trim()), lang).toEqual([]);
+    }
   });
 
   it('asks for the SMTP user name when the server needs one', () => {

@@ -1,8 +1,12 @@
+import { z } from 'zod';
 import {
+  MESSAGES,
   PROFILE_FIELDS,
   SECRET_PLACEHOLDER,
   SECRET_SETTING_KEYS,
   SETTINGS_DEFAULTS,
+  SETTING_RULES,
+  settingsUpdateSchema,
   type ProfileField,
   type SettingKey,
   type Settings,
@@ -13,9 +17,11 @@ import { tk } from './i18n-keys';
 /**
  * The settings screen (SPEC §3 "Application settings") described as data:
  * which setting sits in which section, with which control, label and hint;
- * the form values (numbers held as the typed text), the checks made before
- * saving and the PUT /settings body of the changed keys. Free of React so it
- * is unit-tested on its own.
+ * the form values (numbers held as the typed text), the PUT /settings body of
+ * the changed keys, and what to fix before saving: proto's settingsUpdateSchema
+ * is the rule (the server checks the same), this module only puts each of its
+ * findings under its setting in a person's words. Free of React so it is
+ * unit-tested on its own.
  */
 
 export interface Choice {
@@ -108,10 +114,16 @@ const secret = (key: SettingKey, label: string, width?: SettingField['width']): 
   control: { type: 'secret' },
   width,
 });
+/** The range proto's rule gives a number setting: the control's min and max, and the numbers its message names. */
+function numberRange(key: SettingKey): { min: number; max: number } {
+  const rule = SETTING_RULES[key];
+  if (!(rule instanceof z.ZodNumber) || rule.minValue === null || rule.maxValue === null) throw new Error(`${key} has no range in proto's SETTING_RULES`);
+  return { min: rule.minValue, max: rule.maxValue };
+}
 const port = (key: SettingKey, label: string, width: SettingField['width'] = 'third'): SettingField => ({
   key,
   label,
-  control: { type: 'number', min: 1, max: 65535 },
+  control: { type: 'number', ...numberRange(key) },
   width,
 });
 const area = (key: SettingKey, label: string, hint?: string, rows = 4): SettingField => ({ key, label, hint, control: { type: 'textarea', rows } });
@@ -360,7 +372,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
           text('leaflet_street_subdomain', tk('Street map subdomains'), tk('Comma-separated, such as a,b,c.'), 'half'),
           url('leaflet_satellite_basemap', tk('Satellite map tiles address'), tk('A tile address where z, x and y stand for the zoom and the tile, as Leaflet expects.'), 'half'),
           text('leaflet_satellite_subdomain', tk('Satellite map subdomains'), tk('Comma-separated, such as a,b,c.'), 'half'),
-          { key: 'maxzoom', label: tk('Maximum zoom'), control: { type: 'number', min: 1, max: 30 }, width: 'third' },
+          { key: 'maxzoom', label: tk('Maximum zoom'), control: { type: 'number', ...numberRange('maxzoom') }, width: 'third' },
         ],
       },
     ],
@@ -452,7 +464,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
       {
         heading: tk('Invoices'),
         fields: [
-          { key: 'tax_rate', label: tk('Tax rate (%)'), hint: tk('Added to every plan price; 0 for none. Up to two decimals.'), control: { type: 'number', min: 0, max: 100, step: 0.01 }, width: 'third' },
+          { key: 'tax_rate', label: tk('Tax rate (%)'), hint: tk('Added to every plan price; 0 for none. Up to two decimals.'), control: { type: 'number', ...numberRange('tax_rate'), step: 0.01 }, width: 'third' },
           text('invoice_seller_name', tk('Seller name'), tk('Printed on every invoice; the site name when empty.'), 'half'),
           text('invoice_seller_tax_id', tk('Seller tax id'), undefined, 'half'),
           area('invoice_seller_address', tk('Seller address'), tk('One line per line of the address.'), 3),
@@ -547,25 +559,40 @@ export function settingsPatch(changes: Partial<SettingsFormValues>): Partial<Set
   return out as Partial<Settings>;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
+/** The theme colour's shape (proto's), for the colour swatch. */
+export { HEX_COLOUR } from '@sitewalk/proto';
 
 export type SettingsErrors = Partial<Record<SettingKey, string | null>>;
 
-/** What to fix before saving (messages are translation keys, with {min} and {max} for the range). */
+/**
+ * How the form says proto's finding about `key` (a translation key): a number
+ * with the range of its control ({min} and {max}), an e-mail address as the
+ * profile says it, anything else in proto's own words (the server's message,
+ * translated like every message it sends).
+ */
+function findingText(key: SettingKey, sent: unknown, protoMessage: string): string {
+  const control = settingField(key)?.control;
+  if (control?.type === 'number') {
+    if (typeof sent !== 'number' || Number.isNaN(sent)) return tk('Enter a number.');
+    return control.step ? tk('Enter a number from {min} to {max} with at most two decimals.') : tk('Enter a whole number from {min} to {max}.');
+  }
+  if (control?.type === 'text' && control.input === 'email') return MESSAGES.invalidEmail;
+  return protoMessage;
+}
+
+/**
+ * What to fix before saving (messages are translation keys, with {min} and
+ * {max} for a range): proto's settingsUpdateSchema run on every value as it
+ * would be sent, one message per setting; and the settings a switch turned on
+ * requires, which are the form's own rules.
+ */
 export function settingsFieldErrors(v: SettingsFormValues): SettingsErrors {
   const e: SettingsErrors = {};
-  for (const key of NUMBER_KEYS) {
-    const control = settingField(key)?.control;
-    const n = parseNumber(String(v[key]));
-    if (Number.isNaN(n)) e[key] = tk('Enter a number.');
-    else if (control?.type === 'number' && control.step && (n < control.min || n > control.max || !Number.isInteger(Math.round(n / control.step * 1e6) / 1e6))) e[key] = tk('Enter a number from {min} to {max} with at most two decimals.');
-    else if (control?.type === 'number' && !control.step && (!Number.isInteger(n) || n < control.min || n > control.max)) e[key] = tk('Enter a whole number from {min} to {max}.');
-  }
-  if (!HEX_COLOUR.test(String(v.theme_color).trim())) e.theme_color = tk('The theme colour must be a hex colour like #2987f2.');
-  for (const key of ['smtp_from_email', 'contact_email', 'notify_email'] as const) {
-    const s = String(v[key]).trim();
-    if (s && !EMAIL.test(s)) e[key] = tk('Invalid email format');
+  const body = settingsPatch(v) as Record<string, unknown>;
+  const checked = settingsUpdateSchema.safeParse(body);
+  for (const issue of checked.error?.issues ?? []) {
+    const key = issue.path[0] as SettingKey | undefined;
+    if (typeof key === 'string' && !e[key]) e[key] = findingText(key, body[key], issue.message);
   }
   if (v.smtp_auth === true && !String(v.smtp_username).trim()) e.smtp_username = tk('Enter the user name the mail server expects, or turn off its authentication.');
   // The server refuses the same (proto ADSK_NEEDS_CLIENT_MESSAGE); said here first, next to the field.

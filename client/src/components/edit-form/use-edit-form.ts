@@ -1,10 +1,11 @@
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useForm, useWatch, type DefaultValues, type FieldValues, type Path, type PathValue, type Resolver } from 'react-hook-form';
+import type { FieldValues, Resolver } from 'react-hook-form';
 import { compareWith } from '../../lib/changed-fields';
 import { formToast } from '../../lib/toast';
-import { POST_DELETE_REDIRECT, fieldMessages, outcomeMessage, planSave, type EditEntity } from './edit-form-model';
+import { POST_DELETE_REDIRECT, outcomeMessage, planSave, type EditEntity } from './edit-form-model';
+import { useRulesForm } from './use-rules-form';
 
 /** How one entity kind is created, updated and deleted on the server. */
 export interface EditFormEndpoints<V, R> {
@@ -49,28 +50,11 @@ export function useEditForm<V extends FieldValues, R>(opts: EditFormOptions<V, R
   // The latest options, so callbacks stay stable while the page re-renders.
   const optsRef = useRef(opts);
   optsRef.current = opts;
-  const form = useForm<V>({
-    defaultValues: opts.initial as DefaultValues<V>,
-    // The rules of the latest render (a new user's form drops the password rules once it is created).
-    resolver: (values, context, options) => optsRef.current.rules(values, context, options),
-    mode: 'onSubmit',
-    reValidateMode: 'onSubmit',
-    // The shell moves the focus to the first field marked invalid (the fields are not registered inputs).
-    shouldFocusError: false,
-  });
-  const values = useWatch({ control: form.control }) as V;
+  // The rules of the latest render (a new user's form drops the password rules once it is created).
+  const { form, values, errors, set: setValue } = useRulesForm(opts.rules, opts.initial);
   const state = compareWith(baseline, values);
   const [busy, setBusy] = useState<'saving' | 'deleting' | null>(null);
-
-  const { setValue: setFormValue, clearErrors, handleSubmit, reset, getValues } = form;
-  const setValue = useCallback(
-    <K extends keyof V & string>(field: K, value: V[K]) => {
-      setFormValue(field as unknown as Path<V>, value as PathValue<V, Path<V>>);
-      // SPEC §5: changing a field clears that field's error (and only that one).
-      clearErrors(field as unknown as Path<V>);
-    },
-    [setFormValue, clearErrors],
-  );
+  const { handleSubmit, reset, getValues } = form;
 
   /** Saves; resolves to the saved record, or null when nothing was sent (refused by the rules, or nothing changed). */
   const save = useCallback(async (): Promise<R | null> => {
@@ -130,7 +114,7 @@ export function useEditForm<V extends FieldValues, R>(opts: EditFormOptions<V, R
     values: state.values,
     changed: state.changed,
     hasChanges: state.changed.size > 0,
-    errors: fieldMessages<V>(form.formState.errors as Record<string, { message?: unknown } | undefined>),
+    errors,
     busy,
     setValue,
     save,

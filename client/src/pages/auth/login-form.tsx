@@ -1,11 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import type { TwoFactorChallengeResponse, User } from '@sitewalk/proto';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES } from '@sitewalk/proto';
 import { TwoFactorRequired, useAuthStore } from '../../stores/auth.store';
 import { ApiError } from '../../lib/api-client';
-import { CAPTCHA_MISSING, CaptchaWidget } from '../../components/captcha-widget';
+import { CaptchaWidget, useFormCaptcha } from '../../components/captcha-widget';
+import { allRules, rulesWhen } from '../../components/edit-form/edit-form-model';
+import { captchaRules, signInRules } from '../../components/edit-form/account-rules';
+import { useRulesForm } from '../../components/edit-form/use-rules-form';
 import { TwoFactorStep } from './two-factor-step';
 import { TwoFactorEnrolmentStep } from './two-factor-enrolment-step';
 import { useSettings } from '../../stores/settings.store';
@@ -13,49 +16,36 @@ import { settleLanguageAfterSignIn } from '../../lib/account-language';
 import { SocialButtons } from './social-buttons';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
-import { tk } from '../../lib/i18n-keys';
+
+type Values = { username: string; password: string; /** The captcha's solution, empty until solved. */ captcha: string };
+
+const credentialRules = signInRules<Values>();
 
 export function LoginForm({ flash, initialUsername }: { flash?: string; initialUsername?: string }) {
   const { t } = useTranslation();
   const settings = useSettings();
   const login = useAuthStore((s) => s.login);
-  const [username, setUsername] = useState(initialUsername ?? '');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<{ username?: string | null; password?: string | null; captcha?: string | null }>({});
   // The captcha: always when the site asks for it, or once the server asked this address for it (HTTP 428).
   const [captchaAsked, setCaptchaAsked] = useState(false);
-  const [captcha, setCaptcha] = useState<string | null>(null);
-  const [captchaKey, setCaptchaKey] = useState(0);
+  const showCaptcha = !!settings.captcha_login || captchaAsked;
+  const rules = useMemo(() => allRules<Values>(credentialRules, rulesWhen(() => showCaptcha, captchaRules())), [showCaptcha]);
+  const { form, values, errors, set } = useRulesForm(rules, { username: initialUsername ?? '', password: '', captcha: '' });
+  const captcha = useFormCaptcha(form);
+  const [remember, setRemember] = useState(false);
+  const busy = form.formState.isSubmitting;
+  const [error, setError] = useState<string | null>(null);
   const [twoFactor, setTwoFactor] = useState<TwoFactorChallengeResponse | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const showCaptcha = !!settings.captcha_login || captchaAsked;
 
   const afterSignIn = (user: User) => settleLanguageAfterSignIn(user);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const errs = {
-      username: username.trim() ? null : tk('Enter your username or e-mail.'),
-      password: password ? null : tk('Enter your password.'),
-    };
-    const captchaError = showCaptcha && !captcha ? CAPTCHA_MISSING : null;
-    setFieldErrors({ ...errs, captcha: captchaError });
-    if (errs.username || errs.password || captchaError) return;
-    setBusy(true);
+  const submit = form.handleSubmit(async (v) => {
     setError(null);
     setNotice(null);
     try {
-      afterSignIn(await login({ username: username.trim(), password, remember_me: remember, altcha: captcha ?? undefined }));
+      afterSignIn(await login({ username: v.username.trim(), password: v.password, remember_me: remember, altcha: v.captcha || undefined }));
     } catch (err) {
-      setBusy(false);
-      // A captcha answer works once: a new one for the next attempt.
-      if (captcha) {
-        setCaptcha(null);
-        setCaptchaKey((k) => k + 1);
-      }
+      captcha.renew();
       if (err instanceof TwoFactorRequired) {
         setTwoFactor(err.challenge);
         return;
@@ -63,7 +53,7 @@ export function LoginForm({ flash, initialUsername }: { flash?: string; initialU
       if (err instanceof ApiError && err.status === 428) setCaptchaAsked(true);
       setError((err as Error).message || MESSAGES.loginFailed);
     }
-  };
+  });
 
   if (twoFactor) {
     // The site requires a second factor: set it up when the account has none, or give its code.
@@ -75,7 +65,7 @@ export function LoginForm({ flash, initialUsername }: { flash?: string; initialU
         onSignedIn={afterSignIn}
         onRestart={(message) => {
           setTwoFactor(null);
-          setPassword('');
+          form.setValue('password', '');
           setNotice(message ?? null);
         }}
       />
@@ -101,12 +91,9 @@ export function LoginForm({ flash, initialUsername }: { flash?: string; initialU
       )}
       <TextField
         label={t('Username or e-mail')}
-        value={username}
-        onChange={(v) => {
-          setUsername(v);
-          setFieldErrors((f) => ({ ...f, username: null }));
-        }}
-        error={fieldErrors.username ? t(fieldErrors.username) : null}
+        value={values.username}
+        onChange={(v) => set('username', v)}
+        error={errors.username && t(errors.username)}
         autoComplete="username"
         autoFocus
         required
@@ -114,12 +101,9 @@ export function LoginForm({ flash, initialUsername }: { flash?: string; initialU
       <TextField
         label={t('Password')}
         type="password"
-        value={password}
-        onChange={(v) => {
-          setPassword(v);
-          setFieldErrors((f) => ({ ...f, password: null }));
-        }}
-        error={fieldErrors.password ? t(fieldErrors.password) : null}
+        value={values.password}
+        onChange={(v) => set('password', v)}
+        error={errors.password && t(errors.password)}
         autoComplete="current-password"
         required
       />
@@ -130,14 +114,7 @@ export function LoginForm({ flash, initialUsername }: { flash?: string; initialU
         </label>
       </div>
       {showCaptcha && (
-        <CaptchaWidget
-          resetKey={captchaKey}
-          error={fieldErrors.captcha}
-          onChange={(p) => {
-            setCaptcha(p);
-            if (p) setFieldErrors((f) => ({ ...f, captcha: null }));
-          }}
-        />
+        <CaptchaWidget resetKey={captcha.resetKey} error={errors.captcha} onChange={captcha.onChange} />
       )}
       <button type="submit" className="btn btn-primary w-100" disabled={busy}>
         {busy ? <Spinner size="sm" hideText /> : null} {t('Sign in')}

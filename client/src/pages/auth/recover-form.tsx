@@ -1,37 +1,34 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES } from '@sitewalk/proto';
 import { apiRequest } from '../../lib/api-client';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
+import { recoverRules } from '../../components/edit-form/account-rules';
+import { useRulesForm } from '../../components/edit-form/use-rules-form';
 import { tk } from '../../lib/i18n-keys';
+
+type Values = { login: string };
+
+const rules = recoverRules<Values>();
 
 export function RecoverForm() {
   const { t } = useTranslation();
-  const [login, setLogin] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const { form, values, errors, set } = useRulesForm(rules, { login: '' });
+  const busy = form.formState.isSubmitting;
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!login.trim()) {
-      setFieldError('Enter your username or e-mail.');
-      return;
-    }
-    setBusy(true);
+  const submit = form.handleSubmit(async (v) => {
     setError(null);
     try {
-      const { message } = await apiRequest<null>({ url: '/password/email', method: 'POST', data: { username_f: login.trim() } }, MESSAGES.recoveryFailed);
+      const { message } = await apiRequest<null>({ url: '/password/email', method: 'POST', data: { username_f: v.login.trim() } }, MESSAGES.recoveryFailed);
       setSent(message || tk('If an account matches, a link to reset its password has been sent to its e-mail address.'));
     } catch (err) {
       setError((err as Error).message || MESSAGES.recoveryFailed);
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('Recover your password')}>
@@ -51,12 +48,9 @@ export function RecoverForm() {
         <>
           <TextField
             label={t('Username or e-mail')}
-            value={login}
-            onChange={(v) => {
-              setLogin(v);
-              setFieldError(null);
-            }}
-            error={fieldError && t(fieldError)}
+            value={values.login}
+            onChange={(v) => set('login', v)}
+            error={errors.login && t(errors.login)}
             autoComplete="username"
             autoFocus
             required

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, PROFILE_FIELDS, type ProfileField, type RegisterRequest, type RegisterResponse } from '@sitewalk/proto';
@@ -7,68 +7,58 @@ import { useSettings } from '../../stores/settings.store';
 import { useUiStore } from '../../stores/ui.store';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
-import { CAPTCHA_MISSING, CaptchaWidget } from '../../components/captcha-widget';
-import { checkEmail, checkFirstName, checkPassword, checkRequired, checkSamePassword, checkUsername, noErrors } from '../../lib/form-rules';
-import { PROFILE_FIELD_AUTOCOMPLETE, PROFILE_FIELD_LABELS } from '../../lib/profile-field-labels';
+import { CaptchaWidget, useFormCaptcha } from '../../components/captcha-widget';
+import { NewPasswordFields } from '../../components/new-password-fields';
+import { allRules, rulesWhen } from '../../components/edit-form/edit-form-model';
+import { captchaRules, emailRules, newPasswordRules, profileRules, usernameRules } from '../../components/edit-form/account-rules';
+import { useRulesForm } from '../../components/edit-form/use-rules-form';
+import { PROFILE_FIELD_AUTOCOMPLETE, PROFILE_FIELD_LABELS, isMandatory } from '../../lib/profile-field-labels';
 import { tk } from '../../lib/i18n-keys';
 
-type Values = { username: string; email: string; password: string; confirm: string } & Partial<Record<ProfileField, string>>;
+type Values = Record<ProfileField, string> & { username: string; email: string; password: string; confirm: string; /** The captcha's solution, empty until solved. */ captcha: string };
+
+const EMPTY: Values = { ...(Object.fromEntries(PROFILE_FIELDS.map((f) => [f, ''])) as Record<ProfileField, string>), username: '', email: '', password: '', confirm: '', captcha: '' };
+
+/** The fields the settings make mandatory are asked here (and the first and last names when shown), so a new account is complete at once. */
+const signUpFields = (settings: Partial<Record<string, unknown>>): ProfileField[] =>
+  PROFILE_FIELDS.filter((f) => isMandatory(f, settings) || f === 'first_name' || (f === 'last_name' && settings.last_name_enable === true));
 
 export function RegisterForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const settings = useSettings();
   const language = useUiStore((s) => s.language);
-  // The fields the settings make mandatory are asked here, so a new account is complete at once.
-  const extra = PROFILE_FIELDS.filter((f) => settings[`${f}_mandatory`] === true || f === 'first_name' || (f === 'last_name' && settings.last_name_enable));
-  const [values, setValues] = useState<Values>({ username: '', email: '', password: '', confirm: '' });
-  const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [busy, setBusy] = useState(false);
+  const extra = useMemo(() => signUpFields(settings), [settings]);
+  const rules = useMemo(
+    () =>
+      allRules<Values>(
+        usernameRules(),
+        emailRules(),
+        profileRules(extra, extra.filter((f) => isMandatory(f, settings))),
+        newPasswordRules(),
+        rulesWhen(() => settings.captcha_register === true, captchaRules()),
+      ),
+    [extra, settings],
+  );
+  const { form, values, errors, set } = useRulesForm(rules, EMPTY);
+  const busy = form.formState.isSubmitting;
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [captcha, setCaptcha] = useState<string | null>(null);
-  const [captchaKey, setCaptchaKey] = useState(0);
+  const captcha = useFormCaptcha(form);
 
-  const set = (k: keyof Values) => (v: string) => {
-    setValues((s) => ({ ...s, [k]: v }));
-    setErrors((e) => ({ ...e, [k]: null }));
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const errs: Record<string, string | null> = {
-      username: checkUsername(values.username),
-      email: checkEmail(values.email),
-      password: checkPassword(values.password),
-      confirm: checkSamePassword(values.password, values.confirm),
-    };
-    for (const f of extra) {
-      const mandatory = settings[`${f}_mandatory`] === true;
-      if (f === 'first_name' && mandatory) errs[f] = checkFirstName(values[f] ?? '');
-      else if (mandatory) errs[f] = checkRequired(values[f] ?? '');
-    }
-    if (settings.captcha_register && !captcha) errs.captcha = CAPTCHA_MISSING;
-    setErrors(errs);
-    if (!noErrors(errs)) return;
-    setBusy(true);
+  const submit = form.handleSubmit(async (v) => {
     setError(null);
-    const body: RegisterRequest = { username: values.username.trim(), email: values.email.trim(), password: values.password, language, altcha: captcha ?? undefined };
-    for (const f of extra) if (values[f]?.trim()) body[f] = values[f]?.trim();
+    const body: RegisterRequest = { username: v.username.trim(), email: v.email.trim(), password: v.password, language, altcha: v.captcha || undefined };
+    for (const f of extra) if (v[f].trim()) body[f] = v[f].trim();
     try {
       const { data, message } = await apiRequest<RegisterResponse>({ url: '/register', method: 'POST', data: body }, MESSAGES.registrationFailed);
       if (data.validate_email) setDone(message || tk('Your account is created. Open the link we sent to your e-mail to activate it.'));
       else navigate('/login', { replace: true, state: { message: message || tk('Your account is created. You can sign in now.'), username: body.username } });
     } catch (err) {
       setError((err as Error).message || MESSAGES.registrationFailed);
-      // A captcha answer works once: a new one for the next attempt.
-      if (captcha) {
-        setCaptcha(null);
-        setCaptchaKey((k) => k + 1);
-      }
-    } finally {
-      setBusy(false);
+      captcha.renew();
     }
-  };
+  });
 
   if (done) {
     return (
@@ -88,30 +78,22 @@ export function RegisterForm() {
           {t(error)}
         </div>
       )}
-      <TextField label={t('Username')} value={values.username} onChange={set('username')} error={errors.username && t(errors.username)} autoComplete="username" required autoFocus />
-      <TextField label={t('E-mail')} type="email" value={values.email} onChange={set('email')} error={errors.email && t(errors.email)} autoComplete="email" required />
+      <TextField label={t('Username')} value={values.username} onChange={(v) => set('username', v)} error={errors.username && t(errors.username)} autoComplete="username" required autoFocus />
+      <TextField label={t('E-mail')} type="email" value={values.email} onChange={(v) => set('email', v)} error={errors.email && t(errors.email)} autoComplete="email" required />
       {extra.map((f) => (
         <TextField
           key={f}
           label={t(PROFILE_FIELD_LABELS[f])}
-          value={values[f] ?? ''}
-          onChange={set(f)}
-          error={errors[f] && t(errors[f] as string)}
+          value={values[f]}
+          onChange={(v) => set(f, v)}
+          error={errors[f] && t(errors[f])}
           autoComplete={PROFILE_FIELD_AUTOCOMPLETE[f]}
-          required={settings[`${f}_mandatory`] === true}
+          required={isMandatory(f, settings)}
         />
       ))}
-      <TextField label={t('Password')} type="password" value={values.password} onChange={set('password')} error={errors.password && t(errors.password)} autoComplete="new-password" required hint={t('At least 8 characters.')} />
-      <TextField label={t('Confirm password')} type="password" value={values.confirm} onChange={set('confirm')} error={errors.confirm && t(errors.confirm)} autoComplete="new-password" required />
+      <NewPasswordFields password={values.password} confirm={values.confirm} onChange={set} errors={errors} label={t('Password')} confirmLabel={t('Confirm password')} />
       {settings.captcha_register && (
-        <CaptchaWidget
-          resetKey={captchaKey}
-          error={errors.captcha}
-          onChange={(p) => {
-            setCaptcha(p);
-            if (p) setErrors((e) => ({ ...e, captcha: null }));
-          }}
-        />
+        <CaptchaWidget resetKey={captcha.resetKey} error={errors.captcha} onChange={captcha.onChange} />
       )}
       <button type="submit" className="btn btn-primary w-100" disabled={busy}>
         {busy ? <Spinner size="sm" hideText /> : null} {t('Create account')}

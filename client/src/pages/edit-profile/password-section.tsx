@@ -1,13 +1,14 @@
-import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, newPasswordFormSchema } from '@sitewalk/proto';
+import { MESSAGES } from '@sitewalk/proto';
 import { useProfileStore } from '../../stores/profile.store';
 import { formToast } from '../../lib/toast';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
 import { NewPasswordFields } from '../../components/new-password-fields';
-import { allRules, fieldMessages, requestRules } from '../../components/edit-form/edit-form-model';
+import { allRules, requestRules } from '../../components/edit-form/edit-form-model';
+import { newPasswordRules } from '../../components/edit-form/account-rules';
+import { useRulesForm } from '../../components/edit-form/use-rules-form';
 import { tk } from '../../lib/i18n-keys';
 
 type PasswordValues = { current: string; password: string; confirm: string };
@@ -15,7 +16,7 @@ type PasswordValues = { current: string; password: string; confirm: string };
 /** Your own password changes only with the current one; the new one follows proto's rules, typed twice. */
 const passwordRules = allRules<PasswordValues>(
   requestRules((v) => ({ current: v.current }), z.object({ current: z.string().min(1, tk('Enter your current password.')) })),
-  requestRules((v) => ({ password: v.password, confirm: v.confirm }), newPasswordFormSchema),
+  newPasswordRules(),
 );
 
 const EMPTY: PasswordValues = { current: '', password: '', confirm: '' };
@@ -24,15 +25,8 @@ const EMPTY: PasswordValues = { current: '', password: '', confirm: '' };
 export function PasswordSection() {
   const { t } = useTranslation();
   const changePassword = useProfileStore((s) => s.changePassword);
-  const form = useForm<PasswordValues>({ resolver: passwordRules, defaultValues: EMPTY, reValidateMode: 'onSubmit' });
-  const errors = fieldMessages<PasswordValues>(form.formState.errors);
+  const { form, values, errors, set } = useRulesForm(passwordRules, EMPTY);
   const busy = form.formState.isSubmitting;
-  const [current, password, confirm] = form.watch(['current', 'password', 'confirm']);
-  const set = (field: keyof PasswordValues, v: string) => {
-    form.setValue(field, v);
-    // SPEC §5: changing a field clears its error.
-    form.clearErrors(field);
-  };
 
   const submit = form.handleSubmit(async (v) => {
     try {
@@ -52,16 +46,16 @@ export function PasswordSection() {
         </h2>
       </div>
       <form className="card-body" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="password-heading">
-        <TextField label={t('Current password')} type="password" value={current} onChange={(v) => set('current', v)} error={errors.current && t(errors.current)} autoComplete="current-password" required />
+        <TextField label={t('Current password')} type="password" value={values.current} onChange={(v) => set('current', v)} error={errors.current && t(errors.current)} autoComplete="current-password" required />
         <div className="row">
           <NewPasswordFields
             fieldClassName="col-md-6 mb-3"
             label={t('New password')}
             confirmLabel={t('Confirm new password')}
-            password={password}
-            confirm={confirm}
-            errors={{ password: errors.password, confirm: errors.confirm }}
-            onChange={(field, v) => set(field, v)}
+            password={values.password}
+            confirm={values.confirm}
+            errors={errors}
+            onChange={set}
           />
         </div>
         <button type="submit" className="btn btn-outline-primary" disabled={busy}>
