@@ -1,10 +1,10 @@
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, newPasswordFormSchema, type ChangePasswordRequest, type NewPasswordForm, type User } from '@sitewalk/proto';
+import { MESSAGES, type ChangePasswordRequest, type NewPasswordForm, type User } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { formToast } from '../../lib/toast';
 import { NewPasswordFields } from '../../components/new-password-fields';
+import { newPasswordRules } from '../../components/edit-form/account-rules';
+import { useRulesForm } from '../../components/edit-form/use-rules-form';
 import { userDisplayName } from './user-form';
 
 /**
@@ -15,13 +15,8 @@ import { userDisplayName } from './user-form';
  */
 export function SetPasswordCard({ user }: { user: User }) {
   const { t } = useTranslation();
-  const form = useForm<NewPasswordForm>({
-    resolver: zodResolver(newPasswordFormSchema),
-    defaultValues: { password: '', confirm: '' },
-    reValidateMode: 'onSubmit',
-  });
-  const { errors, isSubmitting } = form.formState;
-  const [password, confirm] = form.watch(['password', 'confirm']);
+  const { form, values, errors, set } = useRulesForm<NewPasswordForm>(newPasswordRules<NewPasswordForm>(), { password: '', confirm: '' });
+  const { isSubmitting } = form.formState;
 
   const submit = form.handleSubmit(async ({ password: next }) => {
     try {
@@ -51,13 +46,10 @@ export function SetPasswordCard({ user }: { user: User }) {
             fieldClassName="col-md-6 mb-3"
             label={t('New password')}
             confirmLabel={t('Confirm new password')}
-            password={password}
-            confirm={confirm}
-            errors={{ password: errors.password?.message, confirm: errors.confirm?.message }}
-            onChange={(field, v) => {
-              form.setValue(field, v);
-              form.clearErrors(field);
-            }}
+            password={values.password}
+            confirm={values.confirm}
+            errors={{ password: errors.password, confirm: errors.confirm }}
+            onChange={set}
           />
         </div>
         <button type="submit" className="btn btn-outline-primary" disabled={isSubmitting}>

@@ -1,10 +1,7 @@
-import { z } from 'zod';
 import type { Resolver } from 'react-hook-form';
 import {
   PROFILE_FIELDS,
   newPasswordFormSchema,
-  requiredEmailSchema,
-  usernameSchema,
   type ProfileField,
   type User,
   type UserCreateRequest,
@@ -12,6 +9,7 @@ import {
   type UserUpdateRequest,
 } from '@sitewalk/proto';
 import { allRules, requestRules, rulesWhen } from '../../components/edit-form/edit-form-model';
+import { emailRules, usernameRules } from '../../components/edit-form/account-rules';
 import { tk } from '../../lib/i18n-keys';
 
 /**
@@ -94,10 +92,7 @@ export function userUpdateRequest(changes: Partial<UserFormValues>): UserUpdateR
 }
 
 /** Proto's username and e-mail rules (an e-mail is required here, as on the profile). */
-const accountRules = requestRules<UserFormValues>(
-  (v) => ({ username: v.username, email: v.email }),
-  z.object({ username: usernameSchema, email: requiredEmailSchema }),
-);
+const accountRules = allRules(usernameRules<UserFormValues>(), emailRules<UserFormValues>());
 
 /** Proto's new-password rules, typed twice. */
 const newPasswordRules = requestRules<UserFormValues>((v) => ({ password: v.password, confirm: v.password_confirm }), newPasswordFormSchema, {
