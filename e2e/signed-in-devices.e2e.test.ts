@@ -36,4 +36,34 @@ describe('signed-in devices', () => {
       await other.close();
     }
   });
+
+  test('a super admin signs a person out everywhere from Edit User: their open page goes to the sign-in at once', async ({ browser, baseUrl, page }) => {
+    const { user, password } = await createUser({ first_name: 'Rania' });
+    const admin = await createUser({ super_admin: true });
+    const other = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    await other.addInitScript(() => localStorage.setItem('onboardingCompleted', 'true'));
+    const theirs = await other.newPage();
+    try {
+      await signIn(theirs, { username: user.username, password });
+      await expectSignedInLayout(theirs);
+
+      await signIn(page, { username: admin.user.username, password: admin.password });
+      await expectSignedInLayout(page);
+      await page.goto(`/edituser/${user.id}`);
+      const card = page.getByTestId('sign-out-everywhere-card');
+      await card.getByRole('button', { name: 'Sign out everywhere' }).click();
+      const dialog = page.getByRole('dialog');
+      expect(await dialog.textContent()).toContain('Every browser and app where Rania');
+      await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await expect.poll(() => page.getByText('Rania is signed out on every device.').isVisible(), EVENTUALLY).toBe(true);
+
+      // Their page is told live and leaves for the sign-in, without a click.
+      await expect.poll(() => new URL(theirs.url()).pathname, EVENTUALLY).toBe('/login');
+      // The administrator is still signed in.
+      await page.reload();
+      await expectSignedInLayout(page);
+    } finally {
+      await other.close();
+    }
+  });
 });
