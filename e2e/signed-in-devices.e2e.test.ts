@@ -38,7 +38,7 @@ describe('signed-in devices', () => {
   });
 
   test('a super admin signs a person out everywhere from Edit User: their open page goes to the sign-in at once', async ({ browser, baseUrl, page }) => {
-    const { user, password } = await createUser({ first_name: 'Rania' });
+    const { user, password } = await createUser({ first_name: 'Rania', last_name: 'Haddad' });
     const admin = await createUser({ super_admin: true });
     const other = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     await other.addInitScript(() => localStorage.setItem('onboardingCompleted', 'true'));
@@ -53,9 +53,9 @@ describe('signed-in devices', () => {
       const card = page.getByTestId('sign-out-everywhere-card');
       await card.getByRole('button', { name: 'Sign out everywhere' }).click();
       const dialog = page.getByRole('dialog');
-      expect(await dialog.textContent()).toContain('Every browser and app where Rania');
+      expect(await dialog.textContent()).toContain('Every browser and app where Rania Haddad is signed in');
       await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
-      await expect.poll(() => page.getByText('Rania is signed out on every device.').isVisible(), EVENTUALLY).toBe(true);
+      await expect.poll(() => page.getByText('Rania Haddad is signed out on every device.').isVisible(), EVENTUALLY).toBe(true);
 
       // Their page is told live and leaves for the sign-in, without a click.
       await expect.poll(() => new URL(theirs.url()).pathname, EVENTUALLY).toBe('/login');
