@@ -43,7 +43,10 @@ export function RoomManager({ visit }: { visit: VisitDetail }) {
   });
   const rooms = roomsQuery.data ?? null;
   const loadError = roomsQuery.error ? roomsQuery.error.message || ROOMS_FAILED : null;
-  const setRooms = (change: (list: Room[]) => Room[]) => queryClient.setQueryData<Room[]>(roomsKey(visit.id), (list) => list && change(list));
+  const setRooms = useCallback(
+    (change: (list: Room[]) => Room[]) => queryClient.setQueryData<Room[]>(roomsKey(visit.id), (list) => list && change(list)),
+    [queryClient, visit.id],
+  );
   const [tiling, setTiling] = useState<TilingById>({});
   const [sending, setSending] = useState<Sending[]>([]);
   const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
@@ -54,22 +57,22 @@ export function RoomManager({ visit }: { visit: VisitDetail }) {
   const nextKey = useRef(1);
 
   const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: roomsKey(visit.id) }), [queryClient, visit.id]);
-  // The rooms as read: the finished ones as the server has them, the others as far as their live progress got.
+  // The rooms as listed: the finished ones as the server has them (a failed one with its reason), the others as far as their live progress got.
   useEffect(() => {
     if (rooms) setTiling((s) => ({ ...tilingFrom(rooms), ...Object.fromEntries(Object.entries(s).filter(([id]) => rooms.some((r) => r.id === Number(id) && r.status !== 'ready' && r.status !== 'failed'))) }));
   }, [rooms]);
 
+  // A room whose tiling ended, as the server has it now.
   const refreshRoom = useCallback(
     async (id: number) => {
       try {
         const room = await queryClient.fetchQuery({ queryKey: ['rooms', id], queryFn: ({ signal }) => api.get<Room>(`/rooms/${id}`, ROOMS_FAILED, { signal }) });
-        queryClient.setQueryData<Room[]>(roomsKey(visit.id), (list) => list?.map((r) => (r.id === id ? room : r)));
-        setTiling((s) => ({ ...s, [id]: { status: room.status, percent: room.status === 'ready' ? 100 : (s[id]?.percent ?? 0), message: room.error ?? s[id]?.message ?? '' } }));
+        setRooms((list) => list.map((r) => (r.id === id ? room : r)));
       } catch (err) {
         console.warn(err);
       }
     },
-    [queryClient, visit.id],
+    [queryClient, visit.id, setRooms],
   );
 
   const live = useProjectJobs(
