@@ -15,14 +15,10 @@ export function useSheetSnags(sheet: { id: number; id_project: number } | null) 
   const sheetId = sheet?.id ?? null;
   const { snags, setSnags, reload } = useSheetSnagsQuery(sheetId);
   const [openId, setOpenId] = useState<number | null>(null);
-  const [version, setVersion] = useState(0);
 
   useSnagEvents(
     sheet ? [sheet.id_project] : [],
-    (e) => {
-      setSnags((list) => applySnagEvent(list, e, (a) => a.id_map === sheetId));
-      if (e.annotation.id === openId) setVersion((n) => n + 1);
-    },
+    (e) => setSnags((list) => applySnagEvent(list, e, (a) => a.id_map === sheetId)),
     reload,
   );
 
@@ -35,7 +31,6 @@ export function useSheetSnags(sheet: { id: number; id_project: number } | null) 
     openId !== null ? (
       <SnagPanel
         snagId={openId}
-        version={version}
         onClose={() => setOpenId(null)}
         onSaved={reload}
         onDeleted={(id) => setSnags((list) => list.filter((a) => a.id !== id))}

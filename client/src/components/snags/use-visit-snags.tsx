@@ -26,7 +26,6 @@ export function useVisitSnags(opts: { code: string; roomId: number | null; pano:
   const [openId, setOpenId] = useState<number | null>(null);
   const [draft, setDraft] = useState<SnagDraft | null>(null);
   const [adding, setAdding] = useState(false);
-  const [version, setVersion] = useState(0);
   const asked = useRef(typeof window === 'undefined' ? null : snagFromSearch(window.location.search));
   const optsRef = useRef(opts);
   optsRef.current = opts;
@@ -35,10 +34,8 @@ export function useVisitSnags(opts: { code: string; roomId: number | null; pano:
     visit ? [visit.id_project] : [],
     (e) => {
       setSnags((list) => applySnagEvent(list, e, (a) => a.id_visit === visit?.id));
-      if (e.annotation.id === openId) {
-        if (e.action === 'deleted') setOpenId(null);
-        else setVersion((n) => n + 1);
-      }
+      // The panel reads its snag again by itself (useSnagDetail); a deleted one closes.
+      if (e.annotation.id === openId && e.action === 'deleted') setOpenId(null);
     },
     reload,
   );
@@ -149,7 +146,6 @@ export function useVisitSnags(opts: { code: string; roomId: number | null; pano:
         <SnagPanel
           snagId={openId}
           draft={draft}
-          version={version}
           onClose={() => {
             setOpenId(null);
             setDraft(null);
