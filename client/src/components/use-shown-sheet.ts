@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { SheetDetail } from '@sitewalk/proto';
 import { showToast } from '../lib/toast';
-import { sheetQueryOptions } from '../pages/sheet/use-sheet-query';
+import { sheetQuery } from '../pages/sheet/use-sheet-query';
 
 /**
  * The sheet a visit screen draws (the placement editor, the walk's
@@ -14,7 +14,8 @@ import { sheetQueryOptions } from '../pages/sheet/use-sheet-query';
 export function useShownSheet(sheetId: number | null, visitSheets: readonly SheetDetail[]): SheetDetail | null {
   const { t } = useTranslation();
   const own = sheetId === null ? null : (visitSheets.find((m) => m.id === sheetId) ?? null);
-  const read = useQuery(sheetQueryOptions(own || sheetId === null ? null : sheetId));
+  const wanted = own || sheetId === null ? null : sheetId;
+  const read = useQuery({ ...sheetQuery(wanted), enabled: wanted !== null });
   useEffect(() => {
     if (read.error) showToast('error', t(read.error.message));
   }, [read.error, t]);
