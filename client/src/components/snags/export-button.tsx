@@ -7,7 +7,7 @@ import { api, errorMessage } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { onServerEvent } from '../../realtime/socket';
-import { applyExportEvent, exportRequest, isFinished, type ExportState, type SnagListFilters } from './export-request';
+import { applyExportEvent, exportRequest, isFinished, newerExportState, type ExportState, type SnagListFilters } from './export-request';
 import { MENU_INSIDE_SCREEN } from '../../lib/menu-popper';
 
 const FORMAT_LABELS: Record<AnnotationExportFormat, string> = {
@@ -31,7 +31,7 @@ const exportQuery = (id: number | null) =>
     enabled: id !== null,
     queryFn: ({ signal }) => api.get<AnnotationExport>(`/annotation-exports/${id}`, EXPORT_FAILED, { signal }).then(fromApi),
     // A finished export stays finished: a read that left before the end, answered after it, takes nothing back.
-    structuralSharing: (before: unknown, next: unknown) => (before && isFinished(before as ExportState) && !isFinished(next as ExportState) ? before : next),
+    structuralSharing: (before: unknown, next: unknown) => newerExportState(before as ExportState | undefined, next as ExportState),
   });
 
 /**
