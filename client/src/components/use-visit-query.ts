@@ -7,7 +7,7 @@ import type { VisitLoad } from './visit-load-guard';
 
 /** Every read of one visit with its rooms in the query cache. */
 export const VISIT_DETAILS = ['visits', 'detail'] as const;
-export const visitKey = (visitId: number | null) => [...VISIT_DETAILS, visitId] as const;
+const visitKey = (visitId: number | null) => [...VISIT_DETAILS, visitId] as const;
 
 /** One visit with its rooms, hotspots and sheets (GET /visits/{id}); nothing is read without an id. */
 export function useVisitQuery(visitId: number | null) {
