@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dropdown, ProgressBar } from 'react-bootstrap';
 import { ANNOTATION_EXPORT_FORMATS, type AnnotationExport, type AnnotationExportFormat } from '@sitewalk/proto';
 import { api, errorMessage } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { onServerEvent } from '../../realtime/socket';
-import { applyExportEvent, exportRequest, isFinished, type ExportState, type SnagListFilters } from './export-request';
+import { applyExportEvent, exportRequest, isFinished, newerExportState, type ExportState, type SnagListFilters } from './export-request';
 import { MENU_INSIDE_SCREEN } from '../../lib/menu-popper';
 
 const FORMAT_LABELS: Record<AnnotationExportFormat, string> = {
@@ -16,10 +17,22 @@ const FORMAT_LABELS: Record<AnnotationExportFormat, string> = {
 };
 const START_FAILED = tk('The export could not be started.');
 const EXPORT_FAILED = tk('The export failed.');
-/** Live events carry the progress; the status is also read now and then, in case the live connection is away. */
+/** Live events carry the progress; the status is also read now and then (even in a hidden tab), in case the live connection is away. */
 const POLL_MS = 4000;
 
 const fromApi = (e: AnnotationExport): ExportState => ({ id: e.id, format: e.format, status: e.status, percent: e.percent, message: e.message, download_url: e.download_url });
+
+const exportKey = (id: number | null) => ['annotation-exports', id] as const;
+
+/** One export as the server has it (GET /annotation-exports/{id}). */
+const exportQuery = (id: number | null) =>
+  queryOptions({
+    queryKey: exportKey(id),
+    enabled: id !== null,
+    queryFn: ({ signal }) => api.get<AnnotationExport>(`/annotation-exports/${id}`, EXPORT_FAILED, { signal }).then(fromApi),
+    // A finished export stays finished: a read that left before the end, answered after it, takes nothing back.
+    structuralSharing: (before: unknown, next: unknown) => newerExportState(before as ExportState | undefined, next as ExportState),
+  });
 
 /**
  * The Export menu of the snag list: makes a PDF report, a CSV or a BCF file
@@ -29,15 +42,27 @@ const fromApi = (e: AnnotationExport): ExportState => ({ id: e.id, format: e.for
  */
 export function SnagExportButton({ filters }: { filters: SnagListFilters }) {
   const { t } = useTranslation();
-  const [job, setJob] = useState<ExportState | null>(null);
+  const queryClient = useQueryClient();
+  const [jobId, setJobId] = useState<number | null>(null);
+  const jobQuery = useQuery({
+    ...exportQuery(jobId),
+    // The answer of the start is the first state: the status is read only after a while.
+    staleTime: POLL_MS,
+    refetchInterval: (q) => (q.state.data && !isFinished(q.state.data) ? POLL_MS : false),
+    refetchIntervalInBackground: true,
+  });
+  const job = jobId === null ? null : (jobQuery.data ?? null);
   const [starting, setStarting] = useState(false);
   const [fetching, setFetching] = useState(false);
   const told = useRef<number | null>(null);
+  useEffect(() => void (jobQuery.error && console.warn(jobQuery.error)), [jobQuery.error]);
 
   const start = async (format: AnnotationExportFormat) => {
     setStarting(true);
     try {
-      setJob(fromApi(await api.post<AnnotationExport>('/annotation-exports', exportRequest(format, filters), START_FAILED)));
+      const started = fromApi(await api.post<AnnotationExport>('/annotation-exports', exportRequest(format, filters), START_FAILED));
+      queryClient.setQueryData(exportKey(started.id), started);
+      setJobId(started.id);
     } catch (err) {
       showToast('error', t(errorMessage(err, START_FAILED)));
     } finally {
@@ -45,24 +70,11 @@ export function SnagExportButton({ filters }: { filters: SnagListFilters }) {
     }
   };
 
-  const id = job?.id ?? null;
   const running = !!job && !isFinished(job);
   useEffect(() => {
-    if (id === null || !running) return;
-    let live = true;
-    const off = onServerEvent('job:progress', (e) => setJob((s) => (s ? applyExportEvent(s, e) : s)));
-    const timer = setInterval(() => {
-      api.get<AnnotationExport>(`/annotation-exports/${id}`, EXPORT_FAILED).then(
-        (e) => live && setJob((s) => (s && s.id === e.id && !isFinished(s) ? fromApi(e) : s)),
-        (err: unknown) => console.warn(err),
-      );
-    }, POLL_MS);
-    return () => {
-      live = false;
-      off();
-      clearInterval(timer);
-    };
-  }, [id, running]);
+    if (jobId === null || !running) return;
+    return onServerEvent('job:progress', (e) => queryClient.setQueryData<ExportState>(exportKey(jobId), (s) => s && applyExportEvent(s, e)));
+  }, [queryClient, jobId, running]);
 
   useEffect(() => {
     if (!job || !isFinished(job) || told.current === job.id) return;
@@ -75,7 +87,7 @@ export function SnagExportButton({ filters }: { filters: SnagListFilters }) {
     if (!job) return;
     setFetching(true);
     try {
-      const fresh = await api.get<AnnotationExport>(`/annotation-exports/${job.id}`, EXPORT_FAILED);
+      const fresh = await queryClient.fetchQuery({ ...exportQuery(job.id), staleTime: 0 });
       if (!fresh.download_url) throw new Error(t(EXPORT_FAILED));
       // The answer is an attachment: the browser saves it and stays on the list.
       window.location.assign(fresh.download_url);
@@ -115,7 +127,7 @@ export function SnagExportButton({ filters }: { filters: SnagListFilters }) {
             <i className="bi bi-file-earmark-arrow-down me-1" aria-hidden="true" />
             {t('Download {format}', { format: t(FORMAT_LABELS[job.format]) })}
           </button>
-          <button type="button" className="btn btn-sm btn-link p-0" onClick={() => setJob(null)} aria-label={t('Close')} data-testid="snag-export-close">
+          <button type="button" className="btn btn-sm btn-link p-0" onClick={() => setJobId(null)} aria-label={t('Close')} data-testid="snag-export-close">
             <i className="bi bi-x-lg" aria-hidden="true" />
           </button>
         </>

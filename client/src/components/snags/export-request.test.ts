@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobProgressEvent } from '@sitewalk/proto';
 import { annotationExportRequestSchema } from '@sitewalk/proto';
-import { applyExportEvent, exportRequest, type ExportState } from './export-request';
+import { applyExportEvent, exportRequest, newerExportState, type ExportState } from './export-request';
 
 describe('the export request of the snag list', () => {
   it('carries the format and the filters in use, which the API accepts', () => {
@@ -34,5 +34,16 @@ describe('following an export live', () => {
     const done = applyExportEvent(applyExportEvent(start, ev({})), ev({ state: 'completed', percent: 100, message: 'Ready' }));
     expect(done).toMatchObject({ status: 'completed', percent: 100 });
     expect(applyExportEvent(done, ev({ percent: 60 }))).toBe(done);
+  });
+
+  it('never goes back either when a status read that left before the end answers after it', () => {
+    const running = applyExportEvent(start, ev({}));
+    const done = applyExportEvent(running, ev({ state: 'completed', percent: 100, message: 'Ready' }));
+    expect(newerExportState(done, running)).toBe(done);
+    expect(newerExportState(running, done)).toBe(done);
+    expect(newerExportState(undefined, running)).toBe(running);
+    // The download asks again: a finished answer, with its new link, replaces the one kept.
+    const fresh = { ...done, download_url: '/api/files/x?sig=new' };
+    expect(newerExportState(done, fresh)).toBe(fresh);
   });
 });

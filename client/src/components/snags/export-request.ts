@@ -43,3 +43,12 @@ export function applyExportEvent(s: ExportState, e: JobProgressEvent): ExportSta
 }
 
 export const isFinished = (s: Pick<ExportState, 'status'>) => s.status === 'completed' || s.status === 'failed';
+
+/**
+ * The state to keep when the server's answer about an export arrives: the
+ * answer, unless the export had finished and the answer (a read that left
+ * before the end) says it still runs. A finished answer always wins, for its
+ * fresh download link.
+ */
+export const newerExportState = (before: ExportState | undefined, answer: ExportState): ExportState =>
+  before && isFinished(before) && !isFinished(answer) ? before : answer;

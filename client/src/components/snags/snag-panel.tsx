@@ -31,8 +31,6 @@ interface Props {
   /** The snag to show and edit (its id), or a draft to create. */
   snagId: number | null;
   draft?: SnagDraft | null;
-  /** Bumped by the screen when a live event changed the open snag, to read it again. */
-  version?: number;
   onClose(): void;
   onSaved?(snag: AnnotationDetail): void;
   onDeleted?(id: number): void;
@@ -48,12 +46,12 @@ const DELETE_FAILED = tk('The snag could not be deleted.');
  * history of changes (SnagHistory). Read-only for people who may only look.
  * Used by the viewer, the sheet and /snaglist.
  */
-export function SnagPanel({ snagId, draft, version = 0, onClose, onSaved, onDeleted, className }: Props) {
+export function SnagPanel({ snagId, draft, onClose, onSaved, onDeleted, className }: Props) {
   const { t } = useTranslation();
   const titleId = useId();
   const panel = useRef<HTMLElement>(null);
   const queryClient = useQueryClient();
-  const detail = useSnagDetail(snagId, version);
+  const detail = useSnagDetail(snagId);
   const snag = snagId === null ? null : (detail.data ?? null);
   const [form, setForm] = useState<SnagForm>(EMPTY_SNAG_FORM);
   const [comment, setComment] = useState('');

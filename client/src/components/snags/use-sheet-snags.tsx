@@ -1,14 +1,10 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { Annotation, AnnotationList } from '@sitewalk/proto';
-import { api } from '../../lib/api-client';
-import { tk } from '../../lib/i18n-keys';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { SnagPin } from './sheet-snag-pins';
 import { SnagPanel } from './snag-panel';
 import { applySnagEvent } from './snag-logic';
 import { useSnagEvents } from './use-snag-events';
+import { useSheetSnagsQuery } from './use-pinned-snags-query';
 import './snags.css';
-
-const LOAD_FAILED = tk('The snags could not be loaded.');
 
 /**
  * The snags pinned on one sheet (the sheet screen): their pins in status
@@ -16,26 +12,13 @@ const LOAD_FAILED = tk('The snags could not be loaded.');
  * project's room.
  */
 export function useSheetSnags(sheet: { id: number; id_project: number } | null) {
-  const [snags, setSnags] = useState<Annotation[]>([]);
-  const [openId, setOpenId] = useState<number | null>(null);
-  const [version, setVersion] = useState(0);
   const sheetId = sheet?.id ?? null;
-
-  const reload = useCallback(() => {
-    if (sheetId === null) return;
-    api.get<AnnotationList>('/annotations', LOAD_FAILED, { params: { id_map: sheetId, per_page: 100, sort: 'priority' } }).then(
-      (list) => setSnags(list.items),
-      (err: unknown) => console.warn(err),
-    );
-  }, [sheetId]);
-  useEffect(() => reload(), [reload]);
+  const { snags, setSnags, reload } = useSheetSnagsQuery(sheetId);
+  const [openId, setOpenId] = useState<number | null>(null);
 
   useSnagEvents(
     sheet ? [sheet.id_project] : [],
-    (e) => {
-      setSnags((list) => applySnagEvent(list, e, (a) => a.id_map === sheetId));
-      if (e.annotation.id === openId) setVersion((n) => n + 1);
-    },
+    (e) => setSnags((list) => applySnagEvent(list, e, (a) => a.id_map === sheetId)),
     reload,
   );
 
@@ -48,7 +31,6 @@ export function useSheetSnags(sheet: { id: number; id_project: number } | null) 
     openId !== null ? (
       <SnagPanel
         snagId={openId}
-        version={version}
         onClose={() => setOpenId(null)}
         onSaved={reload}
         onDeleted={(id) => setSnags((list) => list.filter((a) => a.id !== id))}

@@ -1,8 +1,9 @@
-import { useEffect, useRef } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { AnnotationDetail, AnnotationPerson } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { tk } from '../../lib/i18n-keys';
+import { useInvalidateOnEvent } from '../../realtime/query-invalidation';
 
 export const SNAG_LOAD_FAILED = tk('The snag could not be loaded.');
 
@@ -10,24 +11,17 @@ export const SNAG_LOAD_FAILED = tk('The snag could not be loaded.');
 export const snagDetailKey = (id: number) => ['annotations', 'detail', id] as const;
 
 /**
- * One snag with its history (GET /annotations/{id}), read again whenever
- * `version` moves on (the screen heard a live change of it).
+ * One snag with its history (GET /annotations/{id}), read again on every live
+ * change of it ('annotation:changed', heard while the screen follows the
+ * snag's project) and after a reconnection.
  */
-export function useSnagDetail(snagId: number | null, version: number) {
-  const queryClient = useQueryClient();
-  const query = useQuery({
+export function useSnagDetail(snagId: number | null) {
+  useInvalidateOnEvent('annotation:changed', snagDetailKey(snagId ?? 0), (e) => e.annotation.id === snagId);
+  return useQuery({
     queryKey: snagDetailKey(snagId ?? 0),
     enabled: snagId !== null,
     queryFn: ({ signal }) => api.get<AnnotationDetail>(`/annotations/${snagId}`, SNAG_LOAD_FAILED, { signal }),
   });
-  // Only a new version of the same snag: another snag is read anyway when it opens.
-  const seen = useRef({ snagId, version });
-  useEffect(() => {
-    const before = seen.current;
-    seen.current = { snagId, version };
-    if (snagId !== null && before.snagId === snagId && before.version !== version) void queryClient.invalidateQueries({ queryKey: snagDetailKey(snagId) });
-  }, [queryClient, snagId, version]);
-  return query;
 }
 
 /** Who a snag of the project may be given to (GET /annotations/people). */

@@ -1,35 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Annotation, AnnotationList, VisitList } from '@sitewalk/proto';
-import { api } from '../../lib/api-client';
-import { tk } from '../../lib/i18n-keys';
 import { useAuthStore } from '../../stores/auth.store';
 import type { PanoramaHandle, TourMarker } from '../panorama/panorama-viewer';
 import type { SnagPin } from './sheet-snag-pins';
 import { SnagPanel, type SnagDraft } from './snag-panel';
 import { statusLabel, applySnagEvent, snagFromSearch, snagIdOfMarker, snagMarkerId } from './snag-logic';
 import { useSnagEvents } from './use-snag-events';
+import { useVisitOfCodeQuery, useVisitSnagsQuery } from './use-pinned-snags-query';
 import './snags.css';
 
-interface VisitRef {
-  id: number;
-  id_project: number;
-  can_edit: boolean;
-}
-
-const LOAD_FAILED = tk('The snags could not be loaded.');
 const DRAFT_MARKER = 'snag-draft';
-
-/** Every snag of the visit (pages of 100). */
-async function loadAll(visitId: number): Promise<Annotation[]> {
-  const out: Annotation[] = [];
-  for (let page = 1; page <= 50; page++) {
-    const list = await api.get<AnnotationList>('/annotations', LOAD_FAILED, { params: { id_visit: visitId, per_page: 100, page, sort: 'created_at', order: 'asc' } });
-    out.push(...list.items);
-    if (out.length >= list.total || !list.items.length) break;
-  }
-  return out;
-}
 
 /**
  * The snag layer of the visit viewer, for people of the project who are
@@ -41,46 +21,21 @@ async function loadAll(visitId: number): Promise<Annotation[]> {
 export function useVisitSnags(opts: { code: string; roomId: number | null; pano: RefObject<PanoramaHandle | null>; goToRoom(id: number): void }) {
   const { t } = useTranslation();
   const signedIn = useAuthStore((s) => s.status === 'authenticated');
-  const [visit, setVisit] = useState<VisitRef | null>(null);
-  const [snags, setSnags] = useState<Annotation[]>([]);
+  const visit = useVisitOfCodeQuery(signedIn ? opts.code : '').data ?? null;
+  const { snags, setSnags, reload } = useVisitSnagsQuery(visit?.id ?? null);
   const [openId, setOpenId] = useState<number | null>(null);
   const [draft, setDraft] = useState<SnagDraft | null>(null);
   const [adding, setAdding] = useState(false);
-  const [version, setVersion] = useState(0);
   const asked = useRef(typeof window === 'undefined' ? null : snagFromSearch(window.location.search));
   const optsRef = useRef(opts);
   optsRef.current = opts;
-
-  // Which visit the code is, for a signed-in person of its project (the code is the visit's public handle).
-  useEffect(() => {
-    if (!signedIn || !opts.code) return;
-    let live = true;
-    api.get<VisitList>('/visits', LOAD_FAILED, { params: { search: opts.code, per_page: 10 } }).then(
-      (list) => {
-        const v = list.items.find((i) => i.code === opts.code);
-        if (live && v) setVisit({ id: v.id, id_project: v.id_project, can_edit: v.can_edit });
-      },
-      (err: unknown) => console.warn(err),
-    );
-    return () => {
-      live = false;
-    };
-  }, [signedIn, opts.code]);
-
-  const reload = useCallback(() => {
-    if (!visit) return;
-    loadAll(visit.id).then(setSnags, (err: unknown) => console.warn(err));
-  }, [visit]);
-  useEffect(() => reload(), [reload]);
 
   useSnagEvents(
     visit ? [visit.id_project] : [],
     (e) => {
       setSnags((list) => applySnagEvent(list, e, (a) => a.id_visit === visit?.id));
-      if (e.annotation.id === openId) {
-        if (e.action === 'deleted') setOpenId(null);
-        else setVersion((n) => n + 1);
-      }
+      // The panel reads its snag again by itself (useSnagDetail); a deleted one closes.
+      if (e.annotation.id === openId && e.action === 'deleted') setOpenId(null);
     },
     reload,
   );
@@ -191,7 +146,6 @@ export function useVisitSnags(opts: { code: string; roomId: number | null; pano:
         <SnagPanel
           snagId={openId}
           draft={draft}
-          version={version}
           onClose={() => {
             setOpenId(null);
             setDraft(null);

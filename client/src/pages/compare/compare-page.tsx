@@ -1,20 +1,21 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, formMessages, type SheetDetail, type Room, type VisitDetail, type VisitList, type VisitSummary } from '@sitewalk/proto';
-import { ApiError, api } from '../../lib/api-client';
+import { MESSAGES, type Room, type VisitDetail } from '@sitewalk/proto';
+import { ApiError } from '../../lib/api-client';
 import { counterpart, defaultPair, matchingView, nearestRoom, viewsDiffer, visitNearestDate, type ViewAngles } from '../../lib/compare-rooms';
 import { Spinner } from '../../components/spinner';
 import PanoramaViewer, { type PanoramaHandle, type TourRoom } from '../../components/panorama/panorama-viewer';
 import NotFoundPage from '../not-found/not-found-page';
 import { formatDay } from '../../lib/format';
-import { allPages } from '../visits/visits-paging';
+import { useVisitQuery } from '../../components/use-visit-query';
+import { useSheetQuery } from '../sheet/use-sheet-query';
+import { useSheetVisitsQuery } from './use-sheet-visits-query';
 import '../projects/projects.css';
 import '../visits/visits.css';
 
 const SheetRoomsMap = lazy(() => import('../sheet/sheet-rooms-map'));
 
-type Load = { status: 'loading' } | { status: 'missing' } | { status: 'error'; message: string } | { status: 'ready' };
 type Side = 'left' | 'right';
 
 const positiveInt = (s: string | null | undefined) => (s && /^[1-9]\d{0,9}$/.test(s) ? Number(s) : null);
@@ -37,49 +38,26 @@ export default function ComparePage() {
   const { id } = useParams();
   const sheetId = positiveInt(id);
   const [params, setParams] = useSearchParams();
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [sheet, setSheet] = useState<SheetDetail | null>(null);
-  const [visits, setVisits] = useState<VisitSummary[]>([]);
-  const [details, setDetails] = useState<Record<number, VisitDetail>>({});
+  const sheetQuery = useSheetQuery(sheetId);
+  const visitsQuery = useSheetVisitsQuery(sheetId);
+  const sheet = sheetQuery.data ?? null;
+  const visits = useMemo(() => visitsQuery.data ?? [], [visitsQuery.data]);
   const [place, setPlace] = useState<{ x: number; y: number } | null>(null);
   const panes = { left: useRef<PanoramaHandle>(null), right: useRef<PanoramaHandle>(null) };
-
-  const fetchAll = useCallback(async () => {
-    if (sheetId === null) return;
-    try {
-      // Every visit of the sheet, page after page (the API gives at most 100 at a time), so any two dates can be picked.
-      const [s, list] = await Promise.all([
-        api.get<SheetDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed),
-        allPages((page, perPage) =>
-          api.get<VisitList>('/visits', MESSAGES.fetchVisitsFailed, { params: { id_map: sheetId, page, per_page: perPage, sort: 'date', order: 'asc' } }),
-        ),
-      ]);
-      setSheet(s);
-      setVisits(list);
-      setLoad({ status: 'ready' });
-    } catch (err) {
-      const code = err instanceof ApiError ? err.status : null;
-      setLoad(code === 404 || code === 403 ? { status: 'missing' } : { status: 'error', message: (err as Error).message });
-    }
-  }, [sheetId]);
-  useEffect(() => void fetchAll(), [fetchAll]);
 
   const pair = defaultPair(visits);
   const leftId = positiveInt(params.get('left')) ?? pair?.[0].id ?? visits[0]?.id ?? null;
   const rightId = positiveInt(params.get('right')) ?? (pair ? (pair[1].id === leftId ? pair[0].id : pair[1].id) : null);
 
-  useEffect(() => {
-    for (const vid of [leftId, rightId]) {
-      if (vid === null || details[vid]) continue;
-      api.get<VisitDetail>(`/visits/${vid}`, formMessages('Visit').loadFailed).then(
-        (v) => setDetails((d) => ({ ...d, [v.id]: v })),
-        (err: unknown) => console.warn(err),
-      );
-    }
-  }, [leftId, rightId, details]);
+  const leftVisit = useVisitQuery(leftId);
+  const rightVisit = useVisitQuery(rightId);
+  // A side whose visit could not be read keeps its spinner.
+  useEffect(() => void (leftVisit.error && console.warn(leftVisit.error)), [leftVisit.error]);
+  useEffect(() => void (rightVisit.error && console.warn(rightVisit.error)), [rightVisit.error]);
+  const details = { left: leftVisit.data ?? null, right: rightVisit.data ?? null };
 
-  const leftRooms = useMemo(() => (sheetId ? placedRooms(leftId ? (details[leftId] ?? null) : null, sheetId) : []), [details, leftId, sheetId]);
-  const rightRooms = useMemo(() => (sheetId ? placedRooms(rightId ? (details[rightId] ?? null) : null, sheetId) : []), [details, rightId, sheetId]);
+  const leftRooms = useMemo(() => (sheetId ? placedRooms(details.left, sheetId) : []), [details.left, sheetId]);
+  const rightRooms = useMemo(() => (sheetId ? placedRooms(details.right, sheetId) : []), [details.right, sheetId]);
   const leftRoom = (place ? nearestRoom(leftRooms, place.x, place.y) : null) ?? leftRooms[0] ?? null;
   const rightRoom = counterpart(leftRoom, rightRooms);
   const leftTour = useMemo(() => leftRooms.map(asTour), [leftRooms]);
@@ -107,13 +85,22 @@ export default function ComparePage() {
     setParams(next, { replace: true });
   };
 
-  if (sheetId === null || load.status === 'missing') return <NotFoundPage />;
-  if (load.status === 'loading') return <Spinner size="lg" />;
-  if (load.status === 'error' || !sheet) {
+  const failed = sheetQuery.error ?? visitsQuery.error;
+  const refused = failed instanceof ApiError && (failed.status === 404 || failed.status === 403);
+  if (sheetId === null || refused) return <NotFoundPage />;
+  if (!failed && (sheetQuery.isPending || visitsQuery.isPending)) return <Spinner size="lg" />;
+  if (failed || !sheet) {
     return (
       <div className="alert alert-danger d-flex align-items-center gap-2" role="alert">
-        <span className="me-auto">{t(load.status === 'error' ? load.message : MESSAGES.fetchVisitsFailed)}</span>
-        <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void fetchAll()}>
+        <span className="me-auto">{t(failed?.message || MESSAGES.fetchVisitsFailed)}</span>
+        <button
+          type="button"
+          className="btn btn-sm btn-outline-danger"
+          onClick={() => {
+            void sheetQuery.refetch();
+            void visitsQuery.refetch();
+          }}
+        >
           {t('Try again')}
         </button>
       </div>
@@ -140,6 +127,7 @@ export default function ComparePage() {
   ];
 
   const pane = (side: Side, visitId: number | null, room: Room | null, tour: TourRoom[]) => {
+    const waiting = visitId !== null && !details[side];
     const v = visits.find((x) => x.id === visitId) ?? null;
     const label = side === 'left' ? t('First date') : t('Second date');
     return (
@@ -182,8 +170,8 @@ export default function ComparePage() {
               testId={`compare-pano-${side}`}
             />
           ) : (
-            <div className="d-flex h-100 align-items-center justify-content-center bg-body-secondary p-3 text-center small" data-testid={visitId && !details[visitId] ? undefined : 'compare-no-room'}>
-              {visitId && !details[visitId] ? <Spinner /> : t('No room of this visit is placed on this sheet.')}
+            <div className="d-flex h-100 align-items-center justify-content-center bg-body-secondary p-3 text-center small" data-testid={waiting ? undefined : 'compare-no-room'}>
+              {waiting ? <Spinner /> : t('No room of this visit is placed on this sheet.')}
             </div>
           )}
         </div>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ProgressBar } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MESSAGES, ROOM_IMAGE, type Room, type VisitDetail } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { formatNumber } from '../../lib/format';
@@ -15,6 +16,9 @@ import { FileButton } from '../../components/file-button';
 
 const ROOM_MAX_MB = Math.round(ROOM_IMAGE.maxBytes / (1024 * 1024));
 const ROOMS_FAILED = tk('Failed to load the rooms.');
+
+/** The rooms of a visit as this list shows them (read with the visit, GET /visits/{id}). */
+const roomsKey = (visitId: number) => ['visits', visitId, 'rooms'] as const;
 
 interface Sending {
   key: number;
@@ -32,8 +36,17 @@ interface Sending {
 export function RoomManager({ visit }: { visit: VisitDetail }) {
   const { t, i18n } = useTranslation();
   const n = (v: number) => formatNumber(v, i18n.language);
-  const [rooms, setRooms] = useState<Room[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const roomsQuery = useQuery({
+    queryKey: roomsKey(visit.id),
+    queryFn: ({ signal }) => api.get<VisitDetail>(`/visits/${visit.id}`, ROOMS_FAILED, { signal }).then((v) => v.rooms),
+  });
+  const rooms = roomsQuery.data ?? null;
+  const loadError = roomsQuery.error ? roomsQuery.error.message || ROOMS_FAILED : null;
+  const setRooms = useCallback(
+    (change: (list: Room[]) => Room[]) => queryClient.setQueryData<Room[]>(roomsKey(visit.id), (list) => list && change(list)),
+    [queryClient, visit.id],
+  );
   const [tiling, setTiling] = useState<TilingById>({});
   const [sending, setSending] = useState<Sending[]>([]);
   const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
@@ -43,27 +56,24 @@ export function RoomManager({ visit }: { visit: VisitDetail }) {
   const running = useRef(false);
   const nextKey = useRef(1);
 
-  const reload = useCallback(async () => {
-    try {
-      const v = await api.get<VisitDetail>(`/visits/${visit.id}`, ROOMS_FAILED);
-      setRooms(v.rooms);
-      setTiling((s) => ({ ...tilingFrom(v.rooms), ...Object.fromEntries(Object.entries(s).filter(([id]) => v.rooms.some((r) => r.id === Number(id) && r.status !== 'ready' && r.status !== 'failed'))) }));
-      setLoadError(null);
-    } catch (err) {
-      setLoadError((err as Error).message || ROOMS_FAILED);
-    }
-  }, [visit.id]);
-  useEffect(() => void reload(), [reload]);
+  const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: roomsKey(visit.id) }), [queryClient, visit.id]);
+  // The rooms as listed: the finished ones as the server has them (a failed one with its reason), the others as far as their live progress got.
+  useEffect(() => {
+    if (rooms) setTiling((s) => ({ ...tilingFrom(rooms), ...Object.fromEntries(Object.entries(s).filter(([id]) => rooms.some((r) => r.id === Number(id) && r.status !== 'ready' && r.status !== 'failed'))) }));
+  }, [rooms]);
 
-  const refreshRoom = useCallback(async (id: number) => {
-    try {
-      const room = await api.get<Room>(`/rooms/${id}`, ROOMS_FAILED);
-      setRooms((list) => (list ? list.map((r) => (r.id === id ? room : r)) : list));
-      setTiling((s) => ({ ...s, [id]: { status: room.status, percent: room.status === 'ready' ? 100 : (s[id]?.percent ?? 0), message: room.error ?? s[id]?.message ?? '' } }));
-    } catch (err) {
-      console.warn(err);
-    }
-  }, []);
+  // A room whose tiling ended, as the server has it now.
+  const refreshRoom = useCallback(
+    async (id: number) => {
+      try {
+        const room = await queryClient.fetchQuery({ queryKey: ['rooms', id], queryFn: ({ signal }) => api.get<Room>(`/rooms/${id}`, ROOMS_FAILED, { signal }) });
+        setRooms((list) => list.map((r) => (r.id === id ? room : r)));
+      } catch (err) {
+        console.warn(err);
+      }
+    },
+    [queryClient, visit.id, setRooms],
+  );
 
   const live = useProjectJobs(
     visit.id_project,
@@ -72,7 +82,7 @@ export function RoomManager({ visit }: { visit: VisitDetail }) {
       setTiling((s) => applyRoomEvent(s, e));
       if (e.state === 'completed' || e.state === 'failed') void refreshRoom(e.subject.id);
     },
-    () => void reload(),
+    reload,
   );
 
   // One photo at a time: each gets the whole upload bandwidth and its own bar.
@@ -93,7 +103,7 @@ export function RoomManager({ visit }: { visit: VisitDetail }) {
             timeout: 0,
           });
           setSending((l) => l.filter((s) => s.key !== key));
-          setRooms((list) => (list && !list.some((r) => r.id === room.id) ? [...list, room] : list));
+          setRooms((list) => (list.some((r) => r.id === room.id) ? list : [...list, room]));
           setTiling((s) => (s[room.id] ? s : { ...s, [room.id]: { status: room.status, percent: 0, message: '' } }));
         } catch (err) {
           setSending((l) => l.map((s) => (s.key === key ? { ...s, state: 'failed', error: (err as Error).message || MESSAGES.uploadFileFailed } : s)));
@@ -125,13 +135,13 @@ export function RoomManager({ visit }: { visit: VisitDetail }) {
 
   const saveOrder = async (next: Room[]) => {
     const before = rooms;
-    setRooms(next);
+    setRooms(() => next);
     setBusy(true);
     try {
       const saved = await api.put<Room[]>(`/visits/${visit.id}/room-order`, { ids: next.map((r) => r.id) }, tk('Failed to save the order of the rooms.'));
-      setRooms(saved);
+      setRooms(() => saved);
     } catch (err) {
-      setRooms(before);
+      if (before) setRooms(() => before);
       showToast('error', t((err as Error).message));
     } finally {
       setBusy(false);
@@ -148,7 +158,7 @@ export function RoomManager({ visit }: { visit: VisitDetail }) {
     setBusy(true);
     try {
       const room = await api.put<Room>(`/rooms/${renaming.id}`, { name }, tk('Failed to rename the room.'));
-      setRooms((list) => (list ? list.map((r) => (r.id === room.id ? room : r)) : list));
+      setRooms((list) => list.map((r) => (r.id === room.id ? room : r)));
       setRenaming(null);
       showToast('success', t('Room renamed.'));
     } catch (err) {
@@ -163,7 +173,7 @@ export function RoomManager({ visit }: { visit: VisitDetail }) {
     setBusy(true);
     try {
       await api.delete(`/rooms/${deleting.id}`, tk('Failed to delete the room.'));
-      setRooms((list) => (list ? list.filter((r) => r.id !== deleting.id) : list));
+      setRooms((list) => list.filter((r) => r.id !== deleting.id));
       showToast('success', t('Room deleted.'));
       setDeleting(null);
     } catch (err) {

@@ -11,15 +11,13 @@ interface Props {
   snagId: number | null;
   /** Its row in the list, for the snapshot and the deep link (absent once it left the page). */
   row: Annotation | null;
-  /** Bumped when a live event changed the snag, so the panel reads it again. */
-  version: number;
   onClose(): void;
   /** The snag was saved or deleted here. */
   onChanged(): void;
 }
 
 /** The side sheet of /snaglist: the snag's snapshot, a link into the 360 view, and the snag panel to change it. */
-export function SnagQuickView({ snagId, row, version, onClose, onChanged }: Props) {
+export function SnagQuickView({ snagId, row, onClose, onChanged }: Props) {
   const { t, i18n } = useTranslation();
   return (
     <Offcanvas show={snagId !== null} onHide={onClose} placement={i18n.dir() === 'rtl' ? 'start' : 'end'} className="sw-snag-quick" aria-labelledby="snag-quick-title">
@@ -40,7 +38,7 @@ export function SnagQuickView({ snagId, row, version, onClose, onChanged }: Prop
             </Link>
           </div>
         )}
-        {snagId !== null && <SnagPanel snagId={snagId} version={version} className="is-inline" onClose={onClose} onSaved={onChanged} onDeleted={onChanged} />}
+        {snagId !== null && <SnagPanel snagId={snagId} className="is-inline" onClose={onClose} onSaved={onChanged} onDeleted={onChanged} />}
       </Offcanvas.Body>
     </Offcanvas>
   );

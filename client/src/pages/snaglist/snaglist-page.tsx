@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import type { AnnotationChangedEvent } from '@sitewalk/proto';
 import { errorMessage } from '../../lib/api-client';
 import { formatNumber } from '../../lib/format';
 import { tk } from '../../lib/i18n-keys';
@@ -43,11 +42,9 @@ export default function SnaglistPage() {
 
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [quick, setQuick] = useState<number | null>(null);
-  const [quickVersion, setQuickVersion] = useState(0);
   const options = useSnagFilterOptions(state.id_project);
   const projectIds = useMemo(() => options.projects.map((p) => p.id), [options.projects]);
-  const onSnagEvent = useCallback((e: AnnotationChangedEvent) => e.annotation.id === quick && setQuickVersion((n) => n + 1), [quick]);
-  const list = useSnagListQuery(state, projectIds, onSnagEvent);
+  const list = useSnagListQuery(state, projectIds);
 
   const items = useMemo(() => list.data?.items ?? [], [list.data]);
   // A chosen snag that left the page is no longer chosen.
@@ -88,7 +85,7 @@ export default function SnaglistPage() {
         </>
       )}
 
-      <SnagQuickView snagId={quick} row={items.find((a) => a.id === quick) ?? null} version={quickVersion} onClose={() => setQuick(null)} onChanged={() => void list.refetch()} />
+      <SnagQuickView snagId={quick} row={items.find((a) => a.id === quick) ?? null} onClose={() => setQuick(null)} onChanged={() => void list.refetch()} />
     </div>
   );
 }

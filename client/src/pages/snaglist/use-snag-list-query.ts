@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AnnotationBulkStatusResult, AnnotationChangedEvent, AnnotationList, AnnotationStatus } from '@sitewalk/proto';
+import type { AnnotationBulkStatusResult, AnnotationList, AnnotationStatus } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { tk } from '../../lib/i18n-keys';
 import { applyEventToPage, needsRefetch } from '../../components/snags/snag-logic';
@@ -17,11 +17,10 @@ export const SAVE_FAILED = tk('The snag could not be saved.');
  * One page of the user's snags under the list state (GET /annotations),
  * followed live: a changed row changes in place, a new or deleted snag (or a
  * reconnection, after which changes may have been missed) reads the page
- * again — once for a burst of changes. `onSnagEvent` hears every change of
- * the watched projects (the quick view re-reads its snag). The projects of
- * `projectIds` and of the rows shown are watched.
+ * again — once for a burst of changes. The projects of `projectIds` and of
+ * the rows shown are watched.
  */
-export function useSnagListQuery(state: SnagListState, projectIds: number[], onSnagEvent?: (e: AnnotationChangedEvent) => void) {
+export function useSnagListQuery(state: SnagListState, projectIds: number[]) {
   const queryClient = useQueryClient();
   const params = useMemo(() => toAnnotationQuery(state), [state]);
   const queryKey = useMemo(() => [...SNAG_LISTS, params] as const, [params]);
@@ -45,7 +44,6 @@ export function useSnagListQuery(state: SnagListState, projectIds: number[], onS
   useSnagEvents(
     watched,
     (e) => {
-      onSnagEvent?.(e);
       if (needsRefetch(e)) return refetchSoon();
       queryClient.setQueryData<AnnotationList>(queryKey, (list) => list && applyEventToPage(list, e));
     },

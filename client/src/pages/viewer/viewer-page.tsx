@@ -1,19 +1,19 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Dropdown } from 'react-bootstrap';
-import type { Poi, ViewerRoomPois, ViewerVisit } from '@sitewalk/proto';
-import { ApiError, api } from '../../lib/api-client';
+import type { Poi } from '@sitewalk/proto';
+import { ApiError } from '../../lib/api-client';
 import { shareLinks, viewerPath } from '../../lib/share-links';
 import { formatDay } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { useSettings } from '../../stores/settings.store';
 import { Spinner } from '../../components/spinner';
-import { tk } from '../../lib/i18n-keys';
 import type { PanoramaHandle, TourMarker } from '../../components/panorama/panorama-viewer';
 import { PoiPanel } from './poi-panel';
 import { useVisitSnags } from '../../components/snags/use-visit-snags';
-import { dropBootedViewer, positiveInt, startRoomId, takePreloadedVisit, viewerVisitQuery } from './viewer-preload';
+import { dropBootedViewer, positiveInt, startRoomId } from './viewer-preload';
+import { VIEWER_LOAD_FAILED, useViewerRoomPoisQuery, useViewerVisitQuery } from './use-viewer-queries';
 import './viewer.css';
 import { MENU_INSIDE_SCREEN } from '../../lib/menu-popper';
 
@@ -24,10 +24,6 @@ const SheetRoomsMap = lazy(() => import('../sheet/sheet-rooms-map'));
 const loadPanorama = () => import('../../components/panorama/panorama-viewer');
 const PanoramaViewer = lazy(loadPanorama);
 
-type Load = { status: 'loading' } | { status: 'missing' } | { status: 'error'; message: string } | { status: 'ready'; visit: ViewerVisit };
-
-const LOAD_FAILED = tk('The visit could not be opened.');
-
 /**
  * /viewer/{code}/{room?}/{poi?}: the public visit viewer (no sign-in). Opens
  * at the given room (else the visit's first) and point of interest; walks
@@ -35,62 +31,38 @@ const LOAD_FAILED = tk('The visit could not be opened.');
  * sheet and which way one looks, and share buttons.
  */
 export default function ViewerPage() {
+  const { code = '' } = useParams();
+  // Another visit's code (a link followed inside the app) opens that visit afresh, at its own room and point.
+  return <VisitViewer key={code} code={code} />;
+}
+
+function VisitViewer({ code }: { code: string }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const { code = '', room: roomParam, poi: poiParam } = useParams();
+  const { room: roomParam, poi: poiParam } = useParams();
   const settings = useSettings();
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [roomId, setRoomId] = useState<number | null>(null);
-  const [pois, setPois] = useState<Poi[]>([]);
-  const [openPoi, setOpenPoi] = useState<Poi | null>(null);
+  const askedRoom = useRef(positiveInt(roomParam));
+  const askedPoi = useRef(positiveInt(poiParam));
+  const visitQuery = useViewerVisitQuery(code, askedPoi.current);
+  const visit = visitQuery.data ?? null;
+  // The room and the point of interest the user chose; until then, those the visit opens at.
+  const [roomChoice, setRoomId] = useState<number | null>(null);
+  const [poiChoice, setOpenPoi] = useState<Poi | null | undefined>(undefined);
+  const roomId = roomChoice ?? (visit ? startRoomId(visit, askedRoom.current) : null);
+  const openPoi = poiChoice === undefined ? (visit?.poi ?? null) : poiChoice;
   const [yaw, setYaw] = useState<number | null>(null);
   const [sheetOpen, setSheetOpen] = useState(() => typeof window === 'undefined' || window.innerWidth >= 768);
-  const askedPoi = useRef(positiveInt(poiParam));
   const pano = useRef<PanoramaHandle>(null);
   const yawFrame = useRef(0);
-  // Where the 360 view first looks: at the point of interest of the address (set when the visit arrives).
-  const initialView = useRef<{ yaw: number; pitch: number } | undefined>(undefined);
+  // Where the 360 view first looks: at the point of interest of the address.
+  const initialView = useMemo(() => (visit?.poi ? { yaw: visit.poi.yaw, pitch: visit.poi.pitch } : undefined), [visit]);
 
   useEffect(() => void loadPanorama(), []);
 
-  const fetchVisit = useCallback(() => {
-    let live = true;
-    setLoad({ status: 'loading' });
-    const query = viewerVisitQuery({ code, poi: askedPoi.current });
-    const ask = () => api.get<ViewerVisit>(`/viewer-visit?${query}`, LOAD_FAILED);
-    // The answer index.html's preload script asked for before the app ran; any other answer than a
-    // visit is asked again through the API client (its messages, its retries after a 503).
-    const preloaded = takePreloadedVisit(query);
-    const visitAnswer = preloaded ? preloaded.then((a) => (a?.status === 200 && (a.body as { data?: ViewerVisit } | null)?.data) || ask()) : ask();
-    visitAnswer.then(
-      (visit) => {
-        if (!live) return;
-        performance.mark('sw-visit');
-        setRoomId(startRoomId(visit, positiveInt(roomParam)));
-        if (visit.poi) {
-          setOpenPoi(visit.poi);
-          initialView.current = { yaw: visit.poi.yaw, pitch: visit.poi.pitch };
-        }
-        setLoad({ status: 'ready', visit });
-      },
-      (err: unknown) => {
-        if (!live) return;
-        const status = err instanceof ApiError ? err.status : null;
-        setLoad(status === 404 ? { status: 'missing' } : { status: 'error', message: (err as Error).message || LOAD_FAILED });
-      },
-    );
-    return () => {
-      live = false;
-    };
-    // The room and point of interest of the address are read once, when the visit opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [code]);
-  useEffect(() => fetchVisit(), [fetchVisit]);
-
-  const visit = load.status === 'ready' ? load.visit : null;
+  const missing = visitQuery.error instanceof ApiError && visitQuery.error.status === 404;
   const room = visit?.rooms.find((r) => r.id === roomId) ?? null;
   // The early sphere (made before the app ran) goes when no 360 view takes it: an error, a visit without rooms, another page.
-  const showsNoRoom = load.status === 'missing' || load.status === 'error' || (load.status === 'ready' && !room);
+  const showsNoRoom = visitQuery.isError || (!!visit && !room);
   useEffect(() => {
     if (showsNoRoom) dropBootedViewer();
   }, [showsNoRoom]);
@@ -102,18 +74,8 @@ export default function ViewerPage() {
   );
 
   // The points of interest of the room on screen.
-  useEffect(() => {
-    if (!visit || roomId === null) return;
-    let live = true;
-    setPois([]);
-    api.get<ViewerRoomPois>('/viewer-room-pois', LOAD_FAILED, { params: { code: visit.code, id_room: roomId } }).then(
-      (answer) => live && setPois(answer.pois),
-      (err: unknown) => console.warn(err),
-    );
-    return () => {
-      live = false;
-    };
-  }, [visit, roomId]);
+  const poisQuery = useViewerRoomPoisQuery(visit?.code ?? null, roomId);
+  const pois = useMemo(() => poisQuery.data ?? [], [poisQuery.data]);
 
   // The address follows the room (and the point of interest open), so it can be shared as it is.
   useEffect(() => {
@@ -137,16 +99,16 @@ export default function ViewerPage() {
     [visit, sheet],
   );
 
-  if (load.status === 'loading') return <Spinner size="lg" fullPage />;
-  if (load.status === 'missing' || load.status === 'error') {
+  if (visitQuery.isPending) return <Spinner size="lg" fullPage />;
+  if (visitQuery.isError) {
     return (
       <div className="sw-fullpage-center p-3">
         <div className="card border-0 shadow-sm sw-empty-state" style={{ maxWidth: '30rem' }} data-testid="viewer-missing">
           <i className="bi bi-badge-vr d-block mb-2" aria-hidden="true" />
-          <h1 className="h5">{load.status === 'missing' ? t('This visit does not exist or is no longer shared.') : t(load.message)}</h1>
-          {load.status === 'error' && (
+          <h1 className="h5">{missing ? t('This visit does not exist or is no longer shared.') : t(visitQuery.error.message || VIEWER_LOAD_FAILED)}</h1>
+          {!missing && (
             <div className="mt-2">
-              <button type="button" className="btn btn-outline-primary" onClick={() => fetchVisit()}>
+              <button type="button" className="btn btn-outline-primary" onClick={visitQuery.retry}>
                 {t('Try again')}
               </button>
             </div>
@@ -155,7 +117,7 @@ export default function ViewerPage() {
       </div>
     );
   }
-  const v = load.visit;
+  const v = visitQuery.data;
   const url = `${window.location.origin}${viewerPath(v.code, roomId)}`;
   const links = shareLinks(settings.share_providers, url, v.name);
   const copyLink = async () => {
@@ -244,7 +206,7 @@ export default function ViewerPage() {
             onMarkerSelect={(id) => snags.selectMarker(id) || setOpenPoi(pois.find((p) => `poi-${p.id}` === id) ?? null)}
             onPick={snags.pick}
             onViewChange={onView}
-            initialView={initialView.current}
+            initialView={initialView}
             label={t('360° view of {name}. Use the arrow keys to look around.', { name: room.name })}
             linkLabel={(name) => t('Go to {name}', { name })}
             keyboardAlways

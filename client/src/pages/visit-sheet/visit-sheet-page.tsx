@@ -1,13 +1,15 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { formMessages, type SheetDetail, type SheetRoom, type SheetSummary, type ProjectDetail, type Room, type VisitDetail } from '@sitewalk/proto';
-import { ApiError, api } from '../../lib/api-client';
+import type { Room, SheetRoom } from '@sitewalk/proto';
+import { api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { formatNumber } from '../../lib/format';
 import { Spinner } from '../../components/spinner';
-import { visitLoadScreen, type VisitLoad } from '../../components/visit-load-guard';
+import { visitLoadScreen } from '../../components/visit-load-guard';
+import { useSetVisit, useVisitWithSheets } from '../../components/use-visit-query';
+import { useShownSheet } from '../../components/use-shown-sheet';
 import { LabelledSelect } from '../../components/labelled-select';
 import type { SheetRoomsHandle } from '../sheet/sheet-rooms-map';
 import '../projects/projects.css';
@@ -15,10 +17,7 @@ import '../visits/visits.css';
 
 const SheetRoomsMap = lazy(() => import('../sheet/sheet-rooms-map'));
 
-const M = formMessages('Visit');
 const SAVE_FAILED = tk('Failed to save the place of the room.');
-
-type Load = VisitLoad;
 
 const positiveInt = (s: string | null | undefined) => (s && /^[1-9]\d{0,9}$/.test(s) ? Number(s) : null);
 const toDegrees = (rad: number | null) => (rad === null ? 0 : Math.round((((rad * 180) / Math.PI) % 360 + 360) % 360));
@@ -34,11 +33,10 @@ export default function VisitSheetPage() {
   const { id } = useParams();
   const [params, setParams] = useSearchParams();
   const visitId = positiveInt(id);
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [visit, setVisit] = useState<VisitDetail | null>(null);
-  const [sheets, setSheets] = useState<SheetSummary[]>([]);
-  const [sheet, setSheet] = useState<SheetDetail | null>(null);
-  const [rooms, setRooms] = useState<Room[]>([]);
+  const { visit, sheets, load, retry } = useVisitWithSheets(visitId);
+  const setVisit = useSetVisit(visitId);
+  const rooms = useMemo(() => visit?.rooms ?? [], [visit]);
+  const setRooms = (change: (list: Room[]) => Room[]) => setVisit((v) => ({ ...v, rooms: change(v.rooms) }));
   const [placing, setPlacing] = useState<number | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [heading, setHeading] = useState('0');
@@ -47,37 +45,11 @@ export default function VisitSheetPage() {
   const mapHandle = useRef<SheetRoomsHandle>(null);
   const n = (v: number) => formatNumber(v, i18n.language);
 
-  const fetchAll = useCallback(async () => {
-    if (visitId === null) return;
-    try {
-      const v = await api.get<VisitDetail>(`/visits/${visitId}`, M.loadFailed);
-      setVisit(v);
-      setRooms(v.rooms);
-      const p = await api.get<ProjectDetail>(`/projects/${v.id_project}`, formMessages('Project').loadFailed);
-      setSheets(p.maps.filter((m) => m.status === 'ready'));
-      setLoad({ status: 'ready' });
-    } catch (err) {
-      const code = err instanceof ApiError ? err.status : null;
-      setLoad(code === 404 || code === 403 ? { status: 'missing' } : { status: 'error' });
-    }
-  }, [visitId]);
-  useEffect(() => void fetchAll(), [fetchAll]);
-
-  const sheetId = positiveInt(params.get('map')) ?? visit?.id_map ?? visit?.rooms.find((r) => r.id_map)?.id_map ?? sheets[0]?.id ?? null;
-
-  useEffect(() => {
-    if (!visit || sheetId === null) return;
-    const known = visit.maps.find((m) => m.id === sheetId);
-    if (known) return setSheet(known);
-    let live = true;
-    api.get<SheetDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed).then(
-      (m) => live && setSheet(m),
-      (err: unknown) => showToast('error', t((err as Error).message)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [visit, sheetId, t]);
+  // Without a sheet in the address, the screen stays on the sheet it opened on (taking its last room off does not switch).
+  const opened = useRef<number | null>(null);
+  if (opened.current === null && visit && load.status === 'ready') opened.current = visit.id_map ?? visit.rooms.find((r) => r.id_map)?.id_map ?? sheets[0]?.id ?? null;
+  const sheetId = positiveInt(params.get('map')) ?? opened.current;
+  const sheet = useShownSheet(visit ? sheetId : null, visit?.maps ?? []);
 
   const onSheet = useMemo(() => rooms.filter((r) => sheet && r.id_map === sheet.id && r.x !== null && r.y !== null), [rooms, sheet]);
   const marks = useMemo(() => new Map(rooms.map((r, i) => [r.id, String(i + 1)])), [rooms]);
@@ -116,7 +88,7 @@ export default function VisitSheetPage() {
     }
   };
 
-  const waiting = visitLoadScreen(visitId, load, () => void fetchAll());
+  const waiting = visitLoadScreen(visitId, load, retry);
   if (waiting || !visit) return waiting ?? <Spinner size="lg" />;
 
   const placingRoom = rooms.find((r) => r.id === placing) ?? null;

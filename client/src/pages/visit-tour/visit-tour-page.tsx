@@ -1,23 +1,22 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { formMessages, type Hotspot, type Poi, type Room, type VisitDetail } from '@sitewalk/proto';
-import { ApiError, api } from '../../lib/api-client';
+import type { Hotspot, Poi, Room } from '@sitewalk/proto';
+import { api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { viewerPath } from '../../lib/share-links';
 import { Spinner } from '../../components/spinner';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import PanoramaViewer, { type PanoramaHandle, type TourMarker, type TourRoom } from '../../components/panorama/panorama-viewer';
-import { visitLoadScreen, type VisitLoad } from '../../components/visit-load-guard';
+import { visitLoadScreen } from '../../components/visit-load-guard';
+import { useSetVisit, useVisitQuery, visitLoadOf } from '../../components/use-visit-query';
+import { useRoomPoisQuery } from './use-room-pois-query';
 import { PoiForm } from './poi-form';
 import '../projects/projects.css';
 import '../visits/visits.css';
 
-const M = formMessages('Visit');
-
 type Mode = 'look' | 'hotspot' | 'poi';
-type Load = VisitLoad;
 
 const positiveInt = (s: string | undefined) => (s && /^[1-9]\d{0,9}$/.test(s) ? Number(s) : null);
 
@@ -33,30 +32,17 @@ export default function VisitTourPage() {
   const navigate = useNavigate();
   const { id, room: roomParam } = useParams();
   const visitId = positiveInt(id);
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [visit, setVisit] = useState<VisitDetail | null>(null);
+  const visitQuery = useVisitQuery(visitId);
+  const visit = visitQuery.data ?? null;
+  const setVisit = useSetVisit(visitId);
   const [roomId, setRoomId] = useState<number | null>(positiveInt(roomParam));
   const [mode, setMode] = useState<Mode>('look');
   const [pick, setPick] = useState<{ yaw: number; pitch: number } | null>(null);
   const [target, setTarget] = useState('');
-  const [pois, setPois] = useState<Poi[]>([]);
   const [editing, setEditing] = useState<Poi | null>(null);
   const [removing, setRemoving] = useState<{ kind: 'hotspot'; h: Hotspot } | { kind: 'poi'; p: Poi } | null>(null);
   const [busy, setBusy] = useState(false);
   const pano = useRef<PanoramaHandle>(null);
-
-  const fetchVisit = useCallback(async () => {
-    if (visitId === null) return;
-    try {
-      const v = await api.get<VisitDetail>(`/visits/${visitId}`, M.loadFailed);
-      setVisit(v);
-      setLoad({ status: 'ready' });
-    } catch (err) {
-      const status = err instanceof ApiError ? err.status : null;
-      setLoad(status === 404 || status === 403 ? { status: 'missing' } : { status: 'error' });
-    }
-  }, [visitId]);
-  useEffect(() => void fetchVisit(), [fetchVisit]);
 
   const rooms = useMemo(() => (visit?.rooms ?? []).map(tourRoom).filter((r): r is TourRoom => r !== null), [visit]);
   const current = rooms.find((r) => r.id === roomId) ?? rooms[0] ?? null;
@@ -68,18 +54,9 @@ export default function VisitTourPage() {
     if (path !== window.location.pathname) navigate(path, { replace: true });
   }, [visit, current, navigate]);
 
-  useEffect(() => {
-    if (!current) return;
-    let live = true;
-    setPois([]);
-    api.get<Poi[]>(`/rooms/${current.id}/pois`, tk('Failed to load the points of interest.')).then(
-      (list) => live && setPois(list),
-      (err: unknown) => console.warn(err),
-    );
-    return () => {
-      live = false;
-    };
-  }, [current?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+  const poisQuery = useRoomPoisQuery(current?.id ?? null);
+  const pois = useMemo(() => poisQuery.data ?? [], [poisQuery.data]);
+  const setPois = poisQuery.setPois;
 
   const changeRoom = (next: number) => {
     setRoomId(next);
@@ -101,7 +78,7 @@ export default function VisitTourPage() {
   }, [pois, pick, mode, t]);
 
   const replaceRoomHotspots = (roomIdToChange: number, change: (hs: Hotspot[]) => Hotspot[]) =>
-    setVisit((v) => (v ? { ...v, rooms: v.rooms.map((r) => (r.id === roomIdToChange ? { ...r, hotspots: change(r.hotspots) } : r)) } : v));
+    setVisit((v) => ({ ...v, rooms: v.rooms.map((r) => (r.id === roomIdToChange ? { ...r, hotspots: change(r.hotspots) } : r)) }));
 
   const bind = async () => {
     if (!visit || !current || !pick || !target) return;
@@ -146,7 +123,7 @@ export default function VisitTourPage() {
     }
   };
 
-  const waiting = visitLoadScreen(visitId, load, () => void fetchVisit());
+  const waiting = visitLoadScreen(visitId, visitLoadOf([visitQuery]), () => void visitQuery.refetch());
   if (waiting || !visit) return waiting ?? <Spinner size="lg" />;
 
   const others = rooms.filter((r) => r.id !== current?.id);

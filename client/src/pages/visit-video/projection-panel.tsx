@@ -1,8 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, formMessages, type ControlPoint, type SheetDetail, type SheetSummary, type VideoCluster, type VideoDetail, type VideoProjection, type VisitDetail } from '@sitewalk/proto';
-import { api } from '../../lib/api-client';
+import { MESSAGES, type ControlPoint, type SheetSummary, type VideoCluster, type VideoDetail, type VideoProjection, type VisitDetail } from '@sitewalk/proto';
 import { formatNumber } from '../../lib/format';
 import { dismissToast, showToast } from '../../lib/toast';
 import { fitQuality } from '../../lib/fit-quality';
@@ -12,6 +11,7 @@ import { IDENTITY, fitTwoPoints, mirrorAbout, overlayCentre, toDegrees, type Poi
 import { adjustPositions, isRunBusy } from '../../lib/video-run';
 import { Spinner } from '../../components/spinner';
 import { LabelledSelect } from '../../components/labelled-select';
+import { useShownSheet } from '../../components/use-shown-sheet';
 import type { EditorTool } from './projection-editor';
 import { videoApi } from './video-api';
 import { UnsurePlacement } from './unsure-placement';
@@ -63,7 +63,6 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
   const [clusterNo, setClusterNo] = useState<number>(clusters[0]?.osfm_cluster ?? 0);
   // The sheet is chosen per part of the walk: a walk that took the stairs has one part per floor, each on its own sheet.
   const [sheetChoice, setSheetChoice] = useState<Record<number, number>>({});
-  const [sheet, setSheet] = useState<SheetDetail | null>(null);
   const [adjust, setAdjust] = useState<Similarity>(IDENTITY);
   const [tool, setTool] = useState<EditorTool>('move');
   const [picks, setPicks] = useState<Point[]>([]);
@@ -83,19 +82,7 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
     c.level?.kind === 'stairs' ? t('Stairs') : c.level?.floor != null ? t('Floor {n}', { n: n(c.level.floor + 1) }) : t('Part {n}', { n: n(i + 1) });
   const hasFloors = clusters.some((c) => c.level);
 
-  useEffect(() => {
-    if (sheetId === null) return setSheet(null);
-    const known = visit.maps.find((m) => m.id === sheetId);
-    if (known) return setSheet(known);
-    let live = true;
-    api.get<SheetDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed).then(
-      (m) => live && setSheet(m),
-      (err: unknown) => showToast('error', t((err as Error).message)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [sheetId, visit.maps, t]);
+  const sheet = useShownSheet(sheetId, visit.maps);
 
   const cluster = clusters.find((c) => c.osfm_cluster === clusterNo) ?? null;
   const projection = projections.find((p) => p.osfm_cluster === clusterNo && p.id_map === sheetId) ?? null;

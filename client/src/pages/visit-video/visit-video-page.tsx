@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, formMessages, type SheetSummary, type ProjectDetail, type VisitDetail } from '@sitewalk/proto';
-import { ApiError, api } from '../../lib/api-client';
+import { MESSAGES } from '@sitewalk/proto';
 import { showToast } from '../../lib/toast';
 import { Spinner } from '../../components/spinner';
-import { visitLoadScreen, type VisitLoad } from '../../components/visit-load-guard';
+import { visitLoadScreen } from '../../components/visit-load-guard';
+import { useVisitWithSheets } from '../../components/use-visit-query';
 import { useVideoRun } from './use-video-run';
 import { VideoStepper, RUN_STATUS_TEXT } from './video-stepper';
 import { VideoFileCard } from './video-file-card';
@@ -15,8 +15,6 @@ import '../projects/projects.css';
 import '../visits/visits.css';
 import './visit-video.css';
 
-const M = formMessages('Visit');
-type Load = VisitLoad;
 const positiveInt = (s: string | null | undefined) => (s && /^[1-9]\d{0,9}$/.test(s) ? Number(s) : null);
 
 /**
@@ -28,25 +26,8 @@ export default function VisitVideoPage() {
   const { t } = useTranslation();
   const { id } = useParams();
   const visitId = positiveInt(id);
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [visit, setVisit] = useState<VisitDetail | null>(null);
-  const [sheets, setSheets] = useState<SheetSummary[]>([]);
+  const { visit, sheets, load, retry: retryLoad } = useVisitWithSheets(visitId);
   const [busy, setBusy] = useState(false);
-
-  const fetchVisit = useCallback(async () => {
-    if (visitId === null) return;
-    try {
-      const v = await api.get<VisitDetail>(`/visits/${visitId}`, M.loadFailed);
-      setVisit(v);
-      const p = await api.get<ProjectDetail>(`/projects/${v.id_project}`, formMessages('Project').loadFailed);
-      setSheets(p.maps.filter((m) => m.status === 'ready'));
-      setLoad({ status: 'ready' });
-    } catch (err) {
-      const code = err instanceof ApiError ? err.status : null;
-      setLoad(code === 404 || code === 403 ? { status: 'missing' } : { status: 'error' });
-    }
-  }, [visitId]);
-  useEffect(() => void fetchVisit(), [fetchVisit]);
 
   const run = useVideoRun(visitId ?? 0, visit?.id_project ?? null);
   const video = run.video;
@@ -65,7 +46,7 @@ export default function VisitVideoPage() {
     }
   };
 
-  const waiting = visitLoadScreen(visitId, load, () => void fetchVisit());
+  const waiting = visitLoadScreen(visitId, load, retryLoad);
   if (waiting || !visit) return waiting ?? <Spinner size="lg" />;
 
   return (
