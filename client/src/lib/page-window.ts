@@ -7,3 +7,9 @@ export function pageWindow(current: number, pages: number, around = 1): (number 
   }
   return out;
 }
+
+/** The list page an address names (?page=), 1 when absent or not a page number. */
+export function pageFromAddress(params: URLSearchParams): number {
+  const page = Number(params.get('page'));
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
