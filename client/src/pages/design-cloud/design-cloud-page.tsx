@@ -12,6 +12,7 @@ import { crumbs, enter, levelOf, listUrl, upTo, type BrowsePath, type Level, typ
 import { useAccSheetsQuery, useAutodeskListQuery, useManifestQuery, useSyncRuns } from './use-design-cloud-queries';
 import { DesignCloudConnect } from './design-cloud-card';
 import { formatDate } from '../../lib/format';
+import { useFailureToast } from '../../lib/use-failure-toast';
 
 type Row = AdskHub | AdskProject | AdskFolderEntry | AdskVersion;
 
@@ -78,11 +79,7 @@ function Browser() {
   // A new try shows the spinner, not the last refusal.
   const error = list.isError && !list.isFetching ? errorMessage(list.error, FAILED[level]) : null;
   const rows = list.data ?? null;
-  useEffect(() => {
-    if (list.error) showToast('error', t(errorMessage(list.error, FAILED[level])));
-    // t changes with the language; the refusal need not be told again for that.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [list.error]);
+  useFailureToast(list.error, (message) => t(message || FAILED[level]));
 
   const open = (node: PathNode) => {
     setManifest(null);
