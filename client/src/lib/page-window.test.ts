@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageFromAddress, pageWindow } from './page-window';
+import { pageOf, pageWindow } from './page-window';
 
 describe('page links', () => {
   it('shows every page of a short list', () => {
@@ -11,12 +11,9 @@ describe('page links', () => {
   });
 });
 
-describe('the page an address names', () => {
-  it('reads ?page= and falls back to the first page for anything else', () => {
-    expect(pageFromAddress(new URLSearchParams('page=3'))).toBe(3);
-    expect(pageFromAddress(new URLSearchParams(''))).toBe(1);
-    expect(pageFromAddress(new URLSearchParams('page=0'))).toBe(1);
-    expect(pageFromAddress(new URLSearchParams('page=2.5'))).toBe(1);
-    expect(pageFromAddress(new URLSearchParams('page=abc'))).toBe(1);
+describe('pageOf', () => {
+  it('reads a page number from the address, else the first page', () => {
+    expect(pageOf('3')).toBe(3);
+    for (const v of [null, undefined, '', '0', '-2', 'abc', '1.5', '9999999']) expect(pageOf(v)).toBe(1);
   });
 });

@@ -8,8 +8,7 @@ export function pageWindow(current: number, pages: number, around = 1): (number 
   return out;
 }
 
-/** The list page an address names (?page=), 1 when absent or not a page number. */
-export function pageFromAddress(params: URLSearchParams): number {
-  const page = Number(params.get('page'));
-  return Number.isInteger(page) && page >= 1 ? page : 1;
+/** The list page an address names (its ?page=): a page number, else the first page. */
+export function pageOf(value: string | null | undefined): number {
+  return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
 }

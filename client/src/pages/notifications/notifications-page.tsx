@@ -6,14 +6,14 @@ import { formatDateTime } from '../../lib/format';
 import { useNotificationText } from '../../lib/notification-text';
 import { openInNewTab } from '../../lib/app-navigation';
 import { Spinner } from '../../components/spinner';
-import { pageFromAddress } from '../../lib/page-window';
+import { pageOf } from '../../lib/page-window';
 
 /** /notifications: the full list, a page at a time (the page in the address); mark read singly or all, delete, delete read. */
 export default function NotificationsPage() {
   const { t, i18n } = useTranslation();
   const textOf = useNotificationText();
   const [params, setParams] = useSearchParams();
-  const query = useNotificationsQuery(pageFromAddress(params));
+  const query = useNotificationsQuery(pageOf(params.get('page')));
   const { items, total, page, unread } = query.data ?? { items: [], total: 0, page: 1, unread: 0 };
   const { markRead, markAllRead, remove, deleteRead } = useNotificationActions();
   const pages = Math.max(1, Math.ceil(total / NOTIFICATIONS_PER_PAGE));

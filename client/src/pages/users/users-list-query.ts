@@ -1,4 +1,4 @@
-import { pageFromAddress } from '../../lib/page-window';
+import { pageOf } from '../../lib/page-window';
 
 /**
  * The users list's state in the address (?search=&page=), so Back and a
@@ -13,7 +13,7 @@ export interface UsersListState {
 }
 
 export function parseUsersListState(params: URLSearchParams): UsersListState {
-  return { search: (params.get('search') ?? '').slice(0, 100), page: pageFromAddress(params) };
+  return { search: (params.get('search') ?? '').slice(0, 100), page: pageOf(params.get('page')) };
 }
 
 /** The address parameters of a state; defaults are left out so the address stays short. */
