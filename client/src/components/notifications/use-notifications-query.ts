@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { MESSAGES, type Notification, type NotificationListResponse, type UnreadCount } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { useInvalidateOnEvent } from '../../realtime/query-invalidation';
@@ -14,19 +14,9 @@ export const NOTIFICATIONS_PER_PAGE = 20;
 /** SPEC §8: failures of the notification calls are only logged, never shown. */
 const logOnly = (err: unknown) => console.error(err);
 
-/**
- * One page of the user's notifications with the server's unread count
- * (GET /notifications). The count is never added to on this side: every new
- * notification ('notification:new') and every change of the count
- * ('notification:unread', sent after each one) marks the lists stale, and a
- * list still on its way then is dropped for a fresh one (TanStack Query
- * cancels it), so a list that crossed a live event can never count a
- * notification twice.
- */
-export function useNotificationsQuery(page = 1) {
-  useInvalidateOnEvent('notification:new', NOTIFICATION_READS);
-  useInvalidateOnEvent('notification:unread', NOTIFICATION_READS);
-  return useQuery({
+/** The read of one page of the list, with the unread count (GET /notifications). */
+export const notificationListQuery = (page: number) =>
+  queryOptions({
     queryKey: [...LISTS, page],
     queryFn: ({ signal }) =>
       api
@@ -35,6 +25,21 @@ export function useNotificationsQuery(page = 1) {
           logOnly(err);
           throw err;
         }),
+  });
+
+/**
+ * One page of the user's notifications with the server's unread count. The
+ * count is never added to on this side: every new notification
+ * ('notification:new') and every change of the count ('notification:unread',
+ * sent after each one) marks the lists stale, and a list still on its way
+ * then is dropped for a fresh one (TanStack Query cancels it), so a list
+ * that crossed a live event can never count a notification twice.
+ */
+export function useNotificationsQuery(page = 1) {
+  useInvalidateOnEvent('notification:new', NOTIFICATION_READS);
+  useInvalidateOnEvent('notification:unread', NOTIFICATION_READS);
+  return useQuery({
+    ...notificationListQuery(page),
     // The items of the page shown stay while the next page loads.
     placeholderData: keepPreviousData,
   });
@@ -53,30 +58,33 @@ function markReadInCache(queryClient: QueryClient, id: number) {
  * delete one or every read one. Each reads the lists again once the server
  * has answered, so they show exactly what the server holds.
  */
+export function notificationActions(queryClient: QueryClient) {
+  const refresh = () => queryClient.invalidateQueries({ queryKey: NOTIFICATION_READS });
+  const send = async (path: string, body: object | null) => {
+    try {
+      await api.post<UnreadCount>(path, body, MESSAGES.fetchNotificationsFailed);
+    } catch (err) {
+      logOnly(err);
+    }
+    await refresh();
+  };
+  return {
+    /** Marks an unread notification read; it shows read at once. */
+    async markRead(n: Notification) {
+      if (n.is_read) return;
+      // A list on its way now predates the change: it must not put the notification back to unread.
+      await queryClient.cancelQueries({ queryKey: LISTS });
+      markReadInCache(queryClient, n.id);
+      await send('/notifications/mark-read', { notification_id: n.id });
+    },
+    markAllRead: () => send('/notifications/mark-all-read', null),
+    remove: (id: number) => send('/notifications/delete', { notification_id: id }),
+    deleteRead: () => send('/notifications/delete-read', null),
+  };
+}
+
+/** notificationActions on the app's query cache. */
 export function useNotificationActions() {
   const queryClient = useQueryClient();
-  return useMemo(() => {
-    const refresh = () => queryClient.invalidateQueries({ queryKey: NOTIFICATION_READS });
-    const send = async (path: string, body: object | null) => {
-      try {
-        await api.post<UnreadCount>(path, body, MESSAGES.fetchNotificationsFailed);
-      } catch (err) {
-        logOnly(err);
-      }
-      await refresh();
-    };
-    return {
-      /** Marks an unread notification read; it shows read at once. */
-      async markRead(n: Notification) {
-        if (n.is_read) return;
-        // A list on its way now predates the change: it must not put the notification back to unread.
-        await queryClient.cancelQueries({ queryKey: LISTS });
-        markReadInCache(queryClient, n.id);
-        await send('/notifications/mark-read', { notification_id: n.id });
-      },
-      markAllRead: () => send('/notifications/mark-all-read', null),
-      remove: (id: number) => send('/notifications/delete', { notification_id: id }),
-      deleteRead: () => send('/notifications/delete-read', null),
-    };
-  }, [queryClient]);
+  return useMemo(() => notificationActions(queryClient), [queryClient]);
 }
