@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { isPageReload, useSettingsStore } from './stores/settings.store';
 import { useAuthStore } from './stores/auth.store';
 import { useUiStore } from './stores/ui.store';
-import { startLiveNotifications } from './stores/notifications.store';
+import { startLiveNotifications } from './realtime/live-notifications';
 import { directionOf, storedLanguage } from './i18n/language';
 import { themeVariables } from './lib/theme-shades';
 import { createAppRouter } from './routes/router';

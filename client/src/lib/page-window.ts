@@ -7,3 +7,8 @@ export function pageWindow(current: number, pages: number, around = 1): (number 
   }
   return out;
 }
+
+/** The list page an address names (its ?page=): a page number, else the first page. */
+export function pageOf(value: string | null | undefined): number {
+  return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
+}

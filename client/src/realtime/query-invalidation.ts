@@ -1,10 +1,25 @@
 import { useEffect, useRef } from 'react';
-import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { ServerToClientEvents } from '@sitewalk/proto';
 import { currentSocket, onServerEvent, onSocketConnect } from './socket';
 
 type EventName = keyof ServerToClientEvents;
 type EventArgs<E extends EventName> = Parameters<ServerToClientEvents[E]>;
+
+/**
+ * Marks the reads under `queryKey` stale and reads again those on screen.
+ * A read on its way may predate what the event reports: TanStack Query drops
+ * such a read for a new one only when the query already has an answer, so a
+ * first read still on its way (a screen just opened) is cancelled here and
+ * asked again, or its older answer would stay until the next event.
+ */
+export async function refreshReads(queryClient: QueryClient, queryKey: QueryKey): Promise<void> {
+  await queryClient.cancelQueries({
+    queryKey,
+    predicate: (q) => q.state.data === undefined && q.state.fetchStatus === 'fetching' && q.getObserversCount() > 0,
+  });
+  await queryClient.invalidateQueries({ queryKey });
+}
 
 /**
  * Keeps the reads under `queryKey` current: every `event` the server pushes
@@ -21,7 +36,7 @@ export function useInvalidateOnEvent<E extends EventName>(event: E, queryKey: Qu
 
   useEffect(() => {
     const key = JSON.parse(keyText) as QueryKey;
-    const invalidate = () => void queryClient.invalidateQueries({ queryKey: key });
+    const invalidate = () => void refreshReads(queryClient, key);
     const handler = (...args: EventArgs<E>) => {
       if (!concernsRef.current || concernsRef.current(...args)) invalidate();
     };

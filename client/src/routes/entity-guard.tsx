@@ -1,4 +1,5 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { formMessages } from '@sitewalk/proto';
@@ -34,29 +35,26 @@ export function EntityGuard({ kind, children }: { kind: EntityKind; children: Re
   const source = ENTITY_SOURCES[kind];
   const creating = !id || id === 'new';
   const valid = creating || /^[1-9]\d{0,9}$/.test(id);
-  const [state, setState] = useState<{ status: 'loading' | 'ready' | 'missing' | 'error'; entity: unknown; message?: string }>({
-    status: creating ? 'ready' : 'loading',
-    entity: null,
+  const loadFailed = formMessages(source.label).loadFailed;
+  const query = useQuery({
+    // Its own key, read afresh on each visit and never again while the form is open:
+    // the form starts from this answer, and a newer one under the user's edits would undo them.
+    queryKey: ['entity-guard', kind, id],
+    enabled: !creating && valid,
+    queryFn: ({ signal }) => api.get<unknown>(source.path(id!), loadFailed, { signal }),
+    staleTime: Infinity,
+    gcTime: 0,
   });
-
-  useEffect(() => {
-    if (creating || !valid || !id) return;
-    let live = true;
-    setState({ status: 'loading', entity: null });
-    const loadFailed = formMessages(source.label).loadFailed;
-    api.get<unknown>(source.path(id), loadFailed).then(
-      (entity) => live && setState({ status: 'ready', entity }),
-      (err: unknown) => {
-        if (!live) return;
-        const status = err instanceof ApiError ? err.status : null;
-        if (status === 404 || status === 403) setState({ status: 'missing', entity: null });
-        else setState({ status: 'error', entity: null, message: loadFailed });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [creating, valid, id, source]);
+  const errorStatus = query.error instanceof ApiError ? query.error.status : null;
+  const state: { status: 'loading' | 'ready' | 'missing' | 'error'; entity: unknown } = creating
+    ? { status: 'ready', entity: null }
+    : errorStatus === 404 || errorStatus === 403
+      ? { status: 'missing', entity: null }
+      : query.isError
+        ? { status: 'error', entity: null }
+        : query.isSuccess
+          ? { status: 'ready', entity: query.data }
+          : { status: 'loading', entity: null };
 
   if (!valid || state.status === 'missing') return <NotFoundPage />;
   if (state.status === 'loading') return <Spinner size="lg" />;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { MESSAGES, type BillingInfo, type Invoice } from '@sitewalk/proto';
+import { MESSAGES, type BillingInfo, type Invoice, type PlanPeriod, type Quote } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { useInvalidateOnEvent } from '../../realtime/query-invalidation';
 
@@ -42,5 +42,19 @@ export function useBillingQuery() {
   return useQuery({
     queryKey: [...BILLING_READS, 'mine'],
     queryFn: ({ signal }) => api.get<BillingInfo>('/user/billing', MESSAGES.fetchBillingFailed, { signal }),
+  });
+}
+
+/**
+ * What a plan costs for a period with tax, as the server computes it
+ * (GET /billing/quote); nothing is asked without a plan. The last quote
+ * stays while the next one loads.
+ */
+export function useQuoteQuery(planId: number | null, period: PlanPeriod, failed: string) {
+  return useQuery({
+    queryKey: [...BILLING_READS, 'quote', planId, period],
+    enabled: planId !== null,
+    queryFn: ({ signal }) => api.get<Quote>('/billing/quote', failed, { params: { id_plan: planId, period }, signal }),
+    placeholderData: (previous) => (planId === null ? undefined : previous),
   });
 }

@@ -1,11 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Dropdown } from 'react-bootstrap';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useShallow } from 'zustand/react/shallow';
-import type { Notification } from '@sitewalk/proto';
-import { selectDropdownItems, useNotificationsStore } from '../../stores/notifications.store';
-import { notificationIcon } from '../../lib/notification-icon';
+import { CONSTANTS, type Notification } from '@sitewalk/proto';
+import { useNotificationActions, useNotificationsQuery } from '../notifications/use-notifications-query';
+import { dropdownItems, notificationIcon } from '../../lib/notification-icon';
 import { formatDateTime } from '../../lib/format';
 import { useNotificationText } from '../../lib/notification-text';
 import { openInNewTab } from '../../lib/app-navigation';
@@ -20,21 +19,17 @@ export function NotificationsDropdown() {
   const { t, i18n } = useTranslation();
   const textOf = useNotificationText();
   const navigate = useNavigate();
-  const unread = useNotificationsStore((s) => s.unread);
-  const items = useNotificationsStore(useShallow(selectDropdownItems));
-  const fetch = useNotificationsStore((s) => s.fetch);
-  const markRead = useNotificationsStore((s) => s.markRead);
+  const list = useNotificationsQuery().data;
+  const unread = list?.unread ?? 0;
+  const items = useMemo(() => dropdownItems(list?.items ?? [], CONSTANTS.dropdownUnreadMax), [list]);
+  const { markRead } = useNotificationActions();
   // Controlled, so that any change of page closes the menu: left open, it covers the page it led to (a phone's whole screen).
   const [show, setShow] = useState(false);
   const { pathname } = useLocation();
   useEffect(() => setShow(false), [pathname]);
 
-  useEffect(() => {
-    void fetch();
-  }, [fetch]);
-
   const open = (n: Notification) => {
-    void markRead(n.id);
+    void markRead(n);
     if (n.link) openInNewTab(n.link);
   };
 

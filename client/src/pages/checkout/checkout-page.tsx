@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, type BillingInfo, type CheckoutResult, type Invoice, type PaymentMethod, type PlanPeriod, type Quote } from '@sitewalk/proto';
+import { type CheckoutResult, type Invoice, type PaymentMethod, type PlanPeriod } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { formatMinor, percentOf } from '../../lib/billing-format';
@@ -10,6 +10,7 @@ import { Spinner } from '../../components/spinner';
 import { isolate } from '../../lib/bidi';
 import { SectionCard } from '../../components/section-card';
 import { SelectField } from '../../components/edit-form/fields';
+import { useBillingQuery, useQuoteQuery } from '../../components/billing/use-billing-queries';
 
 const CHECKOUT_FAILED = tk('The payment could not be started. Please try again.');
 
@@ -22,31 +23,27 @@ export default function CheckoutPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const [info, setInfo] = useState<BillingInfo | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const billing = useBillingQuery();
+  const info = billing.data ?? null;
   const [planId, setPlanId] = useState('');
   const [period, setPeriod] = useState<PlanPeriod>('month');
-  const [quote, setQuote] = useState<Quote | null>(null);
   const [busy, setBusy] = useState<PaymentMethod | 'capture' | null>(null);
   const [transfer, setTransfer] = useState<CheckoutResult | null>(null);
   const captured = useRef(false);
+  const started = useRef(false);
 
+  // Only on arrival: the plan in the URL is where to start (a later read of the billing keeps the user's choice).
   useEffect(() => {
-    api.get<BillingInfo>('/user/billing', MESSAGES.fetchBillingFailed).then(
-      (b) => {
-        setInfo(b);
-        const wanted = Number(params.get('plan'));
-        const first = b.plans.find((p) => p.id === wanted) ?? b.plans[0];
-        if (first) {
-          setPlanId(String(first.id));
-          setPeriod(first.prices[0]?.period ?? 'month');
-        }
-      },
-      (err: unknown) => setError((err as Error).message),
-    );
-    // Only on arrival: the plan in the URL is where to start.
+    if (!info || started.current) return;
+    started.current = true;
+    const wanted = Number(params.get('plan'));
+    const first = info.plans.find((p) => p.id === wanted) ?? info.plans[0];
+    if (first) {
+      setPlanId(String(first.id));
+      setPeriod(first.prices[0]?.period ?? 'month');
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [info]);
 
   // Back from PayPal: capture once (the server answers a second capture with the same invoice).
   useEffect(() => {
@@ -75,23 +72,17 @@ export default function CheckoutPage() {
 
   const plan = info?.plans.find((p) => String(p.id) === planId) ?? null;
   const periods = plan?.prices.map((p) => p.period) ?? [];
+  const offered = plan !== null && periods.includes(period);
 
+  // A plan without the chosen period starts at its first one.
   useEffect(() => {
-    if (!plan || !periods.includes(period)) {
-      setQuote(null);
-      if (plan && periods.length) setPeriod(periods[0]);
-      return;
-    }
-    let live = true;
-    api.get<Quote>(`/billing/quote?id_plan=${plan.id}&period=${period}`, CHECKOUT_FAILED).then(
-      (q) => live && setQuote(q),
-      (err: unknown) => live && setError((err as Error).message),
-    );
-    return () => {
-      live = false;
-    };
+    if (plan && periods.length && !periods.includes(period)) setPeriod(periods[0]);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [planId, period, info]);
+
+  const quoteQuery = useQuoteQuery(offered ? plan.id : null, period, CHECKOUT_FAILED);
+  const quote = offered ? (quoteQuery.data ?? null) : null;
+  const error = billing.error?.message ?? quoteQuery.error?.message ?? null;
 
   const pay = async (method: PaymentMethod) => {
     if (!plan) return;

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, type AdskFolderEntry, type AdskHub, type AdskManifest, type AdskProject, type AdskSheet, type AdskSyncRun, type AdskVersion } from '@sitewalk/proto';
+import { MESSAGES, type AdskFolderEntry, type AdskHub, type AdskProject, type AdskSyncRun, type AdskVersion } from '@sitewalk/proto';
 import { api, errorMessage } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
@@ -9,9 +9,10 @@ import { Spinner } from '../../components/spinner';
 import { useSettings } from '../../stores/settings.store';
 import { useDesignCloudStore } from '../../stores/design-cloud.store';
 import { crumbs, enter, levelOf, listUrl, upTo, type BrowsePath, type Level, type PathNode } from './browse-path';
-import { useSyncRuns } from './use-sync-runs';
+import { useAccSheetsQuery, useAutodeskListQuery, useManifestQuery, useSyncRuns } from './use-design-cloud-queries';
 import { DesignCloudConnect } from './design-cloud-card';
 import { formatDate } from '../../lib/format';
+import { useFailureToast } from '../../lib/use-failure-toast';
 
 type Row = AdskHub | AdskProject | AdskFolderEntry | AdskVersion;
 
@@ -70,30 +71,15 @@ export default function DesignCloudPage() {
 function Browser() {
   const { t, i18n } = useTranslation();
   const [path, setPath] = useState<BrowsePath>([]);
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [excludeExisting, setExcludeExisting] = useState(true);
-  const [manifest, setManifest] = useState<{ name: string; data: AdskManifest | null; error: string | null } | null>(null);
+  const [manifest, setManifest] = useState<{ name: string; urn: string } | null>(null);
   const { runs, add } = useSyncRuns();
   const level = levelOf(path);
-
-  const load = useCallback(async () => {
-    setRows(null);
-    setError(null);
-    try {
-      setRows(await api.get<Row[]>(listUrl(path, excludeExisting), FAILED[level]));
-    } catch (err) {
-      const message = errorMessage(err, FAILED[level]);
-      setError(message);
-      showToast('error', t(message));
-    }
-    // t changes with the language; the list need not be read again for that.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [path, excludeExisting, level]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const list = useAutodeskListQuery<Row>(listUrl(path, excludeExisting), FAILED[level]);
+  // A new try shows the spinner, not the last refusal.
+  const error = list.isError && !list.isFetching ? errorMessage(list.error, FAILED[level]) : null;
+  const rows = list.data ?? null;
+  useFailureToast(list.error, (message) => t(message || FAILED[level]));
 
   const open = (node: PathNode) => {
     setManifest(null);
@@ -113,15 +99,7 @@ function Browser() {
     }
   };
 
-  const showSheets = async (name: string, urn: string) => {
-    setManifest({ name, data: null, error: null });
-    try {
-      const data = await api.get<AdskManifest>(`/autodesk/models/manifest?urn=${encodeURIComponent(urn)}`, MESSAGES.adskManifestFailed);
-      setManifest({ name, data, error: null });
-    } catch (err) {
-      setManifest({ name, data: null, error: errorMessage(err, MESSAGES.adskManifestFailed) });
-    }
-  };
+  const showSheets = (name: string, urn: string) => setManifest({ name, urn });
 
   const hub = path.find((n) => n.kind === 'hub');
   const labels = crumbs(path, t('Hubs'));
@@ -163,7 +141,7 @@ function Browser() {
           {error ? (
             <div className="alert alert-danger d-flex flex-wrap gap-2 align-items-center" role="alert">
               <span className="flex-grow-1">{error}</span>
-              <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void load()}>
+              <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void list.refetch()}>
                 {t('Try again')}
               </button>
             </div>
@@ -182,7 +160,7 @@ function Browser() {
               ))}
             </ul>
           )}
-          {manifest && <ManifestView {...manifest} onClose={() => setManifest(null)} />}
+          {manifest && <ManifestView name={manifest.name} urn={manifest.urn} onClose={() => setManifest(null)} />}
           {level === 'folders' && <AccSheets projectId={path.find((n) => n.kind === 'project')!.id} />}
         </div>
       </section>
@@ -282,8 +260,11 @@ function RowView({
   );
 }
 
-function ManifestView({ name, data, error, onClose }: { name: string; data: AdskManifest | null; error: string | null; onClose(): void }) {
+function ManifestView({ name, urn, onClose }: { name: string; urn: string; onClose(): void }) {
   const { t } = useTranslation();
+  const query = useManifestQuery(urn);
+  const data = query.data ?? null;
+  const error = query.isError ? errorMessage(query.error, MESSAGES.adskManifestFailed) : null;
   return (
     <div className="border rounded p-3 mt-3" data-testid="adsk-manifest" aria-live="polite">
       <div className="d-flex gap-2 align-items-center mb-2">
@@ -312,22 +293,14 @@ function ManifestView({ name, data, error, onClose }: { name: string; data: Adsk
 /** The project's sheets as Autodesk Construction Cloud lists them (number and title). */
 function AccSheets({ projectId }: { projectId: string }) {
   const { t } = useTranslation();
-  const [sheets, setSheets] = useState<AdskSheet[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
-  const load = async () => {
-    setOpen(true);
-    setError(null);
-    setSheets(null);
-    try {
-      setSheets(await api.get<AdskSheet[]>(`/autodesk/projects/${encodeURIComponent(projectId)}/sheets`, MESSAGES.adskSheetsFailed));
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.adskSheetsFailed));
-    }
-  };
+  const query = useAccSheetsQuery(projectId, open);
+  const sheets = query.data ?? null;
+  const error = query.isError && !query.isFetching ? errorMessage(query.error, MESSAGES.adskSheetsFailed) : null;
+  const load = () => setOpen(true);
   if (!open) {
     return (
-      <button type="button" className="btn btn-sm btn-outline-secondary mt-3" onClick={() => void load()}>
+      <button type="button" className="btn btn-sm btn-outline-secondary mt-3" onClick={load}>
         <i className="bi bi-layers me-1" aria-hidden="true" />
         {t('Project sheets')}
       </button>

@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, PLAN_MEMBER_ROLES, type PlanMember, type PlanMemberRole } from '@sitewalk/proto';
-import { api, ApiError } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
 import { formToast } from '../../lib/toast';
 import { Spinner } from '../../components/spinner';
 import { SelectField } from '../../components/edit-form/fields';
@@ -11,6 +10,7 @@ import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import NotFoundPage from '../not-found/not-found-page';
 import { MEMBER_ROLE_LABELS, MEMBER_STATUS_LABELS } from '../profile/plan-members';
 import { formatDate } from '../../lib/format';
+import { usePlanMemberQuery } from './use-plan-member-query';
 
 /**
  * /editmember/{id} (super admins): one member of a subscription plan — who,
@@ -22,19 +22,12 @@ export default function EditMemberPage() {
   const navigate = useNavigate();
   const { id } = useParams();
   const valid = !!id && /^[1-9]\d{0,9}$/.test(id);
-  const queryClient = useQueryClient();
-  const queryKey = ['plan-members', id];
-  const query = useQuery({
-    queryKey,
-    enabled: valid,
-    queryFn: ({ signal }) => api.get<PlanMember>(`/plan-members/${id}`, MESSAGES.fetchPlansFailed, { signal }),
-  });
+  const query = usePlanMemberQuery(valid ? Number(id) : null);
+  const { missing, setMember } = query;
   const member = query.data ?? null;
-  const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 403);
   const [role, setRole] = useState<PlanMemberRole>('member');
   // The role choice starts from the member as read (and as saved).
   useEffect(() => void (member && setRole(member.role)), [member]);
-  const setMember = (m: PlanMember) => queryClient.setQueryData(queryKey, m);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
 

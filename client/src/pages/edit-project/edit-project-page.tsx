@@ -1,10 +1,10 @@
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { formMessages, type ProjectCreateRequest, type ProjectDetail } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { useAuthStore } from '../../stores/auth.store';
-import { useProjectLookups } from '../../stores/projects.store';
+import { useCategoriesQuery, useProjectTypesQuery } from '../../components/use-project-lookups';
 import { useGuardedEntity } from '../../routes/entity-guard';
 import { TextField } from '../../components/text-field';
 import { CheckboxGroupField, SelectField, TextAreaField } from '../../components/edit-form/fields';
@@ -21,15 +21,9 @@ export default function EditProjectPage() {
   const navigate = useNavigate();
   const project = useGuardedEntity<ProjectDetail>();
   const userId = useAuthStore((s) => s.user?.id);
-  const categories = useProjectLookups((s) => s.categories.items);
-  const types = useProjectLookups((s) => s.types.items);
+  const categories = useCategoriesQuery().data ?? null;
+  const types = useProjectTypesQuery().data ?? null;
   const initial = useMemo(() => projectFormValues(project), [project]);
-
-  useEffect(() => {
-    const { loadCategories, loadTypes } = useProjectLookups.getState();
-    loadCategories().catch((err: unknown) => console.error(err));
-    loadTypes().catch((err: unknown) => console.error(err));
-  }, []);
 
   const form = useEditForm<ProjectFormValues, ProjectDetail>({
     entity: 'Project',

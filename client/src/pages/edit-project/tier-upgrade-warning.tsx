@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, type UpgradeCheck } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
+import { useSettledValue } from '../../lib/use-settled-value';
+import { TIER_READS } from '../tiers/use-tier-queries';
 
 /** A size field as typed: empty is none, anything not a number is not asked about. */
 const sizeValue = (s: string) => (s.trim() === '' ? null : Number(s.replace(',', '.')));
@@ -13,27 +15,19 @@ const sizeValue = (s: string) => (s.trim() === '' ? null : Number(s.replace(',',
  */
 export function TierUpgradeWarning({ projectId, area, buildings, floors, changed }: { projectId: number; area: string; buildings: string; floors: string; changed: boolean }) {
   const { t } = useTranslation();
-  const [check, setCheck] = useState<UpgradeCheck | null>(null);
-
-  useEffect(() => {
-    const size = { area: sizeValue(area), num_buildings: sizeValue(buildings), num_floors: sizeValue(floors) };
-    if (!changed || Object.values(size).some((v) => v !== null && (Number.isNaN(v) || v < 0))) {
-      setCheck(null);
-      return;
-    }
-    let live = true;
-    const timer = setTimeout(() => {
-      api.post<UpgradeCheck>('/project-tiers/check-upgrade', { project_id: projectId, ...size }, MESSAGES.fetchTiersFailed).then(
-        (c) => live && setCheck(c),
-        // The warning is a courtesy: a failed check leaves the form as it is.
-        () => live && setCheck(null),
-      );
-    }, 400);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [projectId, area, buildings, floors, changed]);
+  const size = { area: sizeValue(area), num_buildings: sizeValue(buildings), num_floors: sizeValue(floors) };
+  const askable = changed && !Object.values(size).some((v) => v !== null && (Number.isNaN(v) || v < 0));
+  // Asked once typing pauses; the key is text so that equal sizes are one question.
+  const asked = useSettledValue(askable ? JSON.stringify(size) : null, 400);
+  const query = useQuery({
+    queryKey: [...TIER_READS, 'check-upgrade', projectId, asked],
+    enabled: askable && asked !== null,
+    queryFn: ({ signal }) => api.post<UpgradeCheck>('/project-tiers/check-upgrade', { project_id: projectId, ...(JSON.parse(asked!) as object) }, MESSAGES.fetchTiersFailed, { signal }),
+    // The last answer stays while the next size is asked about.
+    placeholderData: keepPreviousData,
+  });
+  // The warning is a courtesy: a failed check, or a size not asked about, shows nothing.
+  const check = askable && asked !== null && !query.isError ? (query.data ?? null) : null;
 
   if (!check?.upgrade || !check.new_tier) return null;
   return (

@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { TwoFactorStatus, User } from '@sitewalk/proto';
+import type { User } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { formToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { useConfirmedAction } from '../../components/edit-form/use-confirmed-action';
 import { userDisplayName } from './user-form';
+import { twoFactorKey, useTwoFactorQuery } from '../../components/two-factor/use-two-factor-query';
 
 /**
  * A super admin resets another user's second factor (lost phone and
@@ -14,14 +15,10 @@ import { userDisplayName } from './user-form';
  */
 export function TwoFactorResetCard({ user }: { user: User }) {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<TwoFactorStatus | null>(null);
-
-  const load = useCallback(async () => {
-    setStatus(await api.get<TwoFactorStatus>(`/users/${user.id}/two-factor`, tk('Could not load the two-factor sign-in of this account.')).catch(() => null));
-  }, [user.id]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const queryClient = useQueryClient();
+  // A status that cannot be read hides the card, as when it is off.
+  const status = useTwoFactorQuery(user.id).data ?? null;
+  const load = () => queryClient.invalidateQueries({ queryKey: twoFactorKey(user.id) });
 
   const reset = useConfirmedAction(
     async () => {

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, type MyJoinRequest } from '@sitewalk/proto';
@@ -6,8 +7,8 @@ import { api } from '../../lib/api-client';
 import { formToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { formatDateTime } from '../../lib/format';
-import { onServerEvent } from '../../realtime/socket';
 import { Spinner } from '../../components/spinner';
+import { MY_JOIN_REQUESTS, useMyJoinRequestsQuery } from './use-join-requests-query';
 
 const STATUS_LABELS: Record<MyJoinRequest['status'], string> = {
   pending: tk('Waiting for an answer'),
@@ -24,22 +25,12 @@ export default function JoinPage() {
   const [code, setCode] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [requests, setRequests] = useState<MyJoinRequest[] | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setRequests(await api.get<MyJoinRequest[]>('/join-requests/check-join-status', tk('Failed to load your join requests.')));
-    } catch (err) {
-      console.error(err);
-      setRequests([]);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-    // The owner's answer arrives as a notification; the list follows it.
-    return onServerEvent('notification:new', () => void load());
-  }, [load]);
+  const queryClient = useQueryClient();
+  const query = useMyJoinRequestsQuery();
+  // A list that cannot be read shows as empty; the failure is only logged.
+  useEffect(() => void (query.error && console.error(query.error)), [query.error]);
+  const requests = query.data ?? (query.isError ? [] : null);
+  const load = () => queryClient.invalidateQueries({ queryKey: MY_JOIN_REQUESTS });
 
   const send = async () => {
     setError(null);

@@ -1,26 +1,24 @@
-import { useEffect } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useNotificationsStore } from '../../stores/notifications.store';
+import { NOTIFICATIONS_PER_PAGE, useNotificationActions, useNotificationsQuery } from '../../components/notifications/use-notifications-query';
 import { notificationIcon } from '../../lib/notification-icon';
 import { formatDateTime } from '../../lib/format';
 import { useNotificationText } from '../../lib/notification-text';
 import { openInNewTab } from '../../lib/app-navigation';
 import { Spinner } from '../../components/spinner';
+import { pageOf } from '../../lib/page-window';
 
-const PER_PAGE = 20;
-
-/** /notifications: the full list; mark read singly or all, delete, delete read. */
+/** /notifications: the full list, a page at a time (the page in the address); mark read singly or all, delete, delete read. */
 export default function NotificationsPage() {
   const { t, i18n } = useTranslation();
   const textOf = useNotificationText();
-  const { items, total, page, unread, status } = useNotificationsStore();
-  const { fetch, markRead, markAllRead, remove, deleteRead } = useNotificationsStore.getState();
-  const pages = Math.max(1, Math.ceil(total / PER_PAGE));
+  const [params, setParams] = useSearchParams();
+  const query = useNotificationsQuery(pageOf(params.get('page')));
+  const { items, total, page, unread } = query.data ?? { items: [], total: 0, page: 1, unread: 0 };
+  const { markRead, markAllRead, remove, deleteRead } = useNotificationActions();
+  const pages = Math.max(1, Math.ceil(total / NOTIFICATIONS_PER_PAGE));
   const hasRead = items.some((n) => n.is_read);
-
-  useEffect(() => {
-    void useNotificationsStore.getState().fetch(1);
-  }, []);
+  const goTo = (next: number) => setParams(next > 1 ? { page: String(next) } : {});
 
   return (
     <section className="card border-0 shadow-sm" aria-labelledby="notifications-heading">
@@ -38,7 +36,7 @@ export default function NotificationsPage() {
         </button>
       </div>
       <div className="card-body p-0">
-        {status === 'loading' && items.length === 0 ? (
+        {query.isPending ? (
           <div className="p-4">
             <Spinner />
           </div>
@@ -71,7 +69,7 @@ export default function NotificationsPage() {
                         rel="noreferrer"
                         onClick={(e) => {
                           e.preventDefault();
-                          void markRead(n.id);
+                          void markRead(n);
                           openInNewTab(n.link as string);
                         }}
                       >
@@ -79,7 +77,7 @@ export default function NotificationsPage() {
                       </a>
                     )}
                     {!n.is_read && (
-                      <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void markRead(n.id)} aria-label={`${t('Mark as read')}: ${text.title}`}>
+                      <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void markRead(n)} aria-label={`${t('Mark as read')}: ${text.title}`}>
                         <i className="bi bi-check2" aria-hidden="true" />
                       </button>
                     )}
@@ -97,7 +95,7 @@ export default function NotificationsPage() {
         <nav className="card-footer bg-transparent" aria-label={t('Pages')}>
           <ul className="pagination pagination-sm mb-0 justify-content-center">
             <li className={`page-item${page <= 1 ? ' disabled' : ''}`}>
-              <button type="button" className="page-link" onClick={() => void fetch(page - 1)} disabled={page <= 1}>
+              <button type="button" className="page-link" onClick={() => goTo(page - 1)} disabled={page <= 1}>
                 {t('Previous')}
               </button>
             </li>
@@ -105,7 +103,7 @@ export default function NotificationsPage() {
               <span className="page-link">{t('Page {page} of {pages}', { page, pages })}</span>
             </li>
             <li className={`page-item${page >= pages ? ' disabled' : ''}`}>
-              <button type="button" className="page-link" onClick={() => void fetch(page + 1)} disabled={page >= pages}>
+              <button type="button" className="page-link" onClick={() => goTo(page + 1)} disabled={page >= pages}>
                 {t('Next')}
               </button>
             </li>

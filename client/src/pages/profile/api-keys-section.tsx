@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { API_KEY_SCOPES, apiKeyCreateSchema, type ApiKey, type ApiKeyCreated, type ApiKeyScope } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
@@ -6,6 +7,8 @@ import { formatDateTime } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
+import { useFailureToast } from '../../lib/use-failure-toast';
+import { API_KEYS, useApiKeysQuery } from './use-account-queries';
 
 const SCOPE_LABELS: Record<ApiKeyScope, string> = { read: tk('Read only'), 'read-write': tk('Read and write') };
 // The schema's own sentences, so the form says in either language what the API would say.
@@ -21,7 +24,10 @@ tk('The scope of a key is "read" or "read-write".');
 export function ApiKeysSection() {
   const { t, i18n } = useTranslation();
   const ids = useId();
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
+  const queryClient = useQueryClient();
+  const query = useApiKeysQuery();
+  const keys = query.data ?? null;
+  useFailureToast(query.error);
   const [name, setName] = useState('');
   const [scope, setScope] = useState<ApiKeyScope>('read');
   const [error, setError] = useState<string | null>(null);
@@ -29,16 +35,7 @@ export function ApiKeysSection() {
   const [fresh, setFresh] = useState<ApiKeyCreated | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setKeys(await api.get<ApiKey[]>('/api-keys', tk('Could not load your API keys.')));
-    } catch (err) {
-      showToast('error', (err as Error).message);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const load = () => queryClient.invalidateQueries({ queryKey: API_KEYS });
 
   const create = async (e: FormEvent) => {
     e.preventDefault();

@@ -1,13 +1,16 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { SOCIAL_ERROR_PARAM, SOCIAL_LINKED_PARAM, SOCIAL_PROVIDERS, SOCIAL_PROVIDER_NAMES, type LinkedAccountsResponse, type SocialProvider } from '@sitewalk/proto';
+import { SOCIAL_ERROR_PARAM, SOCIAL_LINKED_PARAM, SOCIAL_PROVIDERS, SOCIAL_PROVIDER_NAMES, type SocialProvider } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { useConfirmedAction } from '../../components/edit-form/use-confirmed-action';
 import { SOCIAL_ICONS, goToSocialSignIn, socialRefusalText } from '../auth/social-buttons';
+import { useFailureToast } from '../../lib/use-failure-toast';
+import { LINKED_ACCOUNTS, useLinkedAccountsQuery } from './use-account-queries';
 
 /**
  * The profile's "Linked accounts" card: the sign-in services turned on, each
@@ -17,20 +20,14 @@ import { SOCIAL_ICONS, goToSocialSignIn, socialRefusalText } from '../auth/socia
  */
 export function LinkedAccountsSection() {
   const { t, i18n } = useTranslation();
-  const [data, setData] = useState<LinkedAccountsResponse | null>(null);
+  const queryClient = useQueryClient();
+  const query = useLinkedAccountsQuery();
+  const data = query.data ?? null;
+  useFailureToast(query.error);
   const [busy, setBusy] = useState<SocialProvider | null>(null);
   const [params, setParams] = useSearchParams();
 
-  const load = useCallback(async () => {
-    try {
-      setData(await api.get<LinkedAccountsResponse>('/account/social', tk('Could not load your linked accounts.')));
-    } catch (err) {
-      showToast('error', (err as Error).message);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const load = () => queryClient.invalidateQueries({ queryKey: LINKED_ACCOUNTS });
 
   // Back from the service: say how it went, once, and clean the address.
   useEffect(() => {

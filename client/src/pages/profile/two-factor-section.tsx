@@ -1,14 +1,17 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { RecoveryCodesResponse, TwoFactorEnrolment, TwoFactorStatus } from '@sitewalk/proto';
+import type { RecoveryCodesResponse, TwoFactorEnrolment } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
-import { formToast, showToast } from '../../lib/toast';
+import { formToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { TextField } from '../../components/text-field';
 import { Spinner } from '../../components/spinner';
 import { TwoFactorCodeField } from '../../components/two-factor/code-field';
 import { TwoFactorEnrolmentForm } from '../../components/two-factor/enrolment-form';
 import { RecoveryCodesPanel } from '../../components/two-factor/recovery-codes';
+import { twoFactorKey, useTwoFactorQuery } from '../../components/two-factor/use-two-factor-query';
+import { useFailureToast } from '../../lib/use-failure-toast';
 
 type Step = { kind: 'idle' } | { kind: 'enrolling'; enrolment: TwoFactorEnrolment } | { kind: 'codes'; codes: string[] } | { kind: 'disabling' };
 
@@ -21,23 +24,17 @@ type Step = { kind: 'idle' } | { kind: 'enrolling'; enrolment: TwoFactorEnrolmen
  */
 export function TwoFactorSection() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<TwoFactorStatus | null>(null);
+  const queryClient = useQueryClient();
+  const query = useTwoFactorQuery(null);
+  const status = query.data ?? null;
+  useFailureToast(query.error);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setStatus(await api.get<TwoFactorStatus>('/two-factor', tk('Could not load your two-factor sign-in.')));
-    } catch (err) {
-      showToast('error', (err as Error).message);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const load = () => queryClient.invalidateQueries({ queryKey: twoFactorKey(null) });
 
   const reset = (next: Step) => {
     setStep(next);

@@ -1,20 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProjectType } from '@sitewalk/proto';
-import { useProjectLookups } from '../../stores/projects.store';
+import { PROJECT_TYPE_READS, useProjectTypesQuery } from '../../components/use-project-lookups';
 import { NameListManager } from '../../components/name-list-manager';
 
 /** /project-types (super admins): the project types every user picks from. */
 export default function ProjectTypesPage() {
   const { t } = useTranslation();
-  const items = useProjectLookups((s) => s.types.items);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    useProjectLookups
-      .getState()
-      .loadTypes(true)
-      .catch((err: unknown) => setError((err as Error).message));
-  }, []);
+  const queryClient = useQueryClient();
+  const query = useProjectTypesQuery();
+  const items = query.data ?? null;
+  const error = query.isError ? query.error.message : null;
   return (
     <NameListManager<ProjectType>
       entity="Project type"
@@ -24,7 +20,7 @@ export default function ProjectTypesPage() {
       heading={t('Project types')}
       intro={t('Every user picks the type of a project from this list. Deleting a type leaves its projects without a type.')}
       empty={t('There are no project types yet.')}
-      onItems={(list) => useProjectLookups.getState().setTypes(list)}
+      onItems={(list) => queryClient.setQueryData<ProjectType[]>(PROJECT_TYPE_READS, list)}
     />
   );
 }

@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { CategoryRef, ProjectDetail } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { formToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
-import { useProjectLookups } from '../../stores/projects.store';
+import { useCategoriesQuery } from '../../components/use-project-lookups';
 
 /**
  * The project's categories. Categories belong to a user, so only the owner
@@ -13,14 +13,11 @@ import { useProjectLookups } from '../../stores/projects.store';
  */
 export function CategoriesCard({ project, onChange }: { project: ProjectDetail; onChange(categories: CategoryRef[]): void }) {
   const { t } = useTranslation();
-  const own = useProjectLookups((s) => s.categories.items);
   const [pick, setPick] = useState('');
   const [busy, setBusy] = useState(false);
   const editable = project.role === 'owner';
-
-  useEffect(() => {
-    if (editable) useProjectLookups.getState().loadCategories().catch((err: unknown) => console.error(err));
-  }, [editable]);
+  // Only the owner adds categories here: nobody else needs them read.
+  const own = useCategoriesQuery(editable).data ?? null;
 
   const assigned = new Set(project.categories.map((c) => c.id));
   const available = (own ?? []).filter((c) => !assigned.has(c.id));

@@ -1,17 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   MESSAGES,
   UPLOAD_LIMITS,
-  formMessages,
   type JobProgressEvent,
-  type SheetDetail,
   type SheetSummary,
   type PdfUpload,
-  type ProjectDetail,
 } from '@sitewalk/proto';
 import { ApiError, api } from '../../lib/api-client';
+import { useInvalidateOnEvent } from '../../realtime/query-invalidation';
 import {
   applyProgressEvent,
   fromUpload,
@@ -34,12 +33,11 @@ import { PdfUploadPanel, type SendingPdf } from './pdf-upload-panel';
 import { ProjectDetails } from './project-details';
 import { SheetsSection } from './sheets-section';
 import { useProjectProgress } from './use-project-progress';
+import { projectDetailKey, useProjectQuery } from './use-project-query';
+import { sheetQuery } from '../sheet/use-sheet-query';
 import '../projects/projects.css';
 
-const M = formMessages('Project');
 const PDF_MAX_MB = Math.round(UPLOAD_LIMITS.pdfBytes / (1024 * 1024));
-
-type Load = { status: 'loading' } | { status: 'missing' } | { status: 'error'; message: string } | { status: 'ready' };
 
 /** Keeps the sheets in the order the project lists them, a live one replacing its earlier state. */
 function mergeSheet(sheets: SheetSummary[], sheet: SheetSummary): SheetSummary[] {
@@ -57,9 +55,11 @@ export default function ProjectPage() {
   const { t } = useTranslation();
   const { id } = useParams();
   const projectId = id && /^[1-9]\d{0,9}$/.test(id) ? Number(id) : null;
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [project, setProject] = useState<ProjectDetail | null>(null);
-  const [sheets, setSheets] = useState<SheetSummary[]>([]);
+  const queryClient = useQueryClient();
+  const query = useProjectQuery(projectId);
+  const { setProject } = query;
+  const project = query.data ?? null;
+  const sheets = project?.maps;
   const [uploads, setUploads] = useState<UploadsById>({});
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
@@ -68,51 +68,45 @@ export default function ProjectPage() {
   const shown = useRef(new Set<number>());
   const fetching = useRef(new Set<number>());
   const sendingName = useRef('');
+  const hiddenFor = useRef<number | null>(null);
 
   useEffect(() => {
-    shown.current = new Set(sheets.filter((s) => s.status === 'ready').map((s) => s.id));
+    shown.current = new Set((sheets ?? []).filter((s) => s.status === 'ready').map((s) => s.id));
   }, [sheets]);
 
-  const reload = useCallback(
-    async (first: boolean) => {
-      if (projectId === null) return;
-      try {
-        const p = await api.get<ProjectDetail>(`/projects/${projectId}`, M.loadFailed);
-        setProject(p);
-        setSheets(p.maps);
-        const fromServer = uploadsFrom(p.pdf_uploads);
-        setUploads((local) => ({ ...local, ...fromServer }));
-        if (first) setHidden(initiallyHidden(fromServer));
-        setLoad({ status: 'ready' });
-      } catch (err) {
-        const status = err instanceof ApiError ? err.status : null;
-        // Removed from the team meanwhile: the project is gone for this user.
-        if (!first && status === 404) return setLoad({ status: 'missing' });
-        if (!first) return console.error(err);
-        setLoad(status === 404 || status === 403 ? { status: 'missing' } : { status: 'error', message: M.loadFailed });
-      }
-    },
-    [projectId],
-  );
-
+  // Each answer of the project brings the uploads the server knows; those this page follows live stay.
+  // (Keyed on the uploads themselves: a sheet or a star shown from a write keeps them as they are.)
+  const serverUploads = project?.pdf_uploads;
   useEffect(() => {
-    setLoad({ status: 'loading' });
-    void reload(true);
-  }, [reload]);
+    if (!serverUploads || projectId === null) return;
+    const fromServer = uploadsFrom(serverUploads);
+    setUploads((local) => ({ ...local, ...fromServer }));
+    // What had ended before the page opened is not shown again.
+    if (hiddenFor.current !== projectId) setHidden(initiallyHidden(fromServer));
+    hiddenFor.current = projectId;
+  }, [serverUploads, projectId]);
 
-  const fetchSheet = useCallback((sheetId: number) => {
-    if (fetching.current.has(sheetId)) return;
-    fetching.current.add(sheetId);
-    api
-      .get<SheetDetail>(`/maps/${sheetId}`, formMessages('Sheet').loadFailed)
-      .then((sheet) => {
-        setSheets((list) => mergeSheet(list, sheet));
-        setFresh((f) => new Set(f).add(sheet.id));
-      })
-      // The sheet may be gone again (a failed upload removes its sheets); the reload at the end settles it.
-      .catch((err: unknown) => console.warn(err))
-      .finally(() => fetching.current.delete(sheetId));
-  }, []);
+  /** Reads the project again (its sheets, uploads and the user's rights). */
+  const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: projectDetailKey(projectId) }), [queryClient, projectId]);
+  // The user's own permissions may change with the team.
+  useInvalidateOnEvent('team:changed', projectDetailKey(projectId), (e) => e.id_project === projectId);
+
+  const fetchSheet = useCallback(
+    (sheetId: number) => {
+      if (fetching.current.has(sheetId)) return;
+      fetching.current.add(sheetId);
+      queryClient
+        .fetchQuery(sheetQuery(sheetId))
+        .then((sheet) => {
+          setProject((p) => ({ ...p, maps: mergeSheet(p.maps, sheet) }));
+          setFresh((f) => new Set(f).add(sheet.id));
+        })
+        // The sheet may be gone again (a failed upload removes its sheets); the reload at the end settles it.
+        .catch((err: unknown) => console.warn(err))
+        .finally(() => fetching.current.delete(sheetId));
+    },
+    [queryClient, setProject],
+  );
 
   const knownUploads = useRef<UploadsById>({});
   useEffect(() => {
@@ -122,15 +116,15 @@ export default function ProjectPage() {
   const onProgress = useCallback(
     (e: JobProgressEvent) => {
       // An upload someone else started: the project answer names its file.
-      if (!knownUploads.current[e.subject.id] && !sendingName.current) void reload(false);
+      if (!knownUploads.current[e.subject.id] && !sendingName.current) reload();
       setUploads((u) => applyProgressEvent(u, e, sendingName.current));
       for (const sheetId of sheetsToFetch(e, shown.current)) fetchSheet(sheetId);
-      if (e.state === 'completed' || e.state === 'failed') void reload(false);
+      if (e.state === 'completed' || e.state === 'failed') reload();
     },
     [fetchSheet, reload],
   );
-  const live = useProjectProgress(projectId, onProgress, () => void reload(false));
-  const onTeamChanged = useCallback(() => void reload(false), [reload]);
+  // A reconnection reads the project again through the team's invalidation above.
+  const live = useProjectProgress(projectId, onProgress, () => undefined);
 
   const uploadPdf = async (file: File) => {
     if (!project) return;
@@ -161,8 +155,14 @@ export default function ProjectPage() {
     }
   };
 
+  const errorStatus = query.error instanceof ApiError ? query.error.status : null;
+  // Refused at first, or gone later (removed from the team meanwhile): the project is not there for this user.
+  const missing = errorStatus === 404 || (errorStatus === 403 && !project);
+  // A later read that fails otherwise leaves the project as it was shown.
+  useEffect(() => void (query.error && project && !missing && console.error(query.error)), [query.error, project, missing]);
+
   // The tab and the trail carry the project's name.
-  usePageMeta(load.status === 'ready' && project ? project.name : null);
+  usePageMeta(project && !missing ? project.name : null);
 
   if (projectId === null) {
     return (
@@ -171,13 +171,13 @@ export default function ProjectPage() {
       </div>
     );
   }
-  if (load.status === 'missing') return <NotFoundPage />;
-  if (load.status === 'loading' || (load.status === 'ready' && !project)) return <Spinner size="lg" />;
-  if (load.status === 'error' || !project) {
+  if (missing) return <NotFoundPage />;
+  if (query.isPending) return <Spinner size="lg" />;
+  if (!project) {
     return (
       <div className="alert alert-danger d-flex align-items-center gap-2" role="alert">
         <span className="me-auto">{t('Error loading {entity} data', { entity: t('Project') })}</span>
-        <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void reload(true)}>
+        <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void query.refetch()}>
           {t('Try again')}
         </button>
       </div>
@@ -190,12 +190,12 @@ export default function ProjectPage() {
 
   return (
     <div className="sw-project" data-testid="project-page">
-      <CoverSection project={p} onChange={(next) => setProject(next)} />
+      <CoverSection project={p} onChange={(next) => setProject(() => next)} />
       <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
         <h2 className="h4 mb-0 text-break" data-testid="project-name">
           {p.name}
         </h2>
-        <StarButton projectId={p.id} projectName={p.name} starred={p.starred} onChange={(starred) => setProject({ ...p, starred })} />
+        <StarButton projectId={p.id} projectName={p.name} starred={p.starred} onChange={(starred) => setProject((now) => ({ ...now, starred }))} />
         {!p.validated && <span className="badge text-bg-warning">{t('Awaiting approval')}</span>}
         {!p.active && <span className="badge text-bg-dark">{t('Inactive')}</span>}
         {live && (
@@ -222,7 +222,7 @@ export default function ProjectPage() {
         <div className="col-lg-8">
           <SheetsSection
             projectId={p.id}
-            sheets={sheets}
+            sheets={p.maps}
             canEdit={p.can_edit_sheets}
             fresh={fresh}
             uploader={
@@ -257,8 +257,8 @@ export default function ProjectPage() {
         </div>
         <div className="col-lg-4">
           <ProjectDetails project={p} />
-          <CategoriesCard project={p} onChange={(categories) => setProject({ ...p, categories })} />
-          <TeamCard projectId={p.id} onTeamChanged={onTeamChanged} />
+          <CategoriesCard project={p} onChange={(categories) => setProject((now) => ({ ...now, categories }))} />
+          <TeamCard projectId={p.id} />
         </div>
       </div>
     </div>

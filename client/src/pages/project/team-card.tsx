@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
@@ -16,12 +17,13 @@ import { formToast, showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { formatNumber } from '../../lib/format';
 import { PERMISSION_LABELS, ROLE_LABELS, assignableRoles, canChangeMember, toggleEnabled } from '../../lib/team-rules';
-import { onServerEvent, onSocketConnect } from '../../realtime/socket';
 import { useAuthStore } from '../../stores/auth.store';
 import { useSettings } from '../../stores/settings.store';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import { UserAvatar } from '../../components/user-avatar';
 import { Spinner } from '../../components/spinner';
+import { projectDetailKey } from './use-project-query';
+import { teamKey, useTeamQuery } from './use-team-query';
 
 const personName = (u: { first_name: string; last_name: string; username: string }) => `${u.first_name} ${u.last_name}`.trim() || u.username;
 
@@ -38,38 +40,18 @@ type Pending =
  * form, the invitations waiting for an answer and the join requests (which
  * arrive live). Removing, leaving and handing over ask first.
  */
-export function TeamCard({ projectId, onTeamChanged }: { projectId: number; onTeamChanged?(): void }) {
+export function TeamCard({ projectId }: { projectId: number }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const selfId = useAuthStore((s) => s.user?.id ?? 0);
-  const [team, setTeam] = useState<ProjectTeam | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const query = useTeamQuery(projectId);
+  const team = query.data ?? null;
+  const error = team ? null : query.isError ? query.error.message : null;
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
 
-  const reload = useCallback(async () => {
-    try {
-      setTeam(await api.get<ProjectTeam>('/team-members', tk('Failed to load the team.'), { params: { id_project: projectId } }));
-      setError(null);
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  }, [projectId]);
-
-  useEffect(() => {
-    void reload();
-    const offChange = onServerEvent('team:changed', (e) => {
-      if (e.id_project !== projectId) return;
-      void reload();
-      // The user's own permissions may have changed with it.
-      onTeamChanged?.();
-    });
-    const offConnect = onSocketConnect(() => void reload());
-    return () => {
-      offChange();
-      offConnect();
-    };
-  }, [projectId, reload, onTeamChanged]);
+  const reload = () => queryClient.invalidateQueries({ queryKey: teamKey(projectId) });
 
   /** Runs a change, toasts its outcome and reloads the team. */
   const act = async (run: () => Promise<unknown>, success: string, fallbackError: string) => {
@@ -90,7 +72,7 @@ export function TeamCard({ projectId, onTeamChanged }: { projectId: number; onTe
 
   const setPermission = (m: TeamMember, p: ProjectPermission, value: boolean) => {
     // The switch moves at once; a refusal puts it back with the reload.
-    setTeam((tm) => tm && { ...tm, members: tm.members.map((x) => (x.user.id === m.user.id ? { ...x, permissions: { ...x.permissions, [p]: value } } : x)) });
+    queryClient.setQueryData<ProjectTeam>(teamKey(projectId), (tm) => tm && { ...tm, members: tm.members.map((x) => (x.user.id === m.user.id ? { ...x, permissions: { ...x.permissions, [p]: value } } : x)) });
     return act(() => api.put('/team-members/update-permissions', { id_project: projectId, id_user: m.user.id, permissions: { [p]: value } }, tk('Failed to update the permissions.')), tk('Permissions updated.'), tk('Failed to update the permissions.'));
   };
   const setRole = (m: TeamMember, role: MemberRole) =>
@@ -109,7 +91,8 @@ export function TeamCard({ projectId, onTeamChanged }: { projectId: number; onTe
       done = await act(() => api.post('/join-requests/decline', { id_project: projectId, id_user: pending.request.user.id }, tk('Failed to decline the request.')), tk('Join request declined.'), tk('Failed to decline the request.'));
     } else if (pending.kind === 'handover') {
       done = await act(() => api.post('/team-members/transfer-ownership', { id_project: projectId, id_user: pending.member.user.id }, tk('Failed to hand the project over.')), tk('The project was handed over.'), tk('Failed to hand the project over.'));
-      if (done) onTeamChanged?.();
+      // The user's own rights on the project change with it.
+      if (done) void queryClient.invalidateQueries({ queryKey: projectDetailKey(projectId) });
     } else {
       setBusy(true);
       try {
@@ -144,7 +127,7 @@ export function TeamCard({ projectId, onTeamChanged }: { projectId: number; onTe
           {error ? (
             <div className="alert alert-danger d-flex align-items-center gap-2 mb-0" role="alert">
               <span className="me-auto">{t(error)}</span>
-              <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void reload()}>
+              <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void query.refetch()}>
                 {t('Try again')}
               </button>
             </div>

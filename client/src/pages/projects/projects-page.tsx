@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, type ProjectSummary } from '@sitewalk/proto';
@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/api-client';
 import { useAddressSearch } from '../../lib/use-address-search';
 import { formatNumber } from '../../lib/format';
 import { useInstantValue } from '../../lib/use-instant-value';
-import { useProjectLookups } from '../../stores/projects.store';
+import { useCategoriesQuery, useProjectTypesQuery } from '../../components/use-project-lookups';
 import { Spinner } from '../../components/spinner';
 import { ProjectCard } from './project-card';
 import { LabelledSelect } from '../../components/labelled-select';
@@ -27,20 +27,14 @@ export default function ProjectsPage() {
   const { t, i18n } = useTranslation();
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => parseListState(params), [params]);
-  const categories = useProjectLookups((s) => s.categories.items);
-  const types = useProjectLookups((s) => s.types.items);
+  const categories = useCategoriesQuery().data ?? null;
+  const types = useProjectTypesQuery().data ?? null;
 
   const update = (change: Partial<ProjectListState>) => setParams(listStateToParams(changeListState(state, change)), { replace: !('page' in change) });
   const [shownCategory, setShownCategory] = useInstantValue(state.category);
   const [shownType, setShownType] = useInstantValue(state.type);
   const [shownSort, setShownSort] = useInstantValue(state.sort);
   const [shownStarred, setShownStarred] = useInstantValue(state.starred);
-
-  useEffect(() => {
-    const { loadCategories, loadTypes } = useProjectLookups.getState();
-    loadCategories().catch((err: unknown) => console.error(err));
-    loadTypes().catch((err: unknown) => console.error(err));
-  }, []);
 
   const [searchText, setSearchText] = useAddressSearch(state.search, (text) => setParams(listStateToParams(changeListState(state, { search: text })), { replace: true }));
   const projects = useProjectListQuery(state);

@@ -3,7 +3,7 @@ import { useBlocker, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Nav, Tab } from 'react-bootstrap';
 import type { Notification, ProfileField, SettingKey, Settings } from '@sitewalk/proto';
-import { api, apiRequest } from '../../lib/api-client';
+import { apiRequest } from '../../lib/api-client';
 import { changedValues, setField, startTracking, type ChangeState } from '../../lib/changed-fields';
 import { formToast, showToast } from '../../lib/toast';
 import {
@@ -33,6 +33,7 @@ import { SettingControl } from './setting-control';
 import { ProfileFieldsGrid } from './profile-fields-grid';
 import { SmtpStatus, type SmtpCheck } from './smtp-status';
 import { StorageCheck } from './storage-check';
+import { useSettingsQuery } from './use-settings-query';
 import './settings.css';
 
 /** How long the screen waits for the background mail check before it stops saying "checking". */
@@ -59,7 +60,6 @@ export default function SettingsPage() {
   useEffect(() => {
     if (isSection(tabParam)) setTab(tabParam);
   }, [tabParam]);
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [form, setForm] = useState<ChangeState<SettingsFormValues> | null>(null);
   const [errors, setErrors] = useState<SettingsErrors>({});
   const [saving, setSaving] = useState(false);
@@ -81,16 +81,16 @@ export default function SettingsPage() {
     setErrors({});
   }, []);
 
+  // The form starts from the first answer; later changes are the user's, and a save's answer.
+  const query = useSettingsQuery();
+  const adopted = useRef(false);
   useEffect(() => {
-    api.get<Settings>('/settings', SETTINGS_MESSAGES.loadFailed).then(
-      (s) => {
-        if (!liveRef.current) return;
-        adopt(s);
-        setLoad({ status: 'ready' });
-      },
-      (err: unknown) => liveRef.current && setLoad({ status: 'error', message: (err as Error).message }),
-    );
-  }, [adopt]);
+    if (!query.data || adopted.current) return;
+    adopted.current = true;
+    adopt(query.data);
+  }, [query.data, adopt]);
+  // Ready once the form holds the answer (the effect above runs after the answer's first render).
+  const load: Load = form ? { status: 'ready' } : query.isError ? { status: 'error', message: query.error.message } : { status: 'loading' };
 
   /** Reads smtp_valid again without touching the values being edited. */
   const refreshSmtp = useCallback(async (opts: { quiet?: boolean } = {}) => {

@@ -2,17 +2,14 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { ShowcaseProject } from '@sitewalk/proto';
-import { ApiError, api } from '../../lib/api-client';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { useSettings } from '../../stores/settings.store';
 import { LanguageButtons } from '../../components/language-buttons';
 import { Spinner } from '../../components/spinner';
-import { tk } from '../../lib/i18n-keys';
+import { useShowcaseQuery } from './use-showcase-query';
 import '../projects/projects.css';
 
 type Load = { status: 'idle' } | { status: 'loading' } | { status: 'missing' } | { status: 'error'; message: string } | { status: 'ready'; project: ShowcaseProject };
-
-const SHOWCASE_FAILED = tk('Failed to load the project.');
 
 /** /showcase?project_code=…: the public page of an active, validated project. */
 export default function ShowcasePage() {
@@ -21,29 +18,20 @@ export default function ShowcasePage() {
   const [params, setParams] = useSearchParams();
   const code = (params.get('project_code') ?? '').trim();
   const [typed, setTyped] = useState(code);
-  const [load, setLoad] = useState<Load>({ status: code ? 'loading' : 'idle' });
+  const query = useShowcaseQuery(code);
+  const load: Load = !code
+    ? { status: 'idle' }
+    : query.data
+      ? { status: 'ready', project: query.data }
+      : query.missing
+        ? { status: 'missing' }
+        : query.isError
+          ? { status: 'error', message: query.error.message }
+          : { status: 'loading' };
   const siteName = settings.name || 'SiteWalk';
 
-  useEffect(() => {
-    setTyped(code);
-    if (!code) {
-      setLoad({ status: 'idle' });
-      return;
-    }
-    let live = true;
-    setLoad({ status: 'loading' });
-    api.get<ShowcaseProject>('/showcase', SHOWCASE_FAILED, { params: { project_code: code } }).then(
-      (project) => live && setLoad({ status: 'ready', project }),
-      (err: unknown) => {
-        if (!live) return;
-        if (err instanceof ApiError && err.status === 404) setLoad({ status: 'missing' });
-        else setLoad({ status: 'error', message: (err as Error).message });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [code]);
+  // The box shows the code of the address (after Back, or a link).
+  useEffect(() => setTyped(code), [code]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

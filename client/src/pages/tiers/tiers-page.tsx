@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, type Tier, type TierAdminStats, type TierUsageMonth, type TierUsageYear } from '@sitewalk/proto';
+import { MESSAGES, type Tier } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { Spinner } from '../../components/spinner';
@@ -11,6 +12,7 @@ import { formatMoney } from '../plans/plan-format';
 import { ChartWithTable } from './chart-with-table';
 import { EMPTY_TIER, rangeText, tierFieldErrors, tierFormValues, tierRequest, type TierFormErrors, type TierFormValues } from './tier-form';
 import { monthName, monthSeries, statsSeries, yearSeries } from './usage-data';
+import { TIER_READS, useTierUsageQueries, useTiersQuery } from './use-tier-queries';
 
 const FIELDS: { key: keyof TierFormValues; label: string; numeric?: boolean }[] = [
   { key: 'name', label: 'Name' },
@@ -212,31 +214,11 @@ function UsageCharts() {
   const now = new Date();
   const [year, setYear] = useState(now.getFullYear());
   const [month, setMonth] = useState(now.getMonth() + 1);
-  const [current, setCurrent] = useState<TierUsageMonth | null>(null);
-  const [yearly, setYearly] = useState<TierUsageYear | null>(null);
-  const [stats, setStats] = useState<TierAdminStats | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    Promise.all([
-      api.get<TierUsageMonth>('/project-tiers/usage/current', MESSAGES.fetchTiersFailed, { params: { year, month } }),
-      api.get<TierUsageYear>('/project-tiers/usage/yearly', MESSAGES.fetchTiersFailed, { params: { year } }),
-      api.get<TierAdminStats>('/project-tiers/admin/stats', MESSAGES.fetchTiersFailed),
-    ]).then(
-      ([c, y, s]) => {
-        if (!live) return;
-        setCurrent(c);
-        setYearly(y);
-        setStats(s);
-        setError(null);
-      },
-      (err: unknown) => live && setError((err as Error).message),
-    );
-    return () => {
-      live = false;
-    };
-  }, [year, month]);
+  const usage = useTierUsageQueries(year, month);
+  const current = usage.current.data ?? null;
+  const yearly = usage.yearly.data ?? null;
+  const stats = usage.stats.data ?? null;
+  const error = usage.error?.message ?? null;
 
   const money = (v: number) => formatMoney(v, 'USD', i18n.language);
   const noTier = t('No tier');
@@ -319,21 +301,12 @@ function UsageCharts() {
 /** /tiers (super admins): the project tiers, the tier lookup, and usage and statistics as charts. */
 export default function TiersPage() {
   const { t } = useTranslation();
-  const [tiers, setTiers] = useState<Tier[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
-  const load = useCallback(async () => {
-    try {
-      setTiers(await api.get<Tier[]>('/project-tiers', MESSAGES.fetchTiersFailed));
-      setError(null);
-      setVersion((v) => v + 1);
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const queryClient = useQueryClient();
+  const query = useTiersQuery();
+  const tiers = query.data ?? null;
+  const error = query.error?.message ?? null;
+  // A tier changed: the list and the usage charts (which count projects per tier) are read again.
+  const changed = () => queryClient.invalidateQueries({ queryKey: TIER_READS });
 
   if (error)
     return (
@@ -344,9 +317,9 @@ export default function TiersPage() {
   if (!tiers) return <Spinner />;
   return (
     <div className="d-flex flex-column gap-4">
-      <TiersCard tiers={tiers} onChanged={load} />
+      <TiersCard tiers={tiers} onChanged={changed} />
       <FindTierCard />
-      <UsageCharts key={version} />
+      <UsageCharts />
     </div>
   );
 }

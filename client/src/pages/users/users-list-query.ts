@@ -1,3 +1,5 @@
+import { pageOf } from '../../lib/page-window';
+
 /**
  * The users list's state in the address (?search=&page=), so Back and a
  * reload keep the search and the page, and its GET /users query. Pure.
@@ -11,11 +13,7 @@ export interface UsersListState {
 }
 
 export function parseUsersListState(params: URLSearchParams): UsersListState {
-  const page = Number(params.get('page'));
-  return {
-    search: (params.get('search') ?? '').slice(0, 100),
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
-  };
+  return { search: (params.get('search') ?? '').slice(0, 100), page: pageOf(params.get('page')) };
 }
 
 /** The address parameters of a state; defaults are left out so the address stays short. */

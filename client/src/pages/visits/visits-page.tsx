@@ -9,7 +9,7 @@ import { showToast } from '../../lib/toast';
 import { tk } from '../../lib/i18n-keys';
 import { Spinner } from '../../components/spinner';
 import { Pagination } from '../../components/pagination';
-import { pageOf } from './visits-paging';
+import { pageOf } from '../../lib/page-window';
 import { useProjectChoicesQuery, useVisitListQuery } from './use-visits-queries';
 import '../projects/projects.css';
 import './visits.css';

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allPages, pageOf } from './visits-paging';
-
-describe('pageOf', () => {
-  it('reads a page number from the address, else the first page', () => {
-    expect(pageOf('3')).toBe(3);
-    for (const v of [null, undefined, '', '0', '-2', 'abc', '1.5', '9999999']) expect(pageOf(v)).toBe(1);
-  });
-});
+import { allPages } from './visits-paging';
 
 describe('allPages', () => {
   const server = (total: number) => {

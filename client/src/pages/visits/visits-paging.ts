@@ -10,11 +10,6 @@ export const API_MAX_PER_PAGE = 100;
 /** A guard against a server whose total never stops growing: 100 000 items. */
 const MAX_PAGES = 1000;
 
-/** The ?page= of the address: a page number, else the first page. */
-export function pageOf(value: string | null | undefined): number {
-  return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
-}
-
 interface PageAnswer<T> {
   items: T[];
   total: number;
