@@ -25,6 +25,21 @@ async function passwordStep(page: Page, username: string, password: string, next
 }
 
 describe('two-factor sign-in', () => {
+  test('a session that began before the site required it is told on the profile, with the setup at hand', async ({ page }) => {
+    await withSettings({ '2fa_enable': false }, async () => {
+      const { user, password } = await createUser();
+      await signIn(page, { username: user.username, password });
+      await expectSignedInLayout(page);
+      await withSettings({ '2fa_enable': true }, async () => {
+        await page.goto('/profile');
+        const required = page.getByTestId('two-factor-card').getByTestId('two-factor-required');
+        await expect.poll(() => required.isVisible(), EVENTUALLY).toBe(true);
+        expect(await required.textContent()).toBe('Your administrator requires two-step verification for every account. Set it up now, or your next sign-in will ask you to.');
+        expect(await page.getByTestId('two-factor-card').getByRole('button', { name: 'Set up two-factor sign-in' }).isVisible()).toBe(true);
+      });
+    });
+  });
+
   test('the administrator requires it; a user without it sets it up at sign-in, then signs in with a code from the app, then with a recovery code', { timeout: 120_000 }, async ({ page }) => {
     // Off before, and put back as it was after.
     await withSettings({ '2fa_enable': false }, async () => {

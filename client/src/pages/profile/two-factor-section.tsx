@@ -98,6 +98,10 @@ export function TwoFactorSection() {
       <div className="card-body">
         {step.kind === 'idle' && !status.enabled && (
           <>
+            {/* Shown only while the site requires it (the card is hidden otherwise): this session began before it did. */}
+            <p className="small mb-2" data-testid="two-factor-required">
+              {t('Your administrator requires two-step verification for every account. Set it up now, or your next sign-in will ask you to.')}
+            </p>
             <p className="small text-body-secondary">{t('After your password, sign in with a code from an authenticator app on your phone, so a stolen password alone does not open your account.')}</p>
             {errorBox}
             <button type="button" className="btn btn-primary btn-sm" onClick={() => void start()} disabled={busy}>
