@@ -104,10 +104,6 @@ export function categoryRowsOf(k: Db, projectIds: number[]): Promise<{ id_projec
   return k('project_categories as pc').join('categories as c', 'c.id', 'pc.id_category').whereIn('pc.id_project', projectIds).orderByRaw('lower(c.name)').select('pc.id_project', 'c.id', 'c.name');
 }
 
-export async function projectTypeExists(k: Db, id: number): Promise<boolean> {
-  return !!(await k('project_types').where({ id }).first('id'));
-}
-
 /** How many of these categories belong to the owner. */
 export async function countOwnCategories(k: Db, ownerId: number, ids: number[]): Promise<number> {
   const own: { id: number }[] = await k('categories').whereIn('id', ids).where({ id_owner: ownerId }).select('id');

@@ -85,3 +85,8 @@ export function personRow(k: Db, id: number): Promise<PersonRow> {
 export async function lastTokenPurpose(k: Db, userId: number): Promise<string | undefined> {
   return (await k('user_tokens').where({ user_id: userId }).orderBy('id', 'desc').first('purpose'))?.purpose;
 }
+
+/** The ids of the super administrators (only the active ones unless `withInactive`). */
+export async function superAdminIds(k: Db, opts: { withInactive?: boolean } = {}): Promise<number[]> {
+  return k('users').where({ super_admin: true, ...(opts.withInactive ? {} : { active: true }) }).pluck('id');
+}
