@@ -165,3 +165,8 @@ export function showcaseRow(
 export async function touchProject(k: Db, projectId: number): Promise<void> {
   await k('projects').where({ id: projectId }).update({ updated_at: k.fn.now() });
 }
+
+/** The owner of a project, or undefined when there is no such project. */
+export async function ownerOfProject(k: Db, projectId: number): Promise<number | undefined> {
+  return ((await k('projects').where({ id: projectId }).first('id_owner')) as { id_owner: number } | undefined)?.id_owner;
+}
