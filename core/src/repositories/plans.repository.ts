@@ -224,3 +224,17 @@ export async function usageOfProjects(k: Db, which: { ownerIds: number[] } | { p
   const r = rows[0];
   return { projects: Number(r.projects), storage_bytes: Number(r.storage_bytes), video_seconds: Number(r.video_seconds) };
 }
+
+/** Subscriptions whose expiry day lies between `from` and `to` (YYYY-MM-DD, both included), with their plan's name. */
+export function subscriptionsExpiringBetween(k: Db, from: string, to: string): Promise<{ id: number; id_owner: number; expires_at: string; plan: string }[]> {
+  return k('plan_subscriptions as s')
+    .join('plans as p', 'p.id', 's.id_plan')
+    .whereBetween('s.expires_at', [from, to])
+    .select('s.id', 's.id_owner', k.raw(`to_char(s.expires_at, 'YYYY-MM-DD') as expires_at`), 'p.name as plan');
+}
+
+/** Records that a subscription's notice of this kind was sent for this expiry day; false when it already was. */
+export async function claimPlanNotice(k: Db, subscriptionId: number, kind: string, periodEnd: string): Promise<boolean> {
+  const inserted = await k('plan_notices').insert({ id_subscription: subscriptionId, kind, period_end: periodEnd }).onConflict(['id_subscription', 'kind', 'period_end']).ignore().returning('id_subscription');
+  return inserted.length > 0;
+}
