@@ -170,3 +170,12 @@ export async function touchProject(k: Db, projectId: number): Promise<void> {
 export async function ownerOfProject(k: Db, projectId: number): Promise<number | undefined> {
   return ((await k('projects').where({ id: projectId }).first('id_owner')) as { id_owner: number } | undefined)?.id_owner;
 }
+
+export async function projectById(k: Db, id: number): Promise<Project | undefined> {
+  return await Project.query(k).findById(id);
+}
+
+/** Whether a project already has this code. */
+export async function projectCodeTaken(k: Db, code: string): Promise<boolean> {
+  return !!(await k('projects').where({ project_code: code }).first('id'));
+}

@@ -90,3 +90,8 @@ export async function lastTokenPurpose(k: Db, userId: number): Promise<string | 
 export async function superAdminIds(k: Db, opts: { withInactive?: boolean } = {}): Promise<number[]> {
   return k('users').where({ super_admin: true, ...(opts.withInactive ? {} : { active: true }) }).pluck('id');
 }
+
+/** Reads and locks an account for the rest of the transaction. */
+export async function lockUser(k: Db, id: number): Promise<User | undefined> {
+  return await User.query(k).findById(id).forUpdate();
+}
