@@ -81,9 +81,16 @@ export function personRow(k: Db, id: number): Promise<PersonRow> {
   return k('users').where({ id }).first(...PERSON_COLUMNS);
 }
 
-/** What the user's newest one-time link was for (activation, invitation, ...). */
-export async function lastTokenPurpose(k: Db, userId: number): Promise<string | undefined> {
-  return (await k('user_tokens').where({ user_id: userId }).orderBy('id', 'desc').first('purpose'))?.purpose;
+/** What the user's newest one-time link (of these purposes, when given) was for (activation, invitation, ...). */
+export async function lastTokenPurpose(k: Db, userId: number, purposes?: readonly string[]): Promise<string | undefined> {
+  const q = k('user_tokens').where({ user_id: userId }).orderBy('id', 'desc').first('purpose');
+  if (purposes) q.whereIn('purpose', [...purposes]);
+  return (await q)?.purpose;
+}
+
+/** Writes a new password hash (through the model: sessions cached for the account are dropped). */
+export async function setPasswordHash(k: Db, id: number, passwordHash: string): Promise<void> {
+  await User.query(k).patch({ password_hash: passwordHash }).where({ id });
 }
 
 /** The ids of the super administrators (only the active ones unless `withInactive`). */
