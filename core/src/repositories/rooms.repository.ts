@@ -112,3 +112,20 @@ export async function deleteHotspots(k: Db, roomId: number, targetId?: number): 
 export async function poiById(k: Db, id: number): Promise<Poi | undefined> {
   return await Poi.query(k).findById(id);
 }
+
+export async function insertPoi(k: Db, row: Partial<Poi>): Promise<Poi> {
+  return await Poi.query(k).insertAndFetch(row);
+}
+
+export async function patchPoi(k: Db, id: number, change: Partial<Poi>): Promise<Poi> {
+  return await Poi.query(k).patchAndFetchById(id, change);
+}
+
+export async function deletePoiRow(k: Db, id: number): Promise<void> {
+  await Poi.query(k).deleteById(id);
+}
+
+/** Reads and locks a point of interest for the rest of the transaction. */
+export async function lockPoi(k: Db, id: number): Promise<Poi | undefined> {
+  return await Poi.query(k).findById(id).forUpdate();
+}

@@ -119,3 +119,10 @@ export async function setVisitStar(k: Db, userId: number, visitId: number, starr
   if (starred) await k('visit_stars').insert({ id_user: userId, id_visit: visitId }).onConflict(['id_user', 'id_visit']).ignore();
   else await k('visit_stars').where({ id_user: userId, id_visit: visitId }).delete();
 }
+
+/** The visit with this code (as written, lower-cased) if its project is active: what the public viewer may show. */
+export async function visitOfActiveProjectByCode(k: Db, code: string): Promise<Visit | undefined> {
+  return await Visit.query(k)
+    .findOne({ code })
+    .whereExists(k('projects').select(k.raw('1')).whereRaw('projects.id = visits.id_project').andWhere('projects.active', true));
+}
