@@ -102,3 +102,13 @@ export async function superAdminIds(k: Db, opts: { withInactive?: boolean } = {}
 export async function lockUser(k: Db, id: number): Promise<User | undefined> {
   return await User.query(k).findById(id).forUpdate();
 }
+
+/** The active account with this id. */
+export async function activeUserById(k: Db, id: number): Promise<User | undefined> {
+  return await User.query(k).findById(id).where({ active: true });
+}
+
+/** The active super administrator with the lowest id (the site-wide API key acts as them). */
+export async function firstActiveSuperAdmin(k: Db): Promise<User | undefined> {
+  return await User.query(k).where({ super_admin: true, active: true }).orderBy('id').first();
+}
