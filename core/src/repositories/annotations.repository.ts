@@ -12,7 +12,7 @@ import {
 } from '@sitewalk/proto';
 import type { Db } from '../db/query-types.js';
 import type { Actor } from '../services/actor.js';
-import { whereVisible } from '../services/access.service.js';
+import { whereVisible } from './projects.repository.js';
 import { addDays } from '../services/plan-expiry-rules.js';
 
 /**

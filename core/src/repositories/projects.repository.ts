@@ -2,10 +2,9 @@ import type { Knex } from 'knex';
 import type { Model } from 'objection';
 import type { z } from 'zod';
 import type { projectListQuerySchema } from '@sitewalk/proto';
-import { Project } from '../db/index.js';
+import { Project, db } from '../db/index.js';
 import type { Db } from '../db/query-types.js';
 import type { Actor } from '../services/actor.js';
-import { whereVisible } from '../services/access.service.js';
 
 /**
  * Every query of projects: the list and detail rows with what the asking
@@ -28,6 +27,20 @@ export type ProjectRow = Omit<Project, 'start_date' | 'end_date' | keyof Model> 
   starred: boolean;
   sheets_count: number;
 };
+
+/**
+ * Narrows a query on `projects` (aliased `alias`) to those the user may see:
+ * owned or joined; every project for a super admin when `all` is asked.
+ */
+export function whereVisible<Q extends Knex.QueryBuilder>(q: Q, user: Actor, opts: { all?: boolean; alias?: string } = {}): Q {
+  if (opts.all && user.super_admin) return q;
+  const a = opts.alias ?? 'projects';
+  return q.where((w) =>
+    w
+      .where(`${a}.id_owner`, user.id)
+      .orWhereExists((m) => m.select(db().raw('1')).from('project_members as vm').whereRaw(`vm.id_project = ${a}.id`).andWhere('vm.id_user', user.id)),
+  ) as Q;
+}
 
 /** Projects with their type, owner, the user's star and membership, and sheet count. */
 function projectRows(k: Db, user: Actor) {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { UserStats } from '@sitewalk/proto';
 import type { Db } from '../db/query-types.js';
-import { whereVisible } from '../services/access.service.js';
+import { whereVisible } from './projects.repository.js';
 
 /** The counts of a user's dashboard and profile: what lies in the projects they own or belong to. */
 

@@ -5,7 +5,7 @@ import type { visitListQuerySchema } from '@sitewalk/proto';
 import { Visit } from '../db/index.js';
 import type { Db } from '../db/query-types.js';
 import type { Actor } from '../services/actor.js';
-import { whereVisible } from '../services/access.service.js';
+import { whereVisible } from './projects.repository.js';
 
 /**
  * Every query of visits (the dated 360 tours of a project): the list and
