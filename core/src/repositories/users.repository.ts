@@ -112,3 +112,8 @@ export async function activeUserById(k: Db, id: number): Promise<User | undefine
 export async function firstActiveSuperAdmin(k: Db): Promise<User | undefined> {
   return await User.query(k).where({ super_admin: true, active: true }).orderBy('id').first();
 }
+
+/** Sets whether the account is linked to Autodesk, through the model (every process forgets the cached session that says otherwise). */
+export async function setAdskAuth(k: Db, id: number, linked: boolean): Promise<void> {
+  await User.query(k).findById(id).patch({ adsk_auth: linked });
+}
