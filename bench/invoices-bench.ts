@@ -33,7 +33,8 @@ const { closeEmitter } = await import('@sitewalk/core/realtime');
 const { closeRedis } = await import('@sitewalk/core/redis.js');
 const { saveSettings } = await import('@sitewalk/core/services/settings.service.js');
 const { saveCompany } = await import('@sitewalk/core/services/company.service.js');
-const { invoiceDto, invoiceRow } = await import('@sitewalk/core/services/billing.service.js');
+const { invoiceDto } = await import('@sitewalk/core/services/billing.service.js');
+const { invoiceRowById } = await import('@sitewalk/core/repositories/invoices.repository.js');
 const { JOB_POLICIES, formatInvoiceNumber } = await import('@sitewalk/proto');
 /** The job's own concurrency, used for both sides. */
 const CONCURRENCY = JOB_POLICIES['invoice.generate'].concurrency;
@@ -103,7 +104,7 @@ const pct = (xs: number[], p: number) => {
 /** pdfkit alone: the same documents, drawn to files, CONCURRENCY at a time. */
 async function reference(ids: number[]) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'invoice-bench-'));
-  const docs = await Promise.all(ids.map(async (id) => invoiceDto((await invoiceRow(id))!)));
+  const docs = await Promise.all(ids.map(async (id) => invoiceDto((await invoiceRowById(db(), id))!)));
   const times: number[] = [];
   const start = performance.now();
   let next = 0;

@@ -33,7 +33,7 @@ const { db, closeDb, migrateLatest } = await import('@sitewalk/core/db');
 await migrateLatest();
 const { createApp } = await import('../api/src/app.js');
 const { issueSession } = await import('@sitewalk/core/services/session.service.js');
-const { FIND_SQL, USAGE_MONTH_SQL, USAGE_YEAR_SQL } = await import('@sitewalk/core/services/tiers.service.js');
+const { FIND_SQL, USAGE_MONTH_SQL, USAGE_YEAR_SQL } = await import('@sitewalk/core/repositories/tiers.repository.js');
 const { closeQueues } = await import('@sitewalk/core/queue');
 const { closeRedis } = await import('@sitewalk/core/redis.js');
 const pg = (await import('pg')).default;

@@ -1,7 +1,9 @@
 import type { AdskCallbackResult } from '@sitewalk/proto';
 import { config } from '../config.js';
 import { cryptoBox, type CryptoBox } from '../crypto-box.js';
-import { User, db } from '../db/index.js';
+import { db } from '../db/index.js';
+import { adskLinkOf, deleteAdskLink, upsertAdskLink } from '../repositories/adsk-links.repository.js';
+import { setAdskAuth } from '../repositories/users.repository.js';
 import { HttpError, forbidden } from '../errors.js';
 import { logger } from '../logger.js';
 import { redis } from '../redis.js';
@@ -55,14 +57,6 @@ export async function startConnect(userId: number): Promise<string> {
   return authorizeUrl(config.adskBaseUrl, creds, state, challenge);
 }
 
-interface LinkRow {
-  id_user: number;
-  access_token: string;
-  refresh_token: string;
-  expires_at: Date;
-  handle_hash: string;
-}
-
 /** Seals a fresh token pair into the user's link (one row per user) and returns the new browser handle. */
 async function storeTokens(k: ReturnType<typeof db>, userId: number, t: TokenSet): Promise<{ handle: string; expiresAt: number }> {
   const handle = randomToken();
@@ -76,16 +70,16 @@ async function storeTokens(k: ReturnType<typeof db>, userId: number, t: TokenSet
     scope: (t.scope ?? '').slice(0, 300),
     updated_at: new Date(),
   };
-  await k('adsk_links').insert(row).onConflict('id_user').merge();
+  await upsertAdskLink(k, row);
   // Through the model, so every API process forgets the cached session that still says 'not linked'.
-  await User.query(k).findById(userId).patch({ adsk_auth: true });
+  await setAdskAuth(k, userId, true);
   return { handle, expiresAt };
 }
 
 /** Forgets the link (tokens and flag); the caller revokes first when it can. */
 async function dropLink(userId: number, k: ReturnType<typeof db> = db()): Promise<void> {
-  await k('adsk_links').where({ id_user: userId }).delete();
-  await User.query(k).findById(userId).patch({ adsk_auth: false });
+  await deleteAdskLink(k, userId);
+  await setAdskAuth(k, userId, false);
 }
 
 export interface CallbackOutcome {
@@ -128,7 +122,7 @@ export async function finishConnect(q: { code?: string; state?: string; error?: 
 /** GET /autodesk/check-auth: a link exists whose access token is still good (an expired one says false: the client then refreshes). */
 export async function isLinked(userId: number): Promise<boolean> {
   await requireIntegration();
-  const row = await db()('adsk_links').where({ id_user: userId }).first('expires_at');
+  const row = await adskLinkOf(db(), userId);
   return !!row && new Date(row.expires_at).getTime() > Date.now();
 }
 
@@ -141,7 +135,7 @@ export async function isLinked(userId: number): Promise<boolean> {
 export async function refreshLink(userId: number, opts: { stale?: string; force?: boolean } = {}): Promise<{ access: string; handle: string | null; expiresAt: number } | null> {
   const creds = await requireIntegration();
   return db().transaction(async (trx) => {
-    const row: LinkRow | undefined = await trx('adsk_links').where({ id_user: userId }).forUpdate().first();
+    const row = await adskLinkOf(trx, userId, { lock: true });
     if (!row) return null;
     const current = tokenBox().open(row.access_token, ctxOf(userId, 'access'));
     const fresh = new Date(row.expires_at).getTime() - EARLY_REFRESH_MS > Date.now();
@@ -162,7 +156,7 @@ export async function refreshLink(userId: number, opts: { stale?: string; force?
 
 /** POST /autodesk/refresh: a new token pair; the answer carries the new browser handle (never Autodesk's token). */
 export async function refreshForBrowser(userId: number): Promise<{ handle: string; expiresAt: number }> {
-  const had = !!(await db()('adsk_links').where({ id_user: userId }).first('id_user'));
+  const had = !!(await adskLinkOf(db(), userId));
   const r = had ? await refreshLink(userId, { force: true }) : null;
   if (!r || !r.handle) throw new HttpError(409, had ? LINK_LOST_MESSAGE : NOT_LINKED_MESSAGE);
   return { handle: r.handle, expiresAt: r.expiresAt };
@@ -173,7 +167,7 @@ export async function refreshForBrowser(userId: number): Promise<{ handle: strin
  * is about to end, and once more when Autodesk still answers 401.
  */
 export async function withAccess<T>(userId: number, fn: (token: () => Promise<string>) => Promise<T>): Promise<T> {
-  const row: Pick<LinkRow, 'access_token' | 'expires_at'> | undefined = await db()('adsk_links').where({ id_user: userId }).first('access_token', 'expires_at');
+  const row = await adskLinkOf(db(), userId);
   if (!row) throw new HttpError(409, NOT_LINKED_MESSAGE);
   // A token with time left is used as read; only one about to end takes the row lock to refresh.
   let token: string | null = new Date(row.expires_at).getTime() - EARLY_REFRESH_MS > Date.now() ? tokenBox().open(row.access_token, ctxOf(userId, 'access')) : null;
@@ -196,7 +190,7 @@ export async function withAccess<T>(userId: number, fn: (token: () => Promise<st
 
 /** POST /autodesk/logout: revokes both tokens at Autodesk (best effort) and forgets the link. */
 export async function disconnect(userId: number): Promise<void> {
-  const row: LinkRow | undefined = await db()('adsk_links').where({ id_user: userId }).first();
+  const row = await adskLinkOf(db(), userId);
   if (row) {
     try {
       const s = await getSettings();

@@ -12,7 +12,7 @@ import {
 } from '@sitewalk/proto';
 import type { Db } from '../db/query-types.js';
 import type { Actor } from '../services/actor.js';
-import { whereVisible } from '../services/access.service.js';
+import { whereVisible } from './projects.repository.js';
 import { addDays } from '../services/plan-expiry-rules.js';
 
 /**
@@ -278,4 +278,36 @@ export async function insertFile(k: Db, row: NewAnnotationFileRow): Promise<Anno
 /** An uploaded file of the visit by its server name, locked for the transaction. */
 export function lockFileOfVisit(k: Db, filename: string, visitId: number): Promise<AnnotationFileRow | undefined> {
   return k('annotation_files').where({ filename, id_visit: visitId }).forUpdate().first();
+}
+
+// ---- Overdue reminders ----
+
+/** An overdue snag as a reminder names it (its due day as YYYY-MM-DD). */
+export interface OverdueSnag {
+  id: number;
+  title: string;
+  due_date: string;
+  project_name: string;
+}
+
+/** Snags not closed and due before `day`, each with the person reminded (the assignee, else the author; active accounts only), oldest due first. */
+export function overdueSnagRows(k: Db, day: string): Promise<(OverdueSnag & { id_user: number })[]> {
+  return k('annotations as a')
+    .join('projects as p', 'p.id', 'a.id_project')
+    .join('users as u', 'u.id', k.raw('coalesce(a.id_assignee, a.id_author)'))
+    .where('u.active', true)
+    .whereNot('a.status', 'closed')
+    .whereNotNull('a.due_date')
+    .where('a.due_date', '<', day)
+    .select('a.id', 'a.title', k.raw(`to_char(a.due_date, 'YYYY-MM-DD') as due_date`), 'p.name as project_name', 'u.id as id_user')
+    .orderBy([
+      { column: 'a.due_date', order: 'asc' },
+      { column: 'a.id', order: 'asc' },
+    ]);
+}
+
+/** Records that a person is reminded on `day`; false when they already were (another run, a retry). */
+export async function claimOverdueReminder(k: Db, userId: number, day: string, snags: number): Promise<boolean> {
+  const fresh = await k('annotation_reminders').insert({ id_user: userId, day, snags }).onConflict(['id_user', 'day']).ignore().returning('id_user');
+  return fresh.length > 0;
 }

@@ -1,5 +1,6 @@
 import type { Plan, PlanCreateRequest, PlanInfo, PlanMemberRole, PlanUpdateRequest, SubscriptionUpdateRequest } from '@sitewalk/proto';
 import type { Db } from '../db/query-types.js';
+import type { PlanUsageFigures } from '../services/plan-limits-rules.js';
 
 /**
  * Every query of the plan catalogue (`plans`) and of the subscriptions that
@@ -151,4 +152,98 @@ export function subscribedPlan(k: Db, subscriptionId: number): Promise<Subscribe
  */
 export function lockSubscriptionSlots(k: Db, subscriptionId: number): Promise<{ name: string; member_slots: number; id_owner: number }> {
   return k('plan_subscriptions as s').join('plans as p', 'p.id', 's.id_plan').where('s.id', subscriptionId).forUpdate('s').first('p.name', 'p.member_slots', 's.id_owner');
+}
+
+// ---- What billing reads and writes of plans and subscriptions ----
+
+/** A plan of the catalogue as stored (no subscriber count; both prices are columns, null when not sold for that period). */
+export type CataloguePlanRow = Omit<PlanRow, 'subscribers' | 'price_month_minor' | 'price_year_minor'> & { price_month_minor: number | null; price_year_minor: number | null };
+
+/** The plan with this id if it is offered (active). */
+export async function activePlanRow(k: Db, id: number): Promise<CataloguePlanRow | undefined> {
+  return await k('plans').where({ id, active: true }).first();
+}
+
+/** The plans offered (active), by name. */
+export function activePlanRows(k: Db): Promise<CataloguePlanRow[]> {
+  return k('plans').where({ active: true }).orderBy('name');
+}
+
+/** A user's own subscription with its days as YYYY-MM-DD: the plan it runs, until when, and the bought plan waiting to start (if any). */
+export interface OwnedSubscription {
+  id: number;
+  id_plan: number;
+  expires_at: string;
+  next_id_plan: number | null;
+  next_plan_from: string | null;
+}
+
+/** The subscription the user owns (locked for the rest of the transaction with `lock`). */
+export async function ownedSubscription(k: Db, userId: number, opts: { lock?: boolean } = {}): Promise<OwnedSubscription | undefined> {
+  const q = k('plan_subscriptions')
+    .where({ id_owner: userId })
+    .first('id', 'id_plan', 'next_id_plan', k.raw(`to_char(expires_at, 'YYYY-MM-DD') as expires_at`), k.raw(`to_char(next_plan_from, 'YYYY-MM-DD') as next_plan_from`));
+  if (opts.lock) q.forUpdate();
+  return await q;
+}
+
+/** The plan a user runs, by name, and its expiry day: the one they own, or (`asMember`) the one they belong to as an active member. */
+export async function runningPlanOf(k: Db, userId: number, asMember: boolean): Promise<{ id_plan: number; name: string; expires_at: string } | undefined> {
+  const q = k('plan_subscriptions as s').join('plans as p', 'p.id', 's.id_plan');
+  if (asMember) q.join('plan_members as m', 's.id', 'm.id_subscription').where({ 'm.id_user': userId, 'm.status': 'active' });
+  else q.where('s.id_owner', userId);
+  return await q.first('s.id_plan', 'p.name', k.raw(`to_char(s.expires_at, 'YYYY-MM-DD') as expires_at`));
+}
+
+/** Changes what billing changes of a subscription: its plan, expiry and the plan waiting to start. */
+export async function patchSubscription(
+  k: Db,
+  id: number,
+  patch: Partial<{ id_plan: number; expires_at: string; next_id_plan: number | null; next_plan_from: string | null }>,
+): Promise<void> {
+  await k('plan_subscriptions').where({ id }).update({ ...patch, updated_at: k.fn.now() });
+}
+
+/** Switches subscriptions whose bought plan starts on or before `today` to it; how many switched. */
+export async function startWaitingPlanRows(k: Db, today: string): Promise<number> {
+  return k('plan_subscriptions').whereNotNull('next_id_plan').where('next_plan_from', '<=', today).update({ id_plan: k.ref('next_id_plan'), next_id_plan: null, next_plan_from: null, updated_at: k.fn.now() });
+}
+
+/** Locks a subscription for the rest of the transaction, so one plan's additions take turns. */
+export async function lockSubscription(k: Db, id: number): Promise<void> {
+  await k('plan_subscriptions').where({ id }).forUpdate().first('id');
+}
+
+/** What the projects of these owners (or one project) hold: how many, the bytes uploaded into them and their video seconds. */
+export async function usageOfProjects(k: Db, which: { ownerIds: number[] } | { projectId: number }): Promise<PlanUsageFigures> {
+  const [projects, bindings] = 'ownerIds' in which ? ['id_owner = any(:ids)', { ids: which.ownerIds }] : ['id = :id', { id: which.projectId }];
+  const { rows } = await k.raw(
+    `with p as (select id, cover_bytes from projects where ${projects}),
+          v as (select id from visits where id_project in (select id from p))
+     select (select count(*) from p)::int as projects,
+            (coalesce((select sum(cover_bytes) from p), 0)
+           + coalesce((select sum(size_bytes) from pdf_uploads where id_project in (select id from p) and file_key is not null), 0)
+           + coalesce((select sum(size_bytes) from rooms where id_visit in (select id from v) and id_video is null), 0)
+           + coalesce((select sum(size_bytes) from videos where id_project in (select id from p)), 0)
+           + coalesce((select sum(size_bytes) from annotation_files where id_visit in (select id from v)), 0)
+           + coalesce((select sum(o.file_size) from pois o join rooms r on r.id = o.id_room where r.id_visit in (select id from v)), 0))::float8 as storage_bytes,
+            coalesce((select sum(duration) from videos where id_project in (select id from p)), 0)::float8 as video_seconds`,
+    bindings,
+  );
+  const r = rows[0];
+  return { projects: Number(r.projects), storage_bytes: Number(r.storage_bytes), video_seconds: Number(r.video_seconds) };
+}
+
+/** Subscriptions whose expiry day lies between `from` and `to` (YYYY-MM-DD, both included), with their plan's name. */
+export function subscriptionsExpiringBetween(k: Db, from: string, to: string): Promise<{ id: number; id_owner: number; expires_at: string; plan: string }[]> {
+  return k('plan_subscriptions as s')
+    .join('plans as p', 'p.id', 's.id_plan')
+    .whereBetween('s.expires_at', [from, to])
+    .select('s.id', 's.id_owner', k.raw(`to_char(s.expires_at, 'YYYY-MM-DD') as expires_at`), 'p.name as plan');
+}
+
+/** Records that a subscription's notice of this kind was sent for this expiry day; false when it already was. */
+export async function claimPlanNotice(k: Db, subscriptionId: number, kind: string, periodEnd: string): Promise<boolean> {
+  const inserted = await k('plan_notices').insert({ id_subscription: subscriptionId, kind, period_end: periodEnd }).onConflict(['id_subscription', 'kind', 'period_end']).ignore().returning('id_subscription');
+  return inserted.length > 0;
 }

@@ -2,10 +2,9 @@ import type { Knex } from 'knex';
 import type { Model } from 'objection';
 import type { z } from 'zod';
 import type { projectListQuerySchema } from '@sitewalk/proto';
-import { Project } from '../db/index.js';
+import { Project, db } from '../db/index.js';
 import type { Db } from '../db/query-types.js';
 import type { Actor } from '../services/actor.js';
-import { whereVisible } from '../services/access.service.js';
 
 /**
  * Every query of projects: the list and detail rows with what the asking
@@ -28,6 +27,20 @@ export type ProjectRow = Omit<Project, 'start_date' | 'end_date' | keyof Model> 
   starred: boolean;
   sheets_count: number;
 };
+
+/**
+ * Narrows a query on `projects` (aliased `alias`) to those the user may see:
+ * owned or joined; every project for a super admin when `all` is asked.
+ */
+export function whereVisible<Q extends Knex.QueryBuilder>(q: Q, user: Actor, opts: { all?: boolean; alias?: string } = {}): Q {
+  if (opts.all && user.super_admin) return q;
+  const a = opts.alias ?? 'projects';
+  return q.where((w) =>
+    w
+      .where(`${a}.id_owner`, user.id)
+      .orWhereExists((m) => m.select(db().raw('1')).from('project_members as vm').whereRaw(`vm.id_project = ${a}.id`).andWhere('vm.id_user', user.id)),
+  ) as Q;
+}
 
 /** Projects with their type, owner, the user's star and membership, and sheet count. */
 function projectRows(k: Db, user: Actor) {
@@ -104,10 +117,6 @@ export function categoryRowsOf(k: Db, projectIds: number[]): Promise<{ id_projec
   return k('project_categories as pc').join('categories as c', 'c.id', 'pc.id_category').whereIn('pc.id_project', projectIds).orderByRaw('lower(c.name)').select('pc.id_project', 'c.id', 'c.name');
 }
 
-export async function projectTypeExists(k: Db, id: number): Promise<boolean> {
-  return !!(await k('project_types').where({ id }).first('id'));
-}
-
 /** How many of these categories belong to the owner. */
 export async function countOwnCategories(k: Db, ownerId: number, ids: number[]): Promise<number> {
   const own: { id: number }[] = await k('categories').whereIn('id', ids).where({ id_owner: ownerId }).select('id');
@@ -168,4 +177,18 @@ export function showcaseRow(
 /** Marks the project changed now (its "last updated" in lists), e.g. when one of its sheets is added or deleted. */
 export async function touchProject(k: Db, projectId: number): Promise<void> {
   await k('projects').where({ id: projectId }).update({ updated_at: k.fn.now() });
+}
+
+/** The owner of a project, or undefined when there is no such project. */
+export async function ownerOfProject(k: Db, projectId: number): Promise<number | undefined> {
+  return ((await k('projects').where({ id: projectId }).first('id_owner')) as { id_owner: number } | undefined)?.id_owner;
+}
+
+export async function projectById(k: Db, id: number): Promise<Project | undefined> {
+  return await Project.query(k).findById(id);
+}
+
+/** Whether a project already has this code. */
+export async function projectCodeTaken(k: Db, code: string): Promise<boolean> {
+  return !!(await k('projects').where({ project_code: code }).first('id'));
 }

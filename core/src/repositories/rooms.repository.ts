@@ -61,9 +61,17 @@ export async function poisOfRoom(k: Db, roomId: number): Promise<Poi[]> {
   return await Poi.query(k).where({ id_room: roomId }).orderBy('id');
 }
 
+/** The storage keys of the files attached to the points of interest of these rooms. */
+export async function poiFileKeysOfRooms(k: Db, roomIds: number[]): Promise<string[]> {
+  return (await Poi.query(k).whereIn('id_room', roomIds).whereNotNull('file_key').select('file_key')).map((p) => p.file_key!);
+}
+
 /** The storage keys of the files attached to the room's points of interest. */
-export async function poiFileKeys(k: Db, roomId: number): Promise<string[]> {
-  return (await Poi.query(k).where({ id_room: roomId }).whereNotNull('file_key').select('file_key')).map((p) => p.file_key!);
+export const poiFileKeys = (k: Db, roomId: number): Promise<string[]> => poiFileKeysOfRooms(k, [roomId]);
+
+/** The rooms made from a video, with their photos' keys. */
+export async function roomsOfVideo(k: Db, videoId: number): Promise<Pick<Room, 'id' | 'file_key'>[]> {
+  return await Room.query(k).where('id_video', videoId).select('id', 'file_key');
 }
 
 /** The rooms of a visit still queued or processing whose last news is older than `before`. */
@@ -103,4 +111,21 @@ export async function deleteHotspots(k: Db, roomId: number, targetId?: number): 
 
 export async function poiById(k: Db, id: number): Promise<Poi | undefined> {
   return await Poi.query(k).findById(id);
+}
+
+export async function insertPoi(k: Db, row: Partial<Poi>): Promise<Poi> {
+  return await Poi.query(k).insertAndFetch(row);
+}
+
+export async function patchPoi(k: Db, id: number, change: Partial<Poi>): Promise<Poi> {
+  return await Poi.query(k).patchAndFetchById(id, change);
+}
+
+export async function deletePoiRow(k: Db, id: number): Promise<void> {
+  await Poi.query(k).deleteById(id);
+}
+
+/** Reads and locks a point of interest for the rest of the transaction. */
+export async function lockPoi(k: Db, id: number): Promise<Poi | undefined> {
+  return await Poi.query(k).findById(id).forUpdate();
 }

@@ -63,3 +63,10 @@ export async function roomsByIds(k: Db, ids: number[]): Promise<Room[]> {
 export async function sheetsOfProjectAmong(k: Db, projectId: number, ids: number[]): Promise<Sheet[]> {
   return await Sheet.query(k).whereIn('id', ids).where({ id_project: projectId }).orderBy('id');
 }
+
+/** Deletes the sheets made from an upload; the ones that went, with their storage folders. */
+export async function deleteSheetsOfUpload(k: Db, uploadId: number): Promise<Pick<Sheet, 'id' | 'folder'>[]> {
+  const sheets = await Sheet.query(k).where({ id_upload: uploadId }).select('id', 'folder');
+  await Sheet.query(k).delete().where({ id_upload: uploadId });
+  return sheets;
+}

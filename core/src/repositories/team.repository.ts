@@ -88,3 +88,8 @@ export async function teamUserIds(k: Db, projectId: number): Promise<number[]> {
   const members: { id_user: number }[] = await k('project_members').where({ id_project: projectId }).select('id_user');
   return [project?.id_owner, ...members.map((m) => m.id_user)].filter((id): id is number => !!id);
 }
+
+/** The members of a project whose accounts are active, with their role and permissions. */
+export function activeMemberPermissionRows(k: Db, projectId: number): Promise<{ id_user: number; role: string; permissions: unknown }[]> {
+  return k('project_members as pm').join('users as u', 'u.id', 'pm.id_user').where({ 'pm.id_project': projectId, 'u.active': true }).select('pm.id_user', 'pm.role', 'pm.permissions');
+}

@@ -81,7 +81,39 @@ export function personRow(k: Db, id: number): Promise<PersonRow> {
   return k('users').where({ id }).first(...PERSON_COLUMNS);
 }
 
-/** What the user's newest one-time link was for (activation, invitation, ...). */
-export async function lastTokenPurpose(k: Db, userId: number): Promise<string | undefined> {
-  return (await k('user_tokens').where({ user_id: userId }).orderBy('id', 'desc').first('purpose'))?.purpose;
+/** What the user's newest one-time link (of these purposes, when given) was for (activation, invitation, ...). */
+export async function lastTokenPurpose(k: Db, userId: number, purposes?: readonly string[]): Promise<string | undefined> {
+  const q = k('user_tokens').where({ user_id: userId }).orderBy('id', 'desc').first('purpose');
+  if (purposes) q.whereIn('purpose', [...purposes]);
+  return (await q)?.purpose;
+}
+
+/** Writes a new password hash (through the model: sessions cached for the account are dropped). */
+export async function setPasswordHash(k: Db, id: number, passwordHash: string): Promise<void> {
+  await User.query(k).patch({ password_hash: passwordHash }).where({ id });
+}
+
+/** The ids of the super administrators (only the active ones unless `withInactive`). */
+export async function superAdminIds(k: Db, opts: { withInactive?: boolean } = {}): Promise<number[]> {
+  return k('users').where({ super_admin: true, ...(opts.withInactive ? {} : { active: true }) }).pluck('id');
+}
+
+/** Reads and locks an account for the rest of the transaction. */
+export async function lockUser(k: Db, id: number): Promise<User | undefined> {
+  return await User.query(k).findById(id).forUpdate();
+}
+
+/** The active account with this id. */
+export async function activeUserById(k: Db, id: number): Promise<User | undefined> {
+  return await User.query(k).findById(id).where({ active: true });
+}
+
+/** The active super administrator with the lowest id (the site-wide API key acts as them). */
+export async function firstActiveSuperAdmin(k: Db): Promise<User | undefined> {
+  return await User.query(k).where({ super_admin: true, active: true }).orderBy('id').first();
+}
+
+/** Sets whether the account is linked to Autodesk, through the model (every process forgets the cached session that says otherwise). */
+export async function setAdskAuth(k: Db, id: number, linked: boolean): Promise<void> {
+  await User.query(k).findById(id).patch({ adsk_auth: linked });
 }

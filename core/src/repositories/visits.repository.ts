@@ -5,7 +5,7 @@ import type { visitListQuerySchema } from '@sitewalk/proto';
 import { Visit } from '../db/index.js';
 import type { Db } from '../db/query-types.js';
 import type { Actor } from '../services/actor.js';
-import { whereVisible } from '../services/access.service.js';
+import { whereVisible } from './projects.repository.js';
 
 /**
  * Every query of visits (the dated 360 tours of a project): the list and
@@ -118,4 +118,11 @@ export const touchVisit = (k: Db, id: number): Promise<void> => patchVisit(k, id
 export async function setVisitStar(k: Db, userId: number, visitId: number, starred: boolean): Promise<void> {
   if (starred) await k('visit_stars').insert({ id_user: userId, id_visit: visitId }).onConflict(['id_user', 'id_visit']).ignore();
   else await k('visit_stars').where({ id_user: userId, id_visit: visitId }).delete();
+}
+
+/** The visit with this code (as written, lower-cased) if its project is active: what the public viewer may show. */
+export async function visitOfActiveProjectByCode(k: Db, code: string): Promise<Visit | undefined> {
+  return await Visit.query(k)
+    .findOne({ code })
+    .whereExists(k('projects').select(k.raw('1')).whereRaw('projects.id = visits.id_project').andWhere('projects.active', true));
 }

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import {
   ALL_PERMISSIONS,
   ROLE_DEFAULT_PERMISSIONS,
@@ -9,7 +8,10 @@ import {
   type ProjectPermissions,
   type ProjectRole,
 } from '@sitewalk/proto';
-import { Project, db } from '../db/index.js';
+import { type Project, db } from '../db/index.js';
+import { ownerOfProject, projectById } from '../repositories/projects.repository.js';
+import { activeMemberPermissionRows, membershipOf } from '../repositories/team.repository.js';
+import { activeUserById } from '../repositories/users.repository.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Actor } from './actor.js';
 import { type Db } from '../db/query-types.js';
@@ -106,12 +108,12 @@ export const canManage = (role: ProjectRole) => runsProject(role);
 
 /** The user's access to a project, or null when they may not even know it exists. */
 export async function projectAccess(user: Actor, projectId: number, k: Db = db()): Promise<ProjectAccess | null> {
-  const project = await Project.query(k).findById(projectId);
+  const project = await projectById(k, projectId);
   if (!project) return null;
   const member =
     project.id_owner === user.id || user.super_admin
       ? null
-      : await k('project_members').where({ id_project: projectId, id_user: user.id }).first('role', 'permissions');
+      : await membershipOf(k, projectId, user.id);
   const a = accessFor(user, project.id_owner, member);
   if (!a) return null;
   return { project, role: a.role, permissions: a.permissions, canEditSheets: a.permissions.edit, canManage: runsProject(a.role) };
@@ -138,39 +140,22 @@ export async function requireProject(user: Actor, projectId: number, need: Proje
 }
 
 /**
- * Narrows a query on `projects` (aliased `alias`) to those the user may see:
- * owned or joined; every project for a super admin when `all` is asked.
- */
-export function whereVisible<Q extends Knex.QueryBuilder>(q: Q, user: Actor, opts: { all?: boolean; alias?: string } = {}): Q {
-  if (opts.all && user.super_admin) return q;
-  const a = opts.alias ?? 'projects';
-  return q.where((w) =>
-    w
-      .where(`${a}.id_owner`, user.id)
-      .orWhereExists((m) => m.select(db().raw('1')).from('project_members as vm').whereRaw(`vm.id_project = ${a}.id`).andWhere('vm.id_user', user.id)),
-  ) as Q;
-}
-
-/**
  * Whether a user may see a project: its owner, a member, or a super admin.
  * The Socket.IO gateway asks this before a socket joins `project:{id}`.
  */
 export async function canAccessProject(userId: number, projectId: number): Promise<boolean> {
-  const user = await db()('users').where({ id: userId, active: true }).first('id', 'super_admin');
+  const user = await activeUserById(db(), userId);
   if (!user) return false;
   return !!(await projectAccess(user, projectId));
 }
 
 /** The owner and every active member whose permissions include `permission` (the owner first). */
 export async function projectPeopleWith(projectId: number, permission: ProjectPermission, k: Db = db()): Promise<number[]> {
-  const project = await k('projects').where({ id: projectId }).first('id_owner');
-  if (!project) return [];
-  const members: { id_user: number; role: string; permissions: unknown }[] = await k('project_members as pm')
-    .join('users as u', 'u.id', 'pm.id_user')
-    .where({ 'pm.id_project': projectId, 'u.active': true })
-    .select('pm.id_user', 'pm.role', 'pm.permissions');
+  const owner = await ownerOfProject(k, projectId);
+  if (!owner) return [];
+  const members = await activeMemberPermissionRows(k, projectId);
   const allowed = members.filter((m) => memberPermissions(m.role, m.permissions)[permission]).map((m) => m.id_user);
-  return [project.id_owner, ...allowed.filter((id) => id !== project.id_owner)];
+  return [owner, ...allowed.filter((id) => id !== owner)];
 }
 
 /** The users who manage a project's team and hear of join requests. */

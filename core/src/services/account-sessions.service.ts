@@ -1,9 +1,12 @@
 import type { AccountSession } from '@sitewalk/proto';
-import { Session, User, db } from '../db/index.js';
+import { type Session, db } from '../db/index.js';
+import { deleteOtherSessions, deleteSessionOfUser, liveSessionsOfUser, setSessionLastUsed } from '../repositories/sessions.repository.js';
+import { userById } from '../repositories/users.repository.js';
 import { notFound } from '../errors.js';
 import { logger } from '../logger.js';
 import { signalSessionRevoked } from '../realtime/index.js';
 import { deviceFromUserAgent } from '../user-agent-device.js';
+import { iso } from '../db/query-types.js';
 
 /** How often a session's "last used" time is written: at most once a minute, not on every request. */
 const TOUCH_EVERY_MS = 60_000;
@@ -19,17 +22,13 @@ export function touchSession(session: Pick<Session, 'id' | 'last_used_at'>, now 
   if (now - last < TOUCH_EVERY_MS) return;
   touched.set(session.id, now);
   if (touched.size > 10_000) touched.clear();
-  db()('sessions')
-    .where({ id: session.id })
-    .update({ last_used_at: new Date(now) })
-    .catch((err: unknown) => logger.warn({ err, session_id: session.id }, 'could not note when a session was last used'));
+  setSessionLastUsed(db(), session.id, new Date(now)).catch((err: unknown) => logger.warn({ err, session_id: session.id }, 'could not note when a session was last used'));
 }
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** GET /sessions: the account's live sessions, the one of this request first, then the most recently used. */
 export async function listSessions(userId: number, currentId: number): Promise<AccountSession[]> {
-  const rows = await Session.query().where({ user_id: userId }).where('expires_at', '>', new Date());
+  const rows = await liveSessionsOfUser(db(), userId);
   return rows
     .map((s) => ({
       id: s.id,
@@ -45,7 +44,7 @@ export async function listSessions(userId: number, currentId: number): Promise<A
 
 /** DELETE /sessions/{id}: signs one of the account's own sessions out (another account's answers 404). */
 export async function revokeOwnSession(userId: number, id: number): Promise<{ id: number }> {
-  const n = await Session.query().delete().where({ id, user_id: userId });
+  const n = await deleteSessionOfUser(db(), id, userId);
   if (!n) throw notFound('This session does not exist or has already ended.');
   signalSessionRevoked(id);
   return { id };
@@ -63,13 +62,13 @@ export async function revokeOtherSessions(userId: number, currentId: number): Pr
  * is kept when they sign themselves out everywhere.
  */
 export async function revokeSessionsOf(userId: number, adminSessionId: number): Promise<{ revoked: number }> {
-  if (!(await User.query().findById(userId).select('id'))) throw notFound('User not found.');
+  if (!(await userById(db(), userId))) throw notFound('User not found.');
   return endSessions(userId, adminSessionId);
 }
 
 /** Ends the account's sessions but `keep`, and tells their browsers, which sign out at once. */
 async function endSessions(userId: number, keep: number): Promise<{ revoked: number }> {
-  const gone = (await Session.query().delete().where({ user_id: userId }).whereNot({ id: keep }).returning('id')) as unknown as { id: number }[];
-  for (const s of gone) signalSessionRevoked(s.id);
+  const gone = await deleteOtherSessions(db(), userId, keep);
+  for (const id of gone) signalSessionRevoked(id);
   return { revoked: gone.length };
 }

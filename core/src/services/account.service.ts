@@ -14,7 +14,10 @@ import {
 } from '@sitewalk/proto';
 import { notice } from '@sitewalk/proto';
 import type { z } from 'zod';
-import { Session, User, db } from '../db/index.js';
+import { type User, db } from '../db/index.js';
+import { insertUser, lastTokenPurpose, patchUser, setPasswordHash, userByEmail, userById } from '../repositories/users.repository.js';
+import { deleteOtherSessions, deleteSessionsOfUser } from '../repositories/sessions.repository.js';
+import { deleteUnusedTokens } from '../repositories/user-tokens.repository.js';
 import { HttpError, badRequest, forbidden, notFound } from '../errors.js';
 import { isSuperAdmin } from './access.service.js';
 import { consume, isBlocked, limiter } from '../rate-limit.js';
@@ -57,7 +60,7 @@ export async function register(input: z.infer<typeof registerSchema>): Promise<R
   const password_hash = await hashPassword(password);
   const { user, token } = await db()
     .transaction(async (trx) => {
-      const user = await User.query(trx).insertAndFetch({
+      const user = await insertUser(trx, {
         ...fields,
         language: language ?? 'en',
         password_hash,
@@ -96,7 +99,7 @@ export async function register(input: z.infer<typeof registerSchema>): Promise<R
 export async function announceRegistration(user: User, awaitingActivation: boolean, siteName: string, notifyEmail: string): Promise<void> {
   if (notifyEmail) {
     // Written in the language of the account behind that address, if there is one.
-    const reader = await User.query().whereRaw('lower(email) = lower(?)', [notifyEmail]).first();
+    const reader = await userByEmail(db(), notifyEmail);
     const mail = registrationNoticeMail(mailLanguage(reader?.language), {
       siteName,
       username: user.username,
@@ -124,7 +127,7 @@ const INVALID_ACTIVATION = 'This activation link is not valid or has expired. As
 /** What the activation screen shows for a link, or 404 when the link does not work. */
 export async function checkInvitationToken(token: string): Promise<InvitationCheckResponse> {
   const live = await findLiveToken(token, ['invitation', 'activation']);
-  const user = live ? await User.query().findById(live.user_id) : undefined;
+  const user = live ? await userById(db(), live.user_id) : undefined;
   if (!live || !user) throw notFound(INVALID_ACTIVATION);
   const purpose = live.purpose === 'invitation' ? 'invitation' : 'activation';
   return {
@@ -147,7 +150,7 @@ export async function activateAccount(input: z.infer<typeof activateAccountSchem
   if (live.purpose === 'invitation' && (!input.username || !input.password)) {
     throw badRequest('Choose a username and a password to activate your account.');
   }
-  const user = await User.query().findById(live.user_id);
+  const user = await userById(db(), live.user_id);
   if (!user) throw notFound(INVALID_ACTIVATION);
   // An account an administrator disabled after it was verified stays disabled.
   if (!user.active && user.email_verified_at) throw forbidden('This account is disabled. Contact your administrator.');
@@ -161,7 +164,7 @@ export async function activateAccount(input: z.infer<typeof activateAccountSchem
       const patch: Partial<User> = { active: true, email_verified_at: new Date() };
       if (input.username) patch.username = input.username;
       if (password_hash) patch.password_hash = password_hash;
-      const u = await User.query(trx).patchAndFetchById(used.user_id, patch);
+      const u = await patchUser(trx, used.user_id, patch);
       if (password_hash) await revokeAllSessions(used.user_id, trx);
       return u;
     })
@@ -207,8 +210,8 @@ export async function requestPasswordReset(login: string): Promise<void> {
 
 /** A new activation link for an account never activated: an invitation if it was invited, else a registration's. */
 async function resendActivation(user: User, siteName: string): Promise<void> {
-  const last = await db()('user_tokens').where({ user_id: user.id }).whereIn('purpose', ['invitation', 'activation']).orderBy('id', 'desc').first('purpose');
-  const purpose = last?.purpose === 'invitation' ? 'invitation' : 'activation';
+  const last = await lastTokenPurpose(db(), user.id, ['invitation', 'activation']);
+  const purpose = last === 'invitation' ? 'invitation' : 'activation';
   const token = await issueUserToken(user.id, purpose, ACTIVATION_TTL_MS);
   const vars = { siteName, name: displayName(user), link: link(ACTIVATION_PATH, token.token), ttlMs: ACTIVATION_TTL_MS };
   const lang = mailLanguage(user.language);
@@ -231,7 +234,7 @@ export async function resetPassword(token: string, password: string): Promise<vo
   const userId = await db().transaction(async (trx) => {
     const used = await consumeToken(token, ['password_reset'], trx);
     if (!used) throw notFound(INVALID_RESET);
-    await User.query(trx).patch({ password_hash }).where({ id: used.user_id });
+    await setPasswordHash(trx, used.user_id, password_hash);
     await revokeAllSessions(used.user_id, trx);
     return used.user_id;
   });
@@ -257,7 +260,7 @@ export async function changePassword(
   }
   const self = viewer.id === targetId;
   if (!self && !isSuperAdmin(viewer)) throw notFound();
-  const target = self ? viewer : await User.query().findById(targetId);
+  const target = self ? viewer : await userById(db(), targetId);
   if (!target) throw notFound();
 
   if (self) {
@@ -276,11 +279,11 @@ export async function changePassword(
 
   const password_hash = await hashPassword(input.new_password);
   await db().transaction(async (trx) => {
-    await User.query(trx).patch({ password_hash }).where({ id: targetId });
-    const others = Session.query(trx).delete().where({ user_id: targetId });
-    if (self) others.whereNot({ id: viewerSessionId });
-    await others;
-    await trx('user_tokens').where({ user_id: targetId, purpose: 'password_reset' }).whereNull('used_at').delete();
+    await setPasswordHash(trx, targetId, password_hash);
+    // One's own change keeps the session it was made from.
+    if (self) await deleteOtherSessions(trx, targetId, viewerSessionId);
+    else await deleteSessionsOfUser(trx, targetId);
+    await deleteUnusedTokens(trx, targetId, 'password_reset');
   });
   if (!self) announceRevoked(targetId);
 }

@@ -18,26 +18,18 @@ import { hmac, safeEqual } from '../secrets.js';
 import { remove } from '../storage/index.js';
 import { logger } from '../logger.js';
 import type { Actor } from './actor.js';
+import {
+  countRunningExports,
+  deleteExportRow,
+  exportRow,
+  exportsFinishedBefore,
+  failUnfinishedExport,
+  insertExport,
+  type AnnotationExportRow,
+} from '../repositories/annotation-exports.repository.js';
 
-/** A row of annotation_exports: the state of one export, the one thing the screen and the link read. */
-export interface AnnotationExportRow {
-  id: number;
-  id_user: number;
-  format: AnnotationExportFormat;
-  filters: AnnotationExportFilters;
-  status: AnnotationExportStatus;
-  percent: number;
-  message: string;
-  total: number | null;
-  file_key: string | null;
-  file_name: string | null;
-  size_bytes: string | number | null;
-  finished_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { AnnotationExportRow };
 
-const table = () => db()<AnnotationExportRow>('annotation_exports');
 
 /** The BullMQ job id of an export: queueing it twice keeps one job. */
 export const exportJobId = (id: number) => `annotation-export-${id}`;
@@ -96,18 +88,15 @@ export function exportDto(row: AnnotationExportRow): AnnotationExport {
  */
 export async function startExport(user: Actor, format: AnnotationExportFormat, filters: AnnotationExportFilters): Promise<AnnotationExport> {
   await sweepExports({ userId: user.id }).catch((err) => logger.warn({ err, user_id: user.id }, 'could not clear old exports'));
-  const running = await table().where({ id_user: user.id }).whereIn('status', ['queued', 'processing']).count<{ n: string }[]>({ n: '*' }).first();
-  if (Number(running?.n ?? 0) >= ANNOTATION_EXPORT.maxRunning) {
+  if ((await countRunningExports(db(), user.id)) >= ANNOTATION_EXPORT.maxRunning) {
     throw tooManyRequests(`You already have ${ANNOTATION_EXPORT.maxRunning} exports being made. Wait for one to finish, then try again.`, 30);
   }
-  const [row] = await table()
-    .insert({ id_user: user.id, format, filters: JSON.stringify(filters) as unknown as AnnotationExportFilters, status: 'queued', percent: 0, message: 'Waiting to start' })
-    .returning('*');
+  const row = await insertExport(db(), user.id, format, filters);
   try {
     await enqueue('annotations.export', { id_export: row.id }, { jobId: exportJobId(row.id) });
   } catch (err) {
     logger.error({ err, export_id: row.id }, 'could not queue the export');
-    await table().where({ id: row.id }).delete();
+    await deleteExportRow(db(), row.id);
     throw new HttpError(503, 'The export could not be started. Please try again in a moment.');
   }
   reportExport(row, 'queued', 0, 'Waiting to start');
@@ -128,17 +117,13 @@ async function settleIfLost(row: AnnotationExportRow): Promise<AnnotationExportR
   const job = await queue('exports').getJob(exportJobId(row.id));
   const state = job ? await job.getState() : 'missing';
   if (state !== 'failed' && state !== 'missing' && state !== 'unknown') return row;
-  const [settled] = await table()
-    .where({ id: row.id })
-    .whereIn('status', ['queued', 'processing'])
-    .update({ status: 'failed', message: LOST_EXPORT_MESSAGE, finished_at: new Date(), updated_at: new Date() })
-    .returning('*');
+  const settled = await failUnfinishedExport(db(), row.id, LOST_EXPORT_MESSAGE);
   return settled ?? row;
 }
 
 /** The user's own export; anyone else's is a 404. */
 export async function getExport(user: Actor, id: number): Promise<AnnotationExport> {
-  const row = await table().where({ id, id_user: user.id }).first();
+  const row = await exportRow(db(), id, user.id);
   if (!row) throw notFound('This export does not exist.');
   // Best effort: with Redis away the export shows as last recorded.
   return exportDto(await settleIfLost(row).catch(() => row));
@@ -152,7 +137,7 @@ export async function getExport(user: Actor, id: number): Promise<AnnotationExpo
  */
 export async function exportForDownload(id: number, exp: string, sig: string, callerId?: number): Promise<AnnotationExportRow | null> {
   if (Number(exp) * 1000 < Date.now()) return null;
-  const row = await table().where({ id }).first();
+  const row = await exportRow(db(), id);
   if (!row || row.status !== 'completed' || !row.file_key) return null;
   if (callerId !== undefined && callerId !== row.id_user) return null;
   if (!safeEqual(hmac(`annotation-export|${row.id}|${row.id_user}|${exp}`), sig)) return null;
@@ -173,12 +158,10 @@ export function exportFileName(format: AnnotationExportFormat, at: Date): string
  */
 export async function sweepExports(opts: { userId?: number; now?: Date } = {}): Promise<number> {
   const cutoff = new Date((opts.now ?? new Date()).getTime() - ANNOTATION_EXPORT.keepHours * 3600_000);
-  const q = table().where('finished_at', '<', cutoff).select('id', 'file_key');
-  if (opts.userId) q.where({ id_user: opts.userId });
-  const old = await q;
+  const old = await exportsFinishedBefore(db(), cutoff, opts.userId);
   for (const r of old) {
     await remove(r.file_key);
-    await table().where({ id: r.id }).delete();
+    await deleteExportRow(db(), r.id);
   }
   return old.length;
 }

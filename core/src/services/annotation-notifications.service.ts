@@ -2,6 +2,7 @@ import { NOTICE_TERMS, isolate, notice, type AnnotationChangedEvent, type Annota
 import { db } from '../db/index.js';
 import { logger } from '../logger.js';
 import { notify, type NotifyInput } from './notifications.service.js';
+import { claimOverdueReminder, overdueSnagRows, type OverdueSnag } from '../repositories/annotations.repository.js';
 
 /**
  * Who hears of what happens to a snag (issue 9): the assignee when it is
@@ -77,12 +78,7 @@ export async function notifyAnnotationChange(event: AnnotationChangedEvent): Pro
   }
 }
 
-export interface OverdueSnag {
-  id: number;
-  title: string;
-  due_date: string;
-  project_name: string;
-}
+export type { OverdueSnag };
 
 /** How many overdue snags one reminder names; the rest are counted. */
 const LISTED = 10;
@@ -103,23 +99,14 @@ export function reminderText(snags: readonly OverdueSnag[]): NoticeText {
  * send nothing. Returns who was reminded.
  */
 export async function sendOverdueReminders(day: string): Promise<number[]> {
-  const rows: (OverdueSnag & { id_user: number })[] = await db()('annotations as a')
-    .join('projects as p', 'p.id', 'a.id_project')
-    .join('users as u', 'u.id', db().raw('coalesce(a.id_assignee, a.id_author)'))
-    .where('u.active', true)
-    .whereNot('a.status', 'closed')
-    .whereNotNull('a.due_date')
-    .where('a.due_date', '<', day)
-    .select('a.id', 'a.title', db().raw(`to_char(a.due_date, 'YYYY-MM-DD') as due_date`), 'p.name as project_name', 'u.id as id_user')
-    .orderBy([{ column: 'a.due_date', order: 'asc' }, { column: 'a.id', order: 'asc' }]);
+  const rows = await overdueSnagRows(db(), day);
   const byUser = new Map<number, OverdueSnag[]>();
   for (const r of rows) byUser.set(r.id_user, [...(byUser.get(r.id_user) ?? []), r]);
   const reminded: number[] = [];
   for (const [userId, snags] of byUser) {
     try {
       const sent = await db().transaction(async (trx) => {
-        const fresh = await trx('annotation_reminders').insert({ id_user: userId, day, snags: snags.length }).onConflict(['id_user', 'day']).ignore().returning('id_user');
-        if (!fresh.length) return false;
+        if (!(await claimOverdueReminder(trx, userId, day, snags.length))) return false;
         await notify(userId, { kind: 'snag_overdue', ...reminderText(snags), type: 'error', link: '/snaglist?due=overdue&assignee=me' }, { key: `snag-overdue-${day}-u${userId}` });
         return true;
       });

@@ -1,23 +1,13 @@
 import crypto from 'node:crypto';
 import { API_KEYS_PER_USER, PERSONAL_API_KEY_PATTERN, SITE_API_KEY_MIN_LENGTH, type ApiKey, type ApiKeyCreate, type ApiKeyCreated, type ApiKeyScope } from '@sitewalk/proto';
-import { User, db } from '../db/index.js';
+import { type User, db } from '../db/index.js';
+import { apiKeysOfUser, countLiveApiKeys, insertApiKey, liveApiKeyByPrefix, revokeApiKeyRow, setApiKeyLastUsed, type ApiKeyRow } from '../repositories/api-keys.repository.js';
+import { activeUserById, firstActiveSuperAdmin, lockUser } from '../repositories/users.repository.js';
 import { notFound, unprocessable } from '../errors.js';
 import { logger } from '../logger.js';
 import { hashToken, safeEqual } from '../secrets.js';
 import { getSetting } from './settings.service.js';
 import { iso, isoOrNull } from '../db/query-types.js';
-
-interface ApiKeyRow {
-  id: number;
-  id_user: number;
-  name: string;
-  scope: ApiKeyScope;
-  prefix: string;
-  key_hash: string;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  created_at: Date;
-}
 
 /** Who a request carrying a key acts as, and what the key allows. */
 export interface ApiKeyPrincipal {
@@ -42,7 +32,7 @@ const toDto = (r: ApiKeyRow): ApiKey => ({
 
 /** GET /api-keys: the account's keys, newest first, revoked ones included (marked). */
 export async function listApiKeys(userId: number): Promise<ApiKey[]> {
-  const rows: ApiKeyRow[] = await db()('api_keys').where({ id_user: userId }).orderBy('id', 'desc');
+  const rows = await apiKeysOfUser(db(), userId);
   return rows.map(toDto);
 }
 
@@ -50,28 +40,22 @@ export async function listApiKeys(userId: number): Promise<ApiKey[]> {
 export async function createApiKey(userId: number, input: ApiKeyCreate): Promise<ApiKeyCreated> {
   return db().transaction(async (trx) => {
     // One account's key creations queue behind each other, so the count below cannot be raced past.
-    await trx('users').where({ id: userId }).forUpdate().first('id');
-    const [{ count }] = await trx('api_keys').where({ id_user: userId }).whereNull('revoked_at').count<{ count: string }[]>('id as count');
-    if (Number(count) >= API_KEYS_PER_USER) {
+    await lockUser(trx, userId);
+    if ((await countLiveApiKeys(trx, userId)) >= API_KEYS_PER_USER) {
       throw unprocessable(`An account holds at most ${API_KEYS_PER_USER} API keys. Revoke one you no longer use first.`);
     }
     const prefix = `sw_${crypto.randomBytes(6).toString('hex')}`;
     const key = `${prefix}_${crypto.randomBytes(32).toString('base64url')}`;
-    const [row] = await trx('api_keys')
-      .insert({ id_user: userId, name: input.name, scope: input.scope, prefix, key_hash: hashToken(key) })
-      .returning('*');
-    return { ...toDto(row as ApiKeyRow), key };
+    const row = await insertApiKey(trx, { id_user: userId, name: input.name, scope: input.scope, prefix, key_hash: hashToken(key) });
+    return { ...toDto(row), key };
   });
 }
 
 /** DELETE /api-keys/:id: the key stops working at once; another account's key is "not found". */
 export async function revokeApiKey(userId: number, id: number): Promise<ApiKey> {
-  const [row] = await db()('api_keys')
-    .where({ id, id_user: userId })
-    .update({ revoked_at: db().raw('coalesce(revoked_at, now())') })
-    .returning('*');
+  const row = await revokeApiKeyRow(db(), id, userId);
   if (!row) throw notFound('This API key does not exist.');
-  return toDto(row as ApiKeyRow);
+  return toDto(row);
 }
 
 /** How often a key's "last used" time is written: at most once a minute per key and process. */
@@ -84,19 +68,16 @@ async function touchApiKey(row: Pick<ApiKeyRow, 'id' | 'last_used_at'>, now = Da
   if (now - last < TOUCH_EVERY_MS) return;
   touched.set(row.id, now);
   if (touched.size > 10_000) touched.clear();
-  await db()('api_keys')
-    .where({ id: row.id })
-    .update({ last_used_at: new Date(now) })
-    .catch((err: unknown) => logger.warn({ err, api_key_id: row.id }, 'could not note when an API key was last used'));
+  await setApiKeyLastUsed(db(), row.id, new Date(now)).catch((err: unknown) => logger.warn({ err, api_key_id: row.id }, 'could not note when an API key was last used'));
 }
 
 /** The owner and scope of a personal key (sw_…), or null when it is unknown, revoked or its owner is inactive. */
 async function resolvePersonalKey(key: string): Promise<ApiKeyPrincipal | null> {
   const m = PERSONAL_API_KEY_PATTERN.exec(key);
   if (!m) return null;
-  const row: ApiKeyRow | undefined = await db()('api_keys').where({ prefix: `sw_${m[1]}` }).whereNull('revoked_at').first();
+  const row = await liveApiKeyByPrefix(db(), `sw_${m[1]}`);
   if (!row || !safeEqual(row.key_hash, hashToken(key))) return null;
-  const user = await User.query().findById(row.id_user).where({ active: true });
+  const user = await activeUserById(db(), row.id_user);
   if (!user) return null;
   await touchApiKey(row);
   return { user, scope: row.scope, keyId: row.id, limitKey: `key:${row.id}` };
@@ -110,7 +91,7 @@ async function resolvePersonalKey(key: string): Promise<ApiKeyPrincipal | null> 
 async function resolveSiteKey(key: string): Promise<ApiKeyPrincipal | null> {
   const site = String((await getSetting('api_key')) ?? '');
   if (site.length < SITE_API_KEY_MIN_LENGTH || !safeEqual(hashToken(site), hashToken(key))) return null;
-  const user = await User.query().where({ super_admin: true, active: true }).orderBy('id').first();
+  const user = await firstActiveSuperAdmin(db());
   if (!user) return null;
   return { user, scope: 'read-write', keyId: null, limitKey: 'site' };
 }

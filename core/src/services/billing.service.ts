@@ -34,7 +34,33 @@ import { paymentNotices, refundNotices, type Notice } from './billing-notices.js
 import { getCompany } from './company.service.js';
 import { approveUrlOf, captureOrder, createOrder, minorOf, type PaypalCredentials } from '../paypal/paypal-client.js';
 import type { Actor } from './actor.js';
-import type { Db } from '../db/query-types.js';
+import { isUniqueViolation, type Db } from '../db/query-types.js';
+import {
+  deleteInvoiceRow,
+  deletePendingInvoice,
+  insertInvoice,
+  insertPaymentOnce,
+  invoiceRowById,
+  invoiceRows,
+  lockInvoice,
+  markInvoicePaid,
+  nextInvoiceSequence,
+  setPaypalOrder,
+  voidInvoice,
+  type InvoiceRow,
+} from '../repositories/invoices.repository.js';
+import {
+  activePlanRow,
+  activePlanRows,
+  insertSubscription,
+  ownedSubscription,
+  patchSubscription,
+  runningPlanOf,
+  startWaitingPlanRows,
+  type CataloguePlanRow,
+  type OwnedSubscription,
+} from '../repositories/plans.repository.js';
+import { superAdminIds, userById } from '../repositories/users.repository.js';
 
 /**
  * Paying for a plan: the server prices the plan and period (the browser
@@ -45,9 +71,6 @@ import type { Db } from '../db/query-types.js';
  * takes the next invoice number and extends the plan; the PDF and the mail
  * follow from the invoice.generate job.
  */
-
-const isCode = (err: unknown, code: string) =>
-  (err as { code?: string }).code === code || (err as { nativeError?: { code?: string } }).nativeError?.code === code;
 
 // ---- Settings ----
 
@@ -82,7 +105,7 @@ const sellerOf = (s: Settings): InvoiceParty => ({
 
 /** The buyer on an invoice: the user's company (/mycompany) when they have one, else their profile. */
 async function buyerOf(k: Db, userId: number): Promise<InvoiceParty> {
-  const u = await k('users').where({ id: userId }).first('username', 'email', 'first_name', 'last_name', 'company', 'tax_id', 'street', 'city', 'postal_code', 'province', 'country');
+  const u = (await userById(k, userId))!;
   const c = await getCompany(userId, k);
   const src = c ?? { name: u.company || [u.first_name, u.last_name].filter(Boolean).join(' ') || u.username, ...u };
   const cityLine = [src.postal_code, src.city].filter(Boolean).join(' ');
@@ -96,19 +119,7 @@ async function buyerOf(k: Db, userId: number): Promise<InvoiceParty> {
 
 // ---- Plans and quotes ----
 
-interface PlanRow {
-  id: number;
-  name: string;
-  description: string;
-  price: string;
-  currency: string;
-  period: PlanPeriod;
-  price_month_minor: number | null;
-  price_year_minor: number | null;
-  active: boolean;
-}
-
-const billable = (p: PlanRow): BillablePlan => ({
+const billable = (p: CataloguePlanRow): BillablePlan => ({
   id: p.id,
   name: p.name,
   description: p.description,
@@ -118,42 +129,21 @@ const billable = (p: PlanRow): BillablePlan => ({
   }),
 });
 
-async function subscriptionOf(k: Db, userId: number) {
-  return k('plan_subscriptions').where({ id_owner: userId }).first('id', 'id_plan', k.raw(`to_char(expires_at, 'YYYY-MM-DD') as expires_at`));
-}
-
 /** What the user would pay now for a plan and period, and the dates it would run. */
 export async function quote(userId: number, idPlan: number, period: PlanPeriod, k: Db = db(), settings?: Settings): Promise<Quote> {
   const s = settings ?? (await getSettings(k));
-  const plan: PlanRow | undefined = await k('plans').where({ id: idPlan, active: true }).first();
+  const plan = await activePlanRow(k, idPlan);
   if (!plan) throw notFound('This plan is not offered.');
   const amount = priceFor(plan, period);
   if (amount == null || amount <= 0) throw badRequest(`The plan "${plan.name}" is not sold per ${period}.`);
-  const member = await k('plan_members').where({ id_user: userId, status: 'active' }).first('id');
-  if (member) throw conflict('You use the plan of its owner; only the owner pays for it. Leave that plan first to buy your own.');
-  const sub = await subscriptionOf(k, userId);
+  if (await runningPlanOf(k, userId, true)) throw conflict('You use the plan of its owner; only the owner pays for it. Leave that plan first to buy your own.');
+  const sub = await ownedSubscription(k, userId);
   const today = dayInZone(new Date(), s.timezone);
   const dates = paidPeriod(sub?.expires_at ?? null, today, period);
   return { id_plan: plan.id, plan_name: plan.name, period, currency: plan.currency, ...totals(amount, taxRateBp(Number(s.tax_rate) || 0)), ...dates };
 }
 
 // ---- Invoices: reading ----
-
-/** An invoice as stored: the API's fields (proto) with the database's own dates and PDF columns. */
-type InvoiceRow = Pick<Invoice, 'id' | 'id_user' | 'username' | 'kind' | 'number' | 'id_credited' | 'status' | 'method' | 'reference' | 'id_plan' | 'plan_name' | 'period' | 'period_start' | 'period_end' | 'currency' | 'subtotal_minor' | 'tax_rate_bp' | 'tax_minor' | 'total_minor' | 'seller' | 'buyer' | 'lines'> & {
-  paypal_order_id: string | null;
-  paid_at: Date | null;
-  created_at: Date;
-  pdf_key: string | null;
-  pdf_status: string | null;
-};
-
-
-function invoiceQuery(k: Db) {
-  return k('invoices as i')
-    .join('users as u', 'u.id', 'i.id_user')
-    .select('i.*', 'u.username', k.raw(`to_char(i.period_start, 'YYYY-MM-DD') as period_start`), k.raw(`to_char(i.period_end, 'YYYY-MM-DD') as period_end`));
-}
 
 export function invoiceDto(r: InvoiceRow, opts: { urls?: boolean; bank?: BankDetails | null } = {}): Invoice {
   const dto: Invoice = {
@@ -188,27 +178,17 @@ export function invoiceDto(r: InvoiceRow, opts: { urls?: boolean; bank?: BankDet
   return dto;
 }
 
-/** The invoice row for the worker and the services (no access check). */
-export async function invoiceRow(id: number, k: Db = db()): Promise<InvoiceRow | undefined> {
-  return invoiceQuery(k).where('i.id', id).first();
-}
-
 /** GET /invoices: the user's own invoices; super admins may name another user (or see everyone's without user_id). */
 export async function listInvoices(user: Actor, q: InvoiceListQuery): Promise<Invoice[]> {
   if (q.user_id && q.user_id !== user.id && !user.super_admin) throw forbidden("Only administrators can see another user's invoices.");
-  const k = db();
-  const query = invoiceQuery(k).orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(1000);
-  if (!user.super_admin) query.where('i.id_user', user.id);
-  else if (q.user_id) query.where('i.id_user', q.user_id);
-  if (q.status) query.where('i.status', q.status);
-  const rows: InvoiceRow[] = await query;
+  const rows = await invoiceRows(db(), { userId: user.super_admin ? q.user_id : user.id, status: q.status }, 1000);
   const bank = bankDetails(await getSettings());
   return rows.map((r) => invoiceDto(r, { urls: q.with_temp_urls, bank }));
 }
 
 /** GET /invoices/{id}: one's own (any for super admins); another user's is not found. */
 export async function getInvoice(user: Actor, id: number, urls = false): Promise<Invoice> {
-  const r = await invoiceRow(id);
+  const r = await invoiceRowById(db(), id);
   if (!r || (r.id_user !== user.id && !user.super_admin)) throw notFound('Invoice not found.');
   return invoiceDto(r, { urls, bank: bankDetails(await getSettings()) });
 }
@@ -217,14 +197,12 @@ export async function getInvoice(user: Actor, id: number, urls = false): Promise
 export async function billingInfo(user: Actor): Promise<BillingInfo> {
   const k = db();
   const s = await getSettings();
-  const owned = await k('plan_subscriptions as s').join('plans as p', 'p.id', 's.id_plan').where('s.id_owner', user.id).first('s.id_plan', 'p.name', k.raw(`to_char(s.expires_at, 'YYYY-MM-DD') as expires_at`));
-  const member = owned
-    ? null
-    : await k('plan_members as m').join('plan_subscriptions as s', 's.id', 'm.id_subscription').join('plans as p', 'p.id', 's.id_plan').where({ 'm.id_user': user.id, 'm.status': 'active' }).first('s.id_plan', 'p.name', k.raw(`to_char(s.expires_at, 'YYYY-MM-DD') as expires_at`));
+  const owned = await runningPlanOf(k, user.id, false);
+  const member = owned ? null : await runningPlanOf(k, user.id, true);
   const sub = owned ?? member;
   const today = dayInZone(new Date(), s.timezone);
-  const plans: PlanRow[] = await k('plans').where({ active: true }).orderBy('name');
-  const rows: InvoiceRow[] = await invoiceQuery(k).where('i.id_user', user.id).orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(200);
+  const plans = await activePlanRows(k);
+  const rows = await invoiceRows(k, { userId: user.id }, 200);
   const bank = bankDetails(s);
   return {
     plan: sub ? { id_plan: sub.id_plan, name: sub.name, expires_at: sub.expires_at, days_left: daysBetween(today, sub.expires_at), expired: daysBetween(today, sub.expires_at) <= 0, is_owner: !!owned } : null,
@@ -255,34 +233,32 @@ export async function checkout(user: Actor, req: CheckoutRequest, origin = confi
   let id = 0;
   for (let tries = 0; !id; tries++) {
     try {
-      [{ id }] = await k('invoices')
-        .insert({
-          id_user: user.id,
-          kind: 'invoice',
-          status: 'pending',
-          method: req.method,
-          reference: newReference(),
-          id_plan: q.id_plan,
-          plan_name: q.plan_name,
-          period: q.period,
-          period_start: q.period_start,
-          period_end: q.period_end,
-          currency: q.currency,
-          subtotal_minor: q.subtotal_minor,
-          tax_rate_bp: q.tax_rate_bp,
-          tax_minor: q.tax_minor,
-          total_minor: q.total_minor,
-          seller: JSON.stringify(sellerOf(s)),
-          buyer: JSON.stringify(await buyerOf(k, user.id)),
-          lines: JSON.stringify([line]),
-        })
-        .returning('id');
+      id = await insertInvoice(k, {
+        id_user: user.id,
+        kind: 'invoice',
+        status: 'pending',
+        method: req.method,
+        reference: newReference(),
+        id_plan: q.id_plan,
+        plan_name: q.plan_name,
+        period: q.period,
+        period_start: q.period_start,
+        period_end: q.period_end,
+        currency: q.currency,
+        subtotal_minor: q.subtotal_minor,
+        tax_rate_bp: q.tax_rate_bp,
+        tax_minor: q.tax_minor,
+        total_minor: q.total_minor,
+        seller: JSON.stringify(sellerOf(s)),
+        buyer: JSON.stringify(await buyerOf(k, user.id)),
+        lines: JSON.stringify([line]),
+      });
     } catch (err) {
       // A reference drawn twice: draw again.
-      if (!isCode(err, '23505') || tries > 3) throw err;
+      if (!isUniqueViolation(err) || tries > 3) throw err;
     }
   }
-  const row = (await invoiceRow(id, k))!;
+  const row = (await invoiceRowById(k, id))!;
   if (req.method === 'bank_transfer') {
     await queueInvoiceJob(id, 'pending');
     tellInvoiceChanged(row.id_user, id, 'pending');
@@ -303,10 +279,10 @@ export async function checkout(user: Actor, req: CheckoutRequest, origin = confi
     });
     const approve = approveUrlOf(order);
     if (!approve) throw badRequest('PayPal gave no page to approve the payment. Please try again.');
-    await k('invoices').where({ id }).update({ paypal_order_id: order.id, updated_at: k.fn.now() });
+    await setPaypalOrder(k, id, order.id);
     return { invoice: invoiceDto({ ...row, paypal_order_id: order.id }), approve_url: approve, bank: null };
   } catch (err) {
-    await k('invoices').where({ id, status: 'pending' }).whereNull('number').delete();
+    await deletePendingInvoice(k, id);
     throw err;
   }
 }
@@ -318,7 +294,7 @@ export async function checkout(user: Actor, req: CheckoutRequest, origin = confi
  * the capture id is recorded once.
  */
 export async function capturePaypal(user: Actor, invoiceId: number): Promise<Invoice> {
-  const r = await invoiceRow(invoiceId);
+  const r = await invoiceRowById(db(), invoiceId);
   if (!r || r.id_user !== user.id) throw notFound('Invoice not found.');
   if (r.status === 'paid') return invoiceDto(r, { urls: true });
   if (r.status !== 'pending' || r.method !== 'paypal' || !r.paypal_order_id) throw conflict('This invoice is not waiting for a PayPal payment.');
@@ -352,7 +328,7 @@ export interface PaymentInput {
  * plan extended. Returns false when there was nothing to do (already paid).
  */
 export async function recordPaymentIn(trx: Knex.Transaction, invoiceId: number, p: PaymentInput): Promise<boolean> {
-  const inv = await trx('invoices').where({ id: invoiceId }).forUpdate().first('id', 'id_user', 'status', 'kind', 'total_minor', 'currency', 'id_plan', 'period');
+  const inv = await lockInvoice(trx, invoiceId);
   if (!inv) throw notFound('Invoice not found.');
   if (inv.status === 'paid') return false;
   if (inv.status !== 'pending' || inv.kind !== 'invoice') throw conflict('Only a pending invoice can be paid.');
@@ -360,30 +336,22 @@ export async function recordPaymentIn(trx: Knex.Transaction, invoiceId: number, 
     logger.warn({ invoice: invoiceId, provider: p.provider }, 'a payment did not match its invoice');
     throw conflict(`The payment of ${formatMoney(p.amountMinor, p.currency)} does not match the invoice total of ${formatMoney(inv.total_minor, inv.currency)}.`);
   }
-  const claimed = await trx('payments')
-    .insert({ id_invoice: invoiceId, provider: p.provider, provider_ref: p.ref, amount_minor: p.amountMinor, currency: p.currency, recorded_by: p.recordedBy ?? null })
-    .onConflict('provider_ref')
-    .ignore()
-    .returning('id');
-  if (!claimed.length) return false;
+  const claimed = await insertPaymentOnce(trx, { id_invoice: invoiceId, provider: p.provider, provider_ref: p.ref, amount_minor: p.amountMinor, currency: p.currency, recorded_by: p.recordedBy ?? null });
+  if (!claimed) return false;
   const s = await getSettings(trx);
   const today = dayInZone(new Date(), s.timezone);
   // The period is settled now, from the plan as it stands at payment (an earlier invoice may have been paid since checkout).
-  const sub = await trx('plan_subscriptions').where({ id_owner: inv.id_user }).forUpdate().first('id', 'id_plan', trx.raw(`to_char(expires_at, 'YYYY-MM-DD') as expires_at`));
+  const sub = await ownedSubscription(trx, inv.id_user, { lock: true });
   const dates = paidPeriod(sub?.expires_at ?? null, today, inv.period);
   const number = await nextNumber(trx, Number(today.slice(0, 4)));
-  await trx('invoices').where({ id: invoiceId }).update({ status: 'paid', number, paid_at: trx.fn.now(), ...dates, updated_at: trx.fn.now() });
+  await markInvoicePaid(trx, invoiceId, number, dates);
   if (inv.id_plan) await extendPlan(trx, inv.id_user, inv.id_plan, sub, dates, today);
   return true;
 }
 
-/** The next invoice number of a year, from its counter row (made on first use, locked until commit). */
+/** The next invoice number of a year (a rollback gives it back). */
 async function nextNumber(trx: Knex.Transaction, year: number): Promise<string> {
-  const { rows } = await trx.raw<{ rows: { last: number }[] }>(
-    'insert into invoice_counters (year, last) values (?, 1) on conflict (year) do update set last = invoice_counters.last + 1 returning last',
-    [year],
-  );
-  return formatInvoiceNumber(year, rows[0].last);
+  return formatInvoiceNumber(year, await nextInvoiceSequence(trx, year));
 }
 
 /**
@@ -396,25 +364,25 @@ async function extendPlan(
   trx: Knex.Transaction,
   userId: number,
   planId: number,
-  sub: { id: number; id_plan: number; expires_at: string } | undefined,
+  sub: OwnedSubscription | undefined,
   dates: { period_start: string; period_end: string },
   today: string,
 ) {
   if (!sub) {
-    await trx('plan_subscriptions').insert({ id_plan: planId, id_owner: userId, expires_at: dates.period_end });
+    await insertSubscription(trx, { id_plan: planId, id_owner: userId, expires_at: dates.period_end });
     return;
   }
   const running = sub.expires_at > today;
   if (sub.id_plan === planId || !running) {
-    await trx('plan_subscriptions').where({ id: sub.id }).update({ id_plan: planId, expires_at: dates.period_end, next_id_plan: null, next_plan_from: null, updated_at: trx.fn.now() });
+    await patchSubscription(trx, sub.id, { id_plan: planId, expires_at: dates.period_end, next_id_plan: null, next_plan_from: null });
   } else {
-    await trx('plan_subscriptions').where({ id: sub.id }).update({ expires_at: dates.period_end, next_id_plan: planId, next_plan_from: dates.period_start, updated_at: trx.fn.now() });
+    await patchSubscription(trx, sub.id, { expires_at: dates.period_end, next_id_plan: planId, next_plan_from: dates.period_start });
   }
 }
 
 /** Switches subscriptions whose bought plan starts on or before `today` (the daily expiry scan calls it). */
 export async function startWaitingPlans(today: string, k: Db = db()): Promise<number> {
-  return k('plan_subscriptions').whereNotNull('next_id_plan').where('next_plan_from', '<=', today).update({ id_plan: k.ref('next_id_plan'), next_id_plan: null, next_plan_from: null, updated_at: k.fn.now() });
+  return startWaitingPlanRows(k, today);
 }
 
 const queueInvoiceJob = (id: number, status: string) =>
@@ -423,7 +391,7 @@ const queueInvoiceJob = (id: number, status: string) =>
 function tellInvoiceChanged(userId: number, id: number, status: string) {
   try {
     emitTo(userRoom(userId), 'invoice:changed', { id_invoice: id, status });
-    void db()('users').where({ super_admin: true }).pluck('id').then((ids: number[]) => ids.forEach((a) => a !== userId && emitTo(userRoom(a), 'invoice:changed', { id_invoice: id, status })));
+    void superAdminIds(db(), { withInactive: true }).then((ids) => ids.forEach((a) => a !== userId && emitTo(userRoom(a), 'invoice:changed', { id_invoice: id, status })));
   } catch (err) {
     logger.warn({ err }, 'could not emit invoice:changed');
   }
@@ -437,13 +405,13 @@ async function tellPlanChange(userId: number, notices: { user: Notice; admins: N
 
 /** After a payment committed: the PDF and mail job, the live update and the notices. Best effort, each. */
 export async function afterPayment(invoiceId: number): Promise<void> {
-  const r = await invoiceRow(invoiceId);
+  const r = await invoiceRowById(db(), invoiceId);
   if (!r || r.status !== 'paid') return;
   await queueInvoiceJob(r.id, 'paid');
   tellInvoiceChanged(r.id_user, r.id, 'paid');
   try {
     // The plan bought waits when another one still runs (recordPaymentIn put it in next_id_plan).
-    const sub = await db()('plan_subscriptions').where({ id_owner: r.id_user }).first('next_id_plan', db().raw(`to_char(next_plan_from, 'YYYY-MM-DD') as next_plan_from`));
+    const sub = await ownedSubscription(db(), r.id_user);
     const waiting = !!sub && sub.next_id_plan === r.id_plan && sub.next_plan_from === r.period_start;
     await tellPlanChange(r.id_user, paymentNotices(r, waiting), `invoice-paid-${r.id}`, 'success');
   } catch (err) {
@@ -453,14 +421,14 @@ export async function afterPayment(invoiceId: number): Promise<void> {
 
 /** After a refund committed: the credit note's PDF and mail, the live update, the notices. Best effort, each. */
 export async function afterRefund(invoiceId: number, creditId: number): Promise<void> {
-  const [r, note] = await Promise.all([invoiceRow(invoiceId), invoiceRow(creditId)]);
+  const [r, note] = await Promise.all([invoiceRowById(db(), invoiceId), invoiceRowById(db(), creditId)]);
   if (!r || !note) return;
   // The credit note's PDF and mail, and the voided invoice's PDF marked void (until then its list entry waits for one).
   await Promise.all([queueInvoiceJob(creditId, 'paid'), queueInvoiceJob(r.id, 'void')]);
   tellInvoiceChanged(r.id_user, r.id, 'void');
   try {
     const s = await getSettings();
-    const sub = await subscriptionOf(db(), r.id_user);
+    const sub = await ownedSubscription(db(), r.id_user);
     await tellPlanChange(r.id_user, refundNotices(r, note.number ?? note.reference, sub?.expires_at ?? null, dayInZone(new Date(), s.timezone)), `invoice-refunded-${r.id}`, 'warning');
   } catch (err) {
     logger.error({ err, invoice: r.id }, 'could not send a refund notification');
@@ -469,7 +437,7 @@ export async function afterRefund(invoiceId: number, creditId: number): Promise<
 
 /** PUT /invoices/{id}/mark-paid (super admin): the bank transfer arrived. */
 export async function markPaid(admin: Actor, id: number): Promise<Invoice> {
-  const r = await invoiceRow(id);
+  const r = await invoiceRowById(db(), id);
   if (!r) throw notFound('Invoice not found.');
   if (r.status === 'paid') throw conflict(`Invoice ${r.number} is already paid.`);
   if (r.status !== 'pending' || r.kind !== 'invoice') throw conflict('Only a pending invoice can be marked paid.');
@@ -485,12 +453,12 @@ export async function markPaid(admin: Actor, id: number): Promise<Invoice> {
  */
 export async function deleteInvoice(id: number): Promise<{ id: number }> {
   const pdfKey = await db().transaction(async (trx) => {
-    const r = await trx('invoices').where({ id }).forUpdate().first('id', 'status', 'number', 'pdf_key');
+    const r = await lockInvoice(trx, id);
     if (!r) throw notFound('Invoice not found.');
     if (r.status === 'paid') throw conflict('A paid invoice cannot be deleted; it can only be voided by a credit note (refund the payment).');
     if (r.number) throw conflict(`Invoice ${r.number} has a number and is kept for the records.`);
-    await trx('invoices').where({ id }).delete();
-    return r.pdf_key as string | null;
+    await deleteInvoiceRow(trx, id);
+    return r.pdf_key;
   });
   // Its payment-request PDF goes with it (after the commit: a rollback keeps both).
   await remove(pdfKey).catch((err) => logger.warn({ err, invoice: id }, 'could not remove the PDF of a deleted invoice'));
@@ -504,13 +472,14 @@ export async function deleteInvoice(id: number): Promise<{ id: number }> {
  * Returns the credit note's id, or null when already voided.
  */
 export async function creditNoteIn(trx: Knex.Transaction, invoiceId: number): Promise<number | null> {
-  const inv = await trx('invoices').where({ id: invoiceId }).forUpdate().first();
+  const inv = await lockInvoice(trx, invoiceId);
   if (!inv || inv.status !== 'paid' || inv.kind !== 'invoice') return null;
   const s = await getSettings(trx);
   const number = await nextNumber(trx, Number(dayInZone(new Date(), s.timezone).slice(0, 4)));
   const neg = (v: number) => -v;
-  const [{ id }] = await trx('invoices')
-    .insert({
+  const id = await insertInvoice(
+    trx,
+    {
       id_user: inv.id_user,
       kind: 'credit_note',
       id_credited: inv.id,
@@ -531,26 +500,22 @@ export async function creditNoteIn(trx: Knex.Transaction, invoiceId: number): Pr
       seller: JSON.stringify(inv.seller),
       buyer: JSON.stringify(inv.buyer),
       lines: JSON.stringify((inv.lines as Invoice['lines']).map((l) => ({ ...l, description: `Credit for ${inv.number}: ${l.description}`, unit_minor: -l.unit_minor, amount_minor: -l.amount_minor }))),
-      paid_at: trx.fn.now(),
-    })
-    .returning('id');
-  await trx('invoices').where({ id: inv.id }).update({ status: 'void', updated_at: trx.fn.now() });
+    },
+    { paidNow: true },
+  );
+  await voidInvoice(trx, inv.id);
   await takePeriodBack(trx, inv.id);
   return id;
 }
 
 /** The refunded invoice's period comes off its buyer's plan, in the refund's transaction (billing-rules planAfterRefund). */
 async function takePeriodBack(trx: Knex.Transaction, invoiceId: number) {
-  const inv = await trx('invoices')
-    .where({ id: invoiceId })
-    .first('id_user', 'id_plan', trx.raw(`to_char(period_start, 'YYYY-MM-DD') as period_start`), trx.raw(`to_char(period_end, 'YYYY-MM-DD') as period_end`));
-  const sub = await trx('plan_subscriptions')
-    .where({ id_owner: inv.id_user })
-    .forUpdate()
-    .first('id', 'next_id_plan', trx.raw(`to_char(expires_at, 'YYYY-MM-DD') as expires_at`), trx.raw(`to_char(next_plan_from, 'YYYY-MM-DD') as next_plan_from`));
+  const inv = (await invoiceRowById(trx, invoiceId))!;
+  const sub = await ownedSubscription(trx, inv.id_user, { lock: true });
   if (!sub) return;
-  const after = planAfterRefund(sub, inv);
-  await trx('plan_subscriptions').where({ id: sub.id }).update({ ...after, updated_at: trx.fn.now() });
+  // Only the three fields the rule settles (when nothing changes it hands back the subscription as it is).
+  const { expires_at, next_id_plan, next_plan_from } = planAfterRefund(sub, inv);
+  await patchSubscription(trx, sub.id, { expires_at, next_id_plan, next_plan_from });
 }
 
 export { queueInvoiceJob, tellInvoiceChanged };

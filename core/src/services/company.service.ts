@@ -2,6 +2,7 @@ import type { Company, CompanySaveRequest } from '@sitewalk/proto';
 import { db } from '../db/index.js';
 import { badRequest, notFound } from '../errors.js';
 import type { Db } from '../db/query-types.js';
+import { companyOfUser, deleteCompanyRow, insertCompanyRow, updateCompanyRow, type CompanyRow } from '../repositories/companies.repository.js';
 
 /**
  * The buyer's company (/mycompany, the Company entity of the generic edit
@@ -9,12 +10,10 @@ import type { Db } from '../db/query-types.js';
  * Invoices keep the buyer as it was when they were made.
  */
 
-const COLUMNS = ['id', 'id_user', 'name', 'tax_id', 'street', 'city', 'postal_code', 'province', 'country', 'email', 'updated_at'];
-
-const dto = (r: Company & { updated_at: string | Date }): Company => ({ ...r, updated_at: new Date(r.updated_at).toISOString() });
+const dto = (r: CompanyRow): Company => ({ ...r, updated_at: new Date(r.updated_at).toISOString() });
 
 export async function getCompany(userId: number, k: Db = db()): Promise<Company | null> {
-  const r = await k('companies').where({ id_user: userId }).first(COLUMNS);
+  const r = await companyOfUser(k, userId);
   return r ? dto(r) : null;
 }
 
@@ -23,10 +22,10 @@ export async function saveCompany(userId: number, patch: CompanySaveRequest): Pr
   const k = db();
   const existing = await getCompany(userId, k);
   if (existing) {
-    await k('companies').where({ id_user: userId }).update({ ...patch, updated_at: k.fn.now() });
+    await updateCompanyRow(k, userId, patch);
   } else {
     if (!patch.name) throw badRequest('Company name is required');
-    await k('companies').insert({ ...patch, id_user: userId }).onConflict('id_user').merge({ ...patch, updated_at: k.fn.now() });
+    await insertCompanyRow(k, userId, patch);
   }
   return (await getCompany(userId, k))!;
 }
@@ -34,6 +33,6 @@ export async function saveCompany(userId: number, patch: CompanySaveRequest): Pr
 export async function deleteCompany(userId: number): Promise<{ id: number }> {
   const existing = await getCompany(userId);
   if (!existing) throw notFound('You have no company saved.');
-  await db()('companies').where({ id_user: userId }).delete();
+  await deleteCompanyRow(db(), userId);
   return { id: existing.id };
 }

@@ -2,6 +2,7 @@ import i18next, { type i18n } from 'i18next';
 import { SETTINGS_DEFAULTS, bidiIsolatingFormatter, noticeInLanguage, type NoticeParams, type Translate } from '@sitewalk/proto';
 import { db } from '../db/index.js';
 import { readTranslations } from '../translations.js';
+import { settingValue } from '../repositories/settings.repository.js';
 
 /**
  * Notifications in a recipient's language on the server side (the API's
@@ -45,8 +46,8 @@ export async function translatorFor(lang: string | null | undefined, site: strin
 
 /** The site's name (setting `name`), which notices call the site by. */
 export async function siteName(): Promise<string> {
-  const row: { value: unknown } | undefined = await db()('settings').where({ key: 'name' }).first('value');
-  return (typeof row?.value === 'string' && row.value.trim()) || SETTINGS_DEFAULTS.name;
+  const name = await settingValue(db(), 'name');
+  return (typeof name === 'string' && name.trim()) || SETTINGS_DEFAULTS.name;
 }
 
 export interface StoredNotice {

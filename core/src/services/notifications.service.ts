@@ -13,7 +13,20 @@ import {
   type NotificationPreferences,
   type Page,
 } from '@sitewalk/proto';
-import { Notification, NotificationGlobalSetting, NotificationPreference, db, notificationDto, preparedQuery } from '../db/index.js';
+import { type NotificationGlobalSetting, type NotificationPreference, db, notificationDto } from '../db/index.js';
+import {
+  countUnread,
+  deleteNotificationRows,
+  insertMissingPreferences,
+  markNotificationsRead,
+  notificationOfUser,
+  notificationPageRows,
+  patchGlobalPreferences,
+  patchPreference,
+  preferenceOfUser,
+  preferenceRows,
+} from '../repositories/notifications.repository.js';
+import { superAdminIds } from '../repositories/users.repository.js';
 import { enqueue } from '../queue/index.js';
 import { emitTo } from '../realtime/emitter.js';
 import { type Db } from '../db/query-types.js';
@@ -31,14 +44,6 @@ const toPreferenceDto = (p: NotificationPreference): PreferenceDto => ({
 const toGlobalDto = (g: NotificationGlobalSetting | undefined): NotificationGlobalSettings =>
   g ? { in_app: g.in_app, email: g.email, browser: g.browser } : { ...GLOBAL_DEFAULTS };
 
-async function readPreferences(userId: number, k: Db) {
-  const [global, prefs] = await Promise.all([
-    NotificationGlobalSetting.query(k).findById(userId),
-    NotificationPreference.query(k).where({ user_id: userId }).orderBy('id'),
-  ]);
-  return { global, prefs };
-}
-
 /**
  * A user's notification preferences: global switches and one row per
  * NOTIFICATION_KINDS. Missing rows (a new user, or a kind added later) are
@@ -47,18 +52,12 @@ async function readPreferences(userId: number, k: Db) {
  */
 export async function getPreferences(userId: number, trx?: Knex.Transaction): Promise<NotificationPreferences> {
   const k = trx ?? db();
-  let { global, prefs } = await readPreferences(userId, k);
+  let { global, prefs } = await preferenceRows(k, userId);
   const missingKinds = NOTIFICATION_KINDS.filter((kind) => !prefs.some((p) => p.kind === kind));
   if (!global || missingKinds.length) {
-    const create = async (t: Knex.Transaction) => {
-      await t('notification_global_settings').insert({ user_id: userId, ...GLOBAL_DEFAULTS }).onConflict('user_id').ignore();
-      if (missingKinds.length) {
-        await t('notification_preferences')
-          .insert(missingKinds.map((kind) => ({ user_id: userId, kind, in_app: true, email: true })))
-          .onConflict(['user_id', 'kind'])
-          .ignore();
-      }
-      return readPreferences(userId, t);
+    const create = async (t: Db) => {
+      await insertMissingPreferences(t, userId, GLOBAL_DEFAULTS, missingKinds);
+      return preferenceRows(t, userId);
     };
     ({ global, prefs } = trx ? await create(trx) : await db().transaction(create));
   }
@@ -92,13 +91,13 @@ export async function updatePreferences(
     await getPreferences(userId, trx);
     if ('global_settings' in input) {
       const patch = definedOnly(input.global_settings);
-      if (Object.keys(patch).length) await NotificationGlobalSetting.query(trx).patch(patch).where({ user_id: userId });
+      if (Object.keys(patch).length) await patchGlobalPreferences(trx, userId, patch);
     } else {
       const { id, ...rest } = input;
       const patch = definedOnly(rest);
-      const row = await NotificationPreference.query(trx).findOne({ id, user_id: userId });
+      const row = await preferenceOfUser(trx, id, userId);
       if (!row) return null;
-      if (Object.keys(patch).length) await NotificationPreference.query(trx).patch(patch).where({ id, user_id: userId });
+      if (Object.keys(patch).length) await patchPreference(trx, id, userId, patch);
     }
     return getPreferences(userId, trx);
   });
@@ -151,15 +150,12 @@ export async function notify(userId: number, input: NotifyInput, opts: { key?: s
 
 /** Notifies every active super administrator (e.g. new registrations, SMTP check results); returns their ids. */
 export async function notifySuperAdmins(input: NotifyInput, opts: { key?: string } = {}): Promise<number[]> {
-  const admins: { id: number }[] = await db()('users').where({ super_admin: true, active: true }).select('id');
-  await Promise.all(admins.map((a) => notify(a.id, input, opts.key ? { key: `${opts.key}-u${a.id}` } : {})));
-  return admins.map((a) => a.id);
+  const admins = await superAdminIds(db());
+  await Promise.all(admins.map((id) => notify(id, input, opts.key ? { key: `${opts.key}-u${id}` } : {})));
+  return admins;
 }
 
-export async function unreadCount(userId: number, k: Db = db()): Promise<number> {
-  const row = await k('notifications').where({ user_id: userId, is_read: false }).count<{ count: number }[]>({ count: '*' }).first();
-  return Number(row?.count ?? 0);
-}
+export const unreadCount = (userId: number, k: Db = db()): Promise<number> => countUnread(k, userId);
 
 /** Tells the user's open browsers the new unread count (after any change). */
 export async function pushUnread(userId: number): Promise<number> {
@@ -172,45 +168,14 @@ export interface NotificationList extends Page<NotificationDto> {
   unread: number;
 }
 
-type PageRow = {
-  total: number;
-  unread: number;
-  id: number | null;
-  title: string;
-  message: string;
-  type: string;
-  is_read: boolean;
-  created_at: string;
-  link: string | null;
-  title_key: string | null;
-  message_key: string | null;
-  params: NoticeParams | null;
-};
-
-/**
- * One page and both counts in one statement: the counts (one pass over the
- * user's rows) joined with the page, so a page past the end still gives one
- * row with the counts and no notification. created_at comes as the ISO text
- * the answer carries (what Date#toISOString writes: UTC, milliseconds, both
- * truncated alike), instead of pg parsing it into a Date to be written back.
- */
-const PAGE_SQL =
-  'select c.total, c.unread, n.id, n.title, n.message, n.type, n.is_read, ' +
-  `to_char(n.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, n.link, n.title_key, n.message_key, n.params ` +
-  'from (select count(*)::int as total, (count(*) filter (where not is_read))::int as unread from notifications where user_id = $1) c ' +
-  'left join lateral (select id, title, message, type, is_read, created_at, link, title_key, message_key, params from notifications where user_id = $1 ' +
-  'order by created_at desc, id desc limit $2 offset $3) n on true ' +
-  'order by n.created_at desc, n.id desc';
-
 /**
  * The user's notifications, newest first, one page, with the total and
- * unread counts. Every page of the app asks for it: one prepared statement,
- * rows straight into the answer without model hydration. A notification
+ * unread counts, rows straight into the answer without model hydration. A notification
  * written as keys is rendered in `language` (the reader's) and carries its
  * keys; an older one keeps its stored text.
  */
 export async function listNotifications(userId: number, page: number, perPage: number, language = 'en'): Promise<NotificationList> {
-  const rows = await preparedQuery<PageRow>('notifications-page-and-counts-v3', PAGE_SQL, [userId, perPage, (page - 1) * perPage]);
+  const rows = await notificationPageRows(userId, page, perPage);
   const items: NotificationDto[] = [];
   // The site's name is read only when a page has a keyed notice.
   let site: string | undefined;
@@ -229,22 +194,21 @@ export async function listNotifications(userId: number, page: number, perPage: n
 
 /** Marks one of the user's notifications read; false when it is not theirs or does not exist. */
 export async function markRead(userId: number, notificationId: number): Promise<boolean> {
-  const found = await Notification.query().findOne({ id: notificationId, user_id: userId });
+  const found = await notificationOfUser(db(), notificationId, userId);
   if (!found) return false;
-  if (!found.is_read) await Notification.query().patch({ is_read: true }).where({ id: notificationId, user_id: userId });
+  if (!found.is_read) await markNotificationsRead(db(), userId, notificationId);
   return true;
 }
 
 export async function markAllRead(userId: number): Promise<number> {
-  return Notification.query().patch({ is_read: true }).where({ user_id: userId, is_read: false });
+  return markNotificationsRead(db(), userId);
 }
 
 /** Deletes one of the user's notifications; false when it is not theirs or does not exist. */
 export async function deleteNotification(userId: number, notificationId: number): Promise<boolean> {
-  const n = await Notification.query().delete().where({ id: notificationId, user_id: userId });
-  return n > 0;
+  return (await deleteNotificationRows(db(), userId, { id: notificationId })) > 0;
 }
 
 export async function deleteRead(userId: number): Promise<number> {
-  return Notification.query().delete().where({ user_id: userId, is_read: true });
+  return deleteNotificationRows(db(), userId, { is_read: true });
 }

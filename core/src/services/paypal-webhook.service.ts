@@ -6,6 +6,7 @@ import { logger } from '../logger.js';
 import { getSettings } from './settings.service.js';
 import { afterPayment, afterRefund, creditNoteIn, paypalCredentials, queueInvoiceJob, recordPaymentIn, tellInvoiceChanged } from './billing.service.js';
 import { minorOf, verifyWebhook } from '../paypal/paypal-client.js';
+import { claimWebhookEvent, invoiceIdOfPayment, invoiceStatusWhere, voidInvoice } from '../repositories/invoices.repository.js';
 
 /**
  * PayPal's webhook: the body is checked, as received, through PayPal's
@@ -48,8 +49,7 @@ export async function handlePaypalWebhook(headers: Record<string, string>, rawBo
   const eventId = event.id;
   const eventType = event.event_type;
   const effect = await db().transaction(async (trx): Promise<{ outcome: WebhookOutcome; invoice?: number; credit?: number | null; user?: number }> => {
-    const fresh = await trx('paypal_webhook_events').insert({ event_id: eventId, event_type: eventType.slice(0, 100) }).onConflict('event_id').ignore().returning('event_id');
-    if (!fresh.length) return { outcome: 'duplicate' };
+    if (!(await claimWebhookEvent(trx, eventId, eventType.slice(0, 100)))) return { outcome: 'duplicate' };
     return applyEvent(trx, event);
   });
   if (effect.outcome === 'paid' && effect.invoice) await afterPayment(effect.invoice);
@@ -63,10 +63,10 @@ export async function handlePaypalWebhook(headers: Record<string, string>, rawBo
 
 async function invoiceByReference(trx: Knex.Transaction, ref: string | undefined, orderId: string | undefined) {
   if (ref) {
-    const r = await trx('invoices').where({ reference: ref, kind: 'invoice' }).first('id', 'id_user', 'status');
+    const r = await invoiceStatusWhere(trx, { reference: ref, kind: 'invoice' });
     if (r) return r;
   }
-  if (orderId) return trx('invoices').where({ paypal_order_id: orderId }).first('id', 'id_user', 'status');
+  if (orderId) return invoiceStatusWhere(trx, { paypal_order_id: orderId });
   return undefined;
 }
 
@@ -82,14 +82,14 @@ async function applyEvent(trx: Knex.Transaction, event: WebhookEvent) {
     case 'PAYMENT.CAPTURE.DENIED': {
       const inv = await invoiceByReference(trx, res.custom_id ?? res.invoice_id, res.supplementary_data?.related_ids?.order_id);
       if (!inv || inv.status !== 'pending') return { outcome: 'ignored' as const };
-      await trx('invoices').where({ id: inv.id, status: 'pending' }).update({ status: 'void', updated_at: trx.fn.now() });
+      await voidInvoice(trx, inv.id, { onlyIfPending: true });
       return { outcome: 'denied' as const, invoice: inv.id, user: inv.id_user };
     }
     case 'PAYMENT.CAPTURE.REFUNDED': {
       // The refund names its capture in links (rel 'up'); custom_id carries our reference too.
       const captureId = res.links?.find((l) => l.rel === 'up')?.href.split('/').pop();
-      const pay = captureId ? await trx('payments').where({ provider_ref: captureId }).first('id_invoice') : undefined;
-      const inv = pay ? await trx('invoices').where({ id: pay.id_invoice }).first('id', 'id_user', 'status') : await invoiceByReference(trx, res.custom_id ?? res.invoice_id, undefined);
+      const paidInvoice = captureId ? await invoiceIdOfPayment(trx, captureId) : undefined;
+      const inv = paidInvoice ? await invoiceStatusWhere(trx, { id: paidInvoice }) : await invoiceByReference(trx, res.custom_id ?? res.invoice_id, undefined);
       if (!inv) return { outcome: 'ignored' as const };
       const credit = await creditNoteIn(trx, inv.id);
       return { outcome: credit ? ('refunded' as const) : ('ignored' as const), invoice: inv.id, credit, user: inv.id_user };

@@ -1,6 +1,19 @@
 import path from 'node:path';
 import { notice } from '@sitewalk/proto';
-import { PdfUpload, Sheet, db } from '../db/index.js';
+import { type PdfUpload, db } from '../db/index.js';
+import {
+  clearPdfFileKeys,
+  deletePdfUploadRow,
+  failPdfUpload,
+  insertPdfUpload,
+  lockPdfUpload,
+  lockStoredPdfUploads,
+  pdfUploadOfProject,
+  quietUnfinishedUploads,
+  recentPdfUploads,
+} from '../repositories/pdf-uploads.repository.js';
+import { deleteSheetsOfUpload } from '../repositories/sheets.repository.js';
+import { ownerOfProject } from '../repositories/projects.repository.js';
 import { conflict, HttpError, notFound } from '../errors.js';
 import { detectType, type UploadedFile } from '../uploaded-file.js';
 import { enqueue, queue } from '../queue/index.js';
@@ -34,7 +47,7 @@ export async function acceptPdfUpload(user: Actor, projectId: number, file: Uplo
   try {
     upload = await db().transaction(async (trx) => {
       await checkProjectAddition(trx, user, projectId, { storage_bytes: file.size });
-      return PdfUpload.query(trx).insertAndFetch({
+      return insertPdfUpload(trx, {
         id_project: projectId,
         id_user: user.id,
         file_key: key,
@@ -51,7 +64,7 @@ export async function acceptPdfUpload(user: Actor, projectId: number, file: Uplo
     await enqueue('sheet.from-pdf', { upload_id: upload.id }, { jobId: pdfJobId(upload.id) });
   } catch (err) {
     logger.error({ err, upload_id: upload.id }, 'could not queue the PDF job');
-    await PdfUpload.query().deleteById(upload.id);
+    await deletePdfUploadRow(db(), upload.id);
     await remove(key);
     throw new HttpError(503, 'The PDF could not be queued for processing. Please try again in a moment.');
   }
@@ -70,22 +83,16 @@ export const LOST_UPLOAD_MESSAGE = 'Turning this PDF into sheets stopped unexpec
  * when it fails for good.
  */
 async function settleLostUploads(projectId: number): Promise<void> {
-  const stale = await PdfUpload.query()
-    .where({ id_project: projectId })
-    .whereIn('status', ['queued', 'processing'])
-    .where('updated_at', '<', new Date(Date.now() - QUIET_MS));
+  const stale = await quietUnfinishedUploads(db(), projectId, new Date(Date.now() - QUIET_MS));
   for (const upload of stale) {
     const job = await queue('sheets').getJob(pdfJobId(upload.id));
     const state = job ? await job.getState() : 'missing';
     if (state !== 'failed' && state !== 'missing' && state !== 'unknown') continue;
     const folders = await db().transaction(async (trx) => {
-      const current = await PdfUpload.query(trx).findById(upload.id).forUpdate();
+      const current = await lockPdfUpload(trx, upload.id);
       if (!current || (current.status !== 'queued' && current.status !== 'processing')) return [];
-      const maps = await Sheet.query(trx).where({ id_upload: upload.id }).select('id', 'folder');
-      await Sheet.query(trx).delete().where({ id_upload: upload.id });
-      await PdfUpload.query(trx)
-        .patch({ status: 'failed', error: LOST_UPLOAD_MESSAGE, pages_done: 0, sheet_ids: [], finished_at: new Date() })
-        .where({ id: upload.id });
+      const maps = await deleteSheetsOfUpload(trx, upload.id);
+      await failPdfUpload(trx, upload.id, LOST_UPLOAD_MESSAGE);
       return maps.map((m) => m.folder ?? mapFolder(projectId, m.id));
     });
     for (const f of folders) await remove(f);
@@ -99,13 +106,13 @@ async function settleLostUploads(projectId: number): Promise<void> {
  * the same notification key means whoever comes second adds nothing.
  */
 async function notifyLostUpload(upload: PdfUpload): Promise<void> {
-  const project = await db()('projects').where({ id: upload.id_project }).first('id', 'id_owner');
-  if (!project) return;
-  const recipients = new Set<number>([project.id_owner, ...(upload.id_user ? [upload.id_user] : [])]);
+  const owner = await ownerOfProject(db(), upload.id_project);
+  if (!owner) return;
+  const recipients = new Set<number>([owner, ...(upload.id_user ? [upload.id_user] : [])]);
   for (const userId of recipients) {
     await notify(
       userId,
-      { kind: 'sheets_ready', ...notice('sheetsFailed', { file: upload.original_name, reason: LOST_UPLOAD_MESSAGE }), type: 'error', link: `/project/${project.id}` },
+      { kind: 'sheets_ready', ...notice('sheetsFailed', { file: upload.original_name, reason: LOST_UPLOAD_MESSAGE }), type: 'error', link: `/project/${upload.id_project}` },
       { key: `sheets-failed-${upload.id}-u${userId}` },
     );
   }
@@ -115,7 +122,7 @@ async function notifyLostUpload(upload: PdfUpload): Promise<void> {
 export async function recentUploads(projectId: number, limit = 10): Promise<PdfUpload[]> {
   // Best effort: with Redis away the page still shows, the uploads as last recorded.
   await settleLostUploads(projectId).catch((err) => logger.warn({ err, project_id: projectId }, 'could not check PDF jobs'));
-  return PdfUpload.query().where({ id_project: projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+  return recentPdfUploads(db(), projectId, limit);
 }
 
 /**
@@ -125,17 +132,15 @@ export async function recentUploads(projectId: number, limit = 10): Promise<PdfU
 export async function deleteStoredPdfs(user: Actor, projectId: number, uploadId?: number): Promise<{ removed: number }> {
   const keys = await db().transaction(async (trx) => {
     await requireProject(user, projectId, 'edit-sheets', trx);
-    const q = PdfUpload.query(trx).where({ id_project: projectId }).whereNotNull('file_key').forUpdate();
-    if (uploadId) q.where({ id: uploadId });
-    const rows = await q;
+    const rows = await lockStoredPdfUploads(trx, projectId, uploadId);
     if (uploadId && !rows.length) {
-      const exists = await PdfUpload.query(trx).findOne({ id: uploadId, id_project: projectId });
+      const exists = await pdfUploadOfProject(trx, uploadId, projectId);
       if (!exists) throw notFound('This upload does not exist in this project.');
     }
     if (rows.some((r) => r.status === 'queued' || r.status === 'processing')) {
       throw conflict('This PDF is still being turned into sheets. Delete it once it is done.');
     }
-    if (rows.length) await PdfUpload.query(trx).patch({ file_key: null }).whereIn('id', rows.map((r) => r.id));
+    if (rows.length) await clearPdfFileKeys(trx, rows.map((r) => r.id));
     return rows.map((r) => r.file_key);
   });
   for (const k of keys) await remove(k);

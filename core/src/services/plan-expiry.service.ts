@@ -1,6 +1,7 @@
 import { JOB_POLICIES, PLAN_EXPIRY_NOTICE_DAYS, notice, type NoticeText } from '@sitewalk/proto';
 import { startWaitingPlans } from './billing.service.js';
 import { db } from '../db/index.js';
+import { claimPlanNotice, subscriptionsExpiringBetween } from '../repositories/plans.repository.js';
 import { queue } from '../queue/index.js';
 import { logger } from '../logger.js';
 import { notify, notifySuperAdmins, type NotifyInput } from './notifications.service.js';
@@ -39,17 +40,13 @@ export async function scanPlanExpiry(date?: string): Promise<ExpiryScanResult> {
   const k = db();
   // A plan bought while another ran starts the day that one ends.
   await startWaitingPlans(today, k);
-  const subs: { id: number; id_owner: number; expires_at: string; plan: string }[] = await k('plan_subscriptions as s')
-    .join('plans as p', 'p.id', 's.id_plan')
-    .whereBetween('s.expires_at', [addDays(today, -EXPIRED_NOTICE_WINDOW_DAYS), addDays(today, PLAN_EXPIRY_NOTICE_DAYS)])
-    .select('s.id', 's.id_owner', k.raw(`to_char(s.expires_at, 'YYYY-MM-DD') as expires_at`), 'p.name as plan');
+  const subs = await subscriptionsExpiringBetween(k, addDays(today, -EXPIRED_NOTICE_WINDOW_DAYS), addDays(today, PLAN_EXPIRY_NOTICE_DAYS));
   const result: ExpiryScanResult = { date: today, expiring: 0, expired: 0 };
   for (const s of subs) {
     const kind = noticeDue(s.expires_at, today, PLAN_EXPIRY_NOTICE_DAYS);
     if (!kind) continue;
     const sent = await k.transaction(async (trx) => {
-      const inserted = await trx('plan_notices').insert({ id_subscription: s.id, kind, period_end: s.expires_at }).onConflict(['id_subscription', 'kind', 'period_end']).ignore().returning('id_subscription');
-      if (!inserted.length) return false;
+      if (!(await claimPlanNotice(trx, s.id, kind, s.expires_at))) return false;
       const left = Math.max(0, Math.round((Date.parse(s.expires_at) - Date.parse(today)) / 86_400_000));
       const input: NotifyInput = { kind: 'plan', ...TEXT[kind](s.plan, s.expires_at, left), link: '/profile' };
       const key = `plan-${kind}-${s.id}-${s.expires_at}`;

@@ -1,12 +1,13 @@
-import { PLAN_LIMIT_STATUS, SETTINGS_DEFAULTS } from '@sitewalk/proto';
+import { PLAN_LIMIT_STATUS } from '@sitewalk/proto';
 import { db } from '../db/index.js';
 import { HttpError } from '../errors.js';
-import { dayInZone, daysBetween } from './plan-expiry-rules.js';
+import { daysBetween } from './plan-expiry-rules.js';
 import { siteToday } from './site-today.js';
 import { planRefusal, type PlanAddition, type PlanLimits, type PlanRefusal, type PlanUsageFigures } from './plan-limits-rules.js';
 import type { Actor } from './actor.js';
 import { type Db } from '../db/query-types.js';
-import { subscribedPlan, subscriptionOfUser } from '../repositories/plans.repository.js';
+import { lockSubscription, subscribedPlan, subscriptionOfUser, usageOfProjects } from '../repositories/plans.repository.js';
+import { ownerOfProject } from '../repositories/projects.repository.js';
 import { memberUserIds } from '../repositories/plan-members.repository.js';
 
 /**
@@ -55,28 +56,10 @@ export async function planOfUser(k: Db, userId: number): Promise<UserPlan | null
 }
 
 /** What the people of a plan use: their projects, the bytes uploaded into them and the minutes of their videos. */
-export const planUsage = (k: Db, userIds: number[]) => usageOf(k, 'id_owner = any(:ids)', { ids: userIds });
+export const planUsage = (k: Db, userIds: number[]): Promise<PlanUsageFigures> => usageOfProjects(k, { ownerIds: userIds });
 
 /** What one project holds (1 project, its bytes and video seconds). */
-export const projectUsage = (k: Db, projectId: number) => usageOf(k, 'id = :id', { id: projectId });
-
-async function usageOf(k: Db, projects: string, bindings: Record<string, unknown>): Promise<PlanUsageFigures> {
-  const { rows } = await k.raw(
-    `with p as (select id, cover_bytes from projects where ${projects}),
-          v as (select id from visits where id_project in (select id from p))
-     select (select count(*) from p)::int as projects,
-            (coalesce((select sum(cover_bytes) from p), 0)
-           + coalesce((select sum(size_bytes) from pdf_uploads where id_project in (select id from p) and file_key is not null), 0)
-           + coalesce((select sum(size_bytes) from rooms where id_visit in (select id from v) and id_video is null), 0)
-           + coalesce((select sum(size_bytes) from videos where id_project in (select id from p)), 0)
-           + coalesce((select sum(size_bytes) from annotation_files where id_visit in (select id from v)), 0)
-           + coalesce((select sum(o.file_size) from pois o join rooms r on r.id = o.id_room where r.id_visit in (select id from v)), 0))::float8 as storage_bytes,
-            coalesce((select sum(duration) from videos where id_project in (select id from p)), 0)::float8 as video_seconds`,
-    bindings,
-  );
-  const r = rows[0];
-  return { projects: Number(r.projects), storage_bytes: Number(r.storage_bytes), video_seconds: Number(r.video_seconds) };
-}
+export const projectUsage = (k: Db, projectId: number): Promise<PlanUsageFigures> => usageOfProjects(k, { projectId });
 
 /** A refusal becomes the 403 answer: the English reason, and its figures for the client. */
 function refuseIf(refusal: PlanRefusal | null): void {
@@ -90,7 +73,7 @@ async function enforce(k: Db, actor: Actor, planHolder: number, add: PlanAdditio
   const plan = await planOfUser(k, planHolder);
   if (!plan) return;
   // Inside the writing transaction, one plan's additions take turns, so two uploads at once cannot both take the last megabytes.
-  if (k.isTransaction) await k('plan_subscriptions').where({ id: plan.id_subscription }).forUpdate().first('id');
+  if (k.isTransaction) await lockSubscription(k, plan.id_subscription);
   refuseIf(planRefusal(plan, await planUsage(k, plan.user_ids), add, plan.user_ids.includes(actor.id) ? 'ours' : 'owner'));
 }
 
@@ -107,9 +90,9 @@ export async function checkProjectAllowed(k: Db, actor: Actor): Promise<void> {
  */
 export async function checkProjectAddition(k: Db, actor: Actor, projectId: number, add: PlanAddition): Promise<void> {
   if (actor.super_admin) return;
-  const project: { id_owner: number } | undefined = await k('projects').where({ id: projectId }).first('id_owner');
-  if (!project) return;
-  await enforce(k, actor, project.id_owner, add);
+  const owner = await ownerOfProject(k, projectId);
+  if (!owner) return;
+  await enforce(k, actor, owner, add);
 }
 
 /**
@@ -121,9 +104,9 @@ export async function checkHandOver(k: Db, actor: Actor, projectId: number, newO
   if (actor.super_admin) return;
   const plan = await planOfUser(k, newOwnerId);
   if (!plan) return;
-  const project: { id_owner: number } | undefined = await k('projects').where({ id: projectId }).first('id_owner');
-  if (!project || plan.user_ids.includes(project.id_owner)) return;
-  if (k.isTransaction) await k('plan_subscriptions').where({ id: plan.id_subscription }).forUpdate().first('id');
+  const owner = await ownerOfProject(k, projectId);
+  if (!owner || plan.user_ids.includes(owner)) return;
+  if (k.isTransaction) await lockSubscription(k, plan.id_subscription);
   refuseIf(planRefusal(plan, await planUsage(k, plan.user_ids), await projectUsage(k, projectId), 'new_owner'));
 }
 

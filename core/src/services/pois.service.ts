@@ -2,7 +2,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { z } from 'zod';
 import { POI_FILE, UPLOAD_LIMITS, normaliseYaw, type Poi as PoiDto, type poiUpdateSchema } from '@sitewalk/proto';
-import { Poi, db } from '../db/index.js';
+import { type Poi, db } from '../db/index.js';
+import { deletePoiRow, insertPoi, lockPoi, patchPoi } from '../repositories/rooms.repository.js';
 import { badRequest, notFound, payloadTooLarge } from '../errors.js';
 import { detectType, type UploadedFile } from '../uploaded-file.js';
 import { newKey, putFile, remove } from '../storage/index.js';
@@ -26,7 +27,7 @@ export async function createPoi(
       if ((err as { status?: number }).status === 404) throw notFound('Room not found.');
       throw err;
     }
-    const poi = await Poi.query(trx).insertAndFetch({
+    const poi = await insertPoi(trx, {
       id_room: room.id,
       id_user: user.id,
       title: input.title,
@@ -45,7 +46,7 @@ export async function updatePoi(user: Actor, poiId: number, patch: z.output<type
     const { poi } = await requirePoi(user, poiId, 'edit-sheets', trx);
     const change: Partial<Poi> = { ...(patch as Partial<Poi>) };
     if (patch.yaw !== undefined) change.yaw = normaliseYaw(patch.yaw);
-    return toPoiDto(await Poi.query(trx).patchAndFetchById(poi.id, change));
+    return toPoiDto(await patchPoi(trx, poi.id, change));
   });
 }
 
@@ -53,7 +54,7 @@ export async function updatePoi(user: Actor, poiId: number, patch: z.output<type
 export async function deletePoi(user: Actor, poiId: number): Promise<{ id: number; id_room: number }> {
   const poi = await db().transaction(async (trx) => {
     const { poi } = await requirePoi(user, poiId, 'edit-sheets', trx);
-    await Poi.query(trx).deleteById(poi.id);
+    await deletePoiRow(trx, poi.id);
     return poi;
   });
   await removeQuietly([poi.file_key]);
@@ -78,10 +79,10 @@ export async function attachPoiFile(user: Actor, poiId: number, file: UploadedFi
   try {
     const updated = await db().transaction(async (trx) => {
       const { poi } = await requirePoi(user, poiId, 'edit-sheets', trx);
-      const current = await Poi.query(trx).findById(poi.id).forUpdate();
+      const current = await lockPoi(trx, poi.id);
       previous = current?.file_key ?? null;
       await checkProjectAddition(trx, user, visit.id_project, { storage_bytes: grows(current) });
-      return Poi.query(trx).patchAndFetchById(poi.id, { file_key: key, file_name: displayName(file.originalFilename, ext), file_mime: mime, file_size: file.size });
+      return patchPoi(trx, poi.id, { file_key: key, file_name: displayName(file.originalFilename, ext), file_mime: mime, file_size: file.size });
     });
     await removeQuietly([previous]);
     return toPoiDto(updated);
@@ -95,10 +96,10 @@ export async function attachPoiFile(user: Actor, poiId: number, file: UploadedFi
 export async function detachPoiFile(user: Actor, poiId: number): Promise<PoiDto> {
   const { updated, previous } = await db().transaction(async (trx) => {
     const { poi } = await requirePoi(user, poiId, 'edit-sheets', trx);
-    const current = (await Poi.query(trx).findById(poi.id).forUpdate())!;
+    const current = (await lockPoi(trx, poi.id))!;
     if (!current.file_key) return { updated: current, previous: null };
     return {
-      updated: await Poi.query(trx).patchAndFetchById(poi.id, { file_key: null, file_name: null, file_mime: null, file_size: null }),
+      updated: await patchPoi(trx, poi.id, { file_key: null, file_name: null, file_mime: null, file_size: null }),
       previous: current.file_key,
     };
   });

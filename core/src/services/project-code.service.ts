@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { db } from '../db/index.js';
 import { getSettings } from './settings.service.js';
+import { projectCodeTaken } from '../repositories/projects.repository.js';
 
 // Lower-case letters and digits without look-alikes (0/o, 1/l/i): easy to read out and type.
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -38,8 +39,7 @@ export async function newProjectCode(k: Knex | Knex.Transaction = db()): Promise
   for (let i = 0; i < 20; i++) {
     const code = randomCode();
     if (!isAllowedCode(code, reserved)) continue;
-    const taken = await k('projects').where({ project_code: code }).first('id');
-    if (!taken) return code;
+    if (!(await projectCodeTaken(k, code))) return code;
   }
   throw new Error('could not find a free project code');
 }

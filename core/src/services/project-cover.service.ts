@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { UPLOAD_LIMITS } from '@sitewalk/proto';
-import { Project, db } from '../db/index.js';
+import { type Project, db } from '../db/index.js';
+import { lockProjectRow, patchProject, projectById } from '../repositories/projects.repository.js';
 import { badRequest, payloadTooLarge } from '../errors.js';
 import { detectType, type UploadedFile } from '../uploaded-file.js';
 import { newKey, putBuffer, remove } from '../storage/index.js';
@@ -42,7 +43,7 @@ export async function replaceProjectCover(user: { id: number; super_admin: boole
   const bytes = images.cover.length + images.thumb.length;
   // The new cover replaces the old one: only the difference counts against the plan.
   const growth = (current: Project | undefined) => ({ storage_bytes: bytes - Number(current?.cover_bytes ?? 0) });
-  await checkProjectAddition(db(), user, projectId, growth(await Project.query().findById(projectId)));
+  await checkProjectAddition(db(), user, projectId, growth(await projectById(db(), projectId)));
   const folder = `${projectFolder(projectId)}/cover`;
   const coverKey = newKey(folder, 'webp');
   const thumbKey = coverKey.replace(/\.webp$/, '-thumb.webp');
@@ -51,10 +52,10 @@ export async function replaceProjectCover(user: { id: number; super_admin: boole
   try {
     await db().transaction(async (trx) => {
       const { project } = await requireProject(user, projectId, 'manage', trx);
-      const current = await Project.query(trx).findById(project.id).forUpdate();
+      const current = await lockProjectRow(trx, project.id);
       previous = [current?.cover ?? null, current?.cover_thumb ?? null];
       await checkProjectAddition(trx, user, projectId, growth(current));
-      await Project.query(trx).patch({ cover: coverKey, cover_thumb: thumbKey, cover_bytes: bytes, updated_at: new Date() }).where({ id: projectId });
+      await patchProject(trx, projectId, { cover: coverKey, cover_thumb: thumbKey, cover_bytes: bytes });
     });
   } catch (err) {
     await Promise.all([remove(coverKey), remove(thumbKey)]);
@@ -67,9 +68,9 @@ export async function replaceProjectCover(user: { id: number; super_admin: boole
 export async function deleteProjectCover(user: { id: number; super_admin: boolean }, projectId: number): Promise<void> {
   const previous = await db().transaction(async (trx) => {
     await requireProject(user, projectId, 'manage', trx);
-    const current = await Project.query(trx).findById(projectId).forUpdate();
+    const current = await lockProjectRow(trx, projectId);
     if (!current?.cover && !current?.cover_thumb) return [];
-    await Project.query(trx).patch({ cover: null, cover_thumb: null, cover_bytes: 0, updated_at: new Date() }).where({ id: projectId });
+    await patchProject(trx, projectId, { cover: null, cover_thumb: null, cover_bytes: 0 });
     return [current.cover, current.cover_thumb];
   });
   await Promise.all(previous.map((k) => remove(k)));

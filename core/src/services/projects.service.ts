@@ -19,13 +19,13 @@ import {
   patchProject,
   projectPage,
   projectRowById,
-  projectTypeExists,
   recentProjectRows,
   replaceCategories,
   setStar,
   showcaseRow,
   type ProjectRow,
 } from '../repositories/projects.repository.js';
+import { projectTypeExists } from '../repositories/project-types.repository.js';
 import { localDate } from '../db/models/project.js';
 import { badRequest, notFound } from '../errors.js';
 import { logger } from '../logger.js';

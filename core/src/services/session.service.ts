@@ -1,6 +1,7 @@
 import { SESSION_REMEMBER_TTL_MS, SESSION_TTL_MS } from '@sitewalk/proto';
 import type { Knex } from 'knex';
-import { Session, User, db, preparedQuery } from '../db/index.js';
+import { Session, User, db } from '../db/index.js';
+import { SESSION_COLUMNS, deleteSessionRow, deleteSessionsOfUser, insertSession, sessionWithUserRow } from '../repositories/sessions.repository.js';
 import { hashToken, randomToken } from '../secrets.js';
 import type { CachedRows } from '../session-cache.js';
 import { listenForAuthWrites, sessionCache } from './session-invalidation.js';
@@ -19,7 +20,7 @@ export async function issueSession(
 ): Promise<IssuedSession> {
   const token = randomToken();
   const expiresAt = Date.now() + (opts.remember ? SESSION_REMEMBER_TTL_MS : SESSION_TTL_MS);
-  const session = await Session.query(trx).insertAndFetch({
+  const session = await insertSession(trx ?? db(), {
     user_id: userId,
     token_hash: hashToken(token),
     expires_at: new Date(expiresAt),
@@ -29,12 +30,6 @@ export async function issueSession(
   });
   return { token, expiresAt, session };
 }
-
-/** The session columns, prefixed in the lookup so they do not clash with the user's. */
-const SESSION_COLUMNS = ['id', 'user_id', 'token_hash', 'expires_at', 'remember', 'ip', 'user_agent', 'last_used_at', 'created_at'] as const;
-const RESOLVE_TOKEN_SQL =
-  `select ${SESSION_COLUMNS.map((c) => `s.${c} as "session.${c}"`).join(', ')}, u.* ` +
-  'from sessions s join users u on u.id = s.user_id where s.token_hash = $1 and s.expires_at > $2 and u.active';
 
 /**
  * The live session and active user a bearer token belongs to, or null.
@@ -57,7 +52,7 @@ export async function resolveToken(token: string): Promise<{ session: Session; u
 
 /** One database lookup of a token hash; its answer is kept in the cache unless a write came in since `ticket`. */
 async function lookUpToken(hash: string, ticket: number): Promise<CachedRows | null> {
-  const [row] = await preparedQuery<Record<string, unknown>>('session-resolve-token', RESOLVE_TOKEN_SQL, [hash, new Date()]);
+  const row = await sessionWithUserRow(hash, new Date());
   if (!row) return null;
   const session: Record<string, unknown> = {};
   for (const c of SESSION_COLUMNS) {
@@ -93,17 +88,17 @@ function copyInto<M extends object>(model: M, fields: Record<string, unknown>): 
 /** Replaces a session by a fresh one (new token, new expiry) atomically. */
 export async function rotateSession(old: Session): Promise<IssuedSession> {
   return db().transaction(async (trx) => {
-    const deleted = await Session.query(trx).deleteById(old.id);
+    const deleted = await deleteSessionRow(trx, old.id);
     if (!deleted) throw new Error('session already rotated');
     return issueSession(old.user_id, { remember: old.remember, ip: old.ip ?? undefined, userAgent: old.user_agent ?? undefined }, trx);
   });
 }
 
 export async function revokeSession(id: number): Promise<void> {
-  await Session.query().deleteById(id);
+  await deleteSessionRow(db(), id);
 }
 
 /** Ends every session of a user, e.g. after a password reset. */
 export async function revokeAllSessions(userId: number, trx?: Knex.Transaction): Promise<void> {
-  await Session.query(trx).delete().where({ user_id: userId });
+  await deleteSessionsOfUser(trx ?? db(), userId);
 }

@@ -6,6 +6,7 @@ import { logger } from '../logger.js';
 import { openSetting, sealSetting } from '../settings-crypto.js';
 import { badRequest } from '../errors.js';
 import { s3OptionsFromSettings } from '../storage/s3-options.js';
+import { settingRows, upsertSetting } from '../repositories/settings.repository.js';
 
 const SECRET_SET = new Set<string>(SECRET_SETTING_KEYS);
 
@@ -25,7 +26,7 @@ function readSecret(key: string, stored: unknown): unknown {
 
 /** All settings: stored values over the defaults of SPEC §3, secrets decrypted. */
 export async function getSettings(trx: Knex | Knex.Transaction = db()): Promise<Settings> {
-  const rows: { key: string; value: unknown }[] = await trx('settings').select('key', 'value');
+  const rows = await settingRows(trx);
   const merged: Record<string, unknown> = { ...SETTINGS_DEFAULTS };
   for (const r of rows) if (r.key in SETTINGS_DEFAULTS) merged[r.key] = SECRET_SET.has(r.key) ? readSecret(r.key, r.value) : r.value;
   return merged as Settings;
@@ -60,11 +61,8 @@ export async function saveSettings(patch: Partial<Settings>, trx?: Knex.Transact
       if (SECRET_SET.has(k) && v === SECRET_PLACEHOLDER) continue;
       if (JSON.stringify(current[k]) === JSON.stringify(v)) continue;
       changed.push(k);
-      await t('settings')
-        // Secrets are kept encrypted at rest (see settings-crypto.ts).
-        .insert({ key: k, value: JSON.stringify(SECRET_SET.has(k) ? sealSetting(k, v) : v), updated_at: t.fn.now() })
-        .onConflict('key')
-        .merge();
+      // Secrets are kept encrypted at rest (see settings-crypto.ts).
+      await upsertSetting(t, k, JSON.stringify(SECRET_SET.has(k) ? sealSetting(k, v) : v));
     }
     return changed;
   };

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { SETTINGS_DEFAULTS } from '@sitewalk/proto';
 import { db } from '../db/index.js';
 import { dayInZone } from './plan-expiry-rules.js';
+import { settingValue } from '../repositories/settings.repository.js';
 
 /**
  * Today (YYYY-MM-DD) where the site is (setting `timezone`): the one "today"
@@ -10,6 +11,6 @@ import { dayInZone } from './plan-expiry-rules.js';
  * are different days, and the snag list and the reminder must agree.
  */
 export async function siteToday(k: Knex = db(), now: Date = new Date()): Promise<string> {
-  const row: { value: unknown } | undefined = await k('settings').where({ key: 'timezone' }).first('value');
-  return dayInZone(now, typeof row?.value === 'string' && row.value ? row.value : SETTINGS_DEFAULTS.timezone);
+  const zone = await settingValue(k, 'timezone');
+  return dayInZone(now, typeof zone === 'string' && zone ? zone : SETTINGS_DEFAULTS.timezone);
 }

@@ -7,7 +7,9 @@ import {
   type SocialProvider,
   type SocialRefusal,
 } from '@sitewalk/proto';
-import { User, db } from '../db/index.js';
+import { type User, db } from '../db/index.js';
+import { insertUser, isTaken, lockUser, userByEmail, userById } from '../repositories/users.repository.js';
+import { identitiesOfUser, identityBySubject, insertIdentityRow, linkedSubject, touchIdentity, unlinkIdentity } from '../repositories/user-identities.repository.js';
 import { conflict, notFound, unauthorized } from '../errors.js';
 import { config } from '../config.js';
 import { logger } from '../logger.js';
@@ -165,22 +167,22 @@ export async function redeemTicket(ticket: string, binding: string | null): Prom
   const raw = await redis().getdel(ticketKey(ticket));
   const found = raw ? (JSON.parse(raw) as { user_id: number; remember: boolean; binding: string }) : null;
   if (!found || !binding || !safeEqual(hashToken(binding), found.binding)) throw unauthorized(SOCIAL_REFUSALS.ticket);
-  const user = await User.query().findById(found.user_id);
+  const user = await userById(db(), found.user_id);
   if (!user || !user.active) throw unauthorized(SOCIAL_REFUSALS.account_disabled);
   return { user, remember: found.remember };
 }
 
 /** The account a service's identity signs in to, linking or creating it when the rules allow (see the module comment). */
 async function accountFor(provider: SocialProvider, identity: SocialIdentity, language: 'en' | 'ar'): Promise<User> {
-  const linked = await db()('user_identities').where({ provider, subject: identity.subject }).first('id', 'user_id');
+  const linked = await identityBySubject(db(), provider, identity.subject);
   if (linked) {
-    const user = await User.query().findById(linked.user_id);
+    const user = await userById(db(), linked.user_id);
     if (!user?.active) throw new SocialRefused('account_disabled');
-    await db()('user_identities').where({ id: linked.id }).update({ last_used_at: new Date() });
+    await touchIdentity(db(), linked.id);
     return user;
   }
   if (!identity.email || !identity.emailVerified) throw new SocialRefused('no_verified_email');
-  const existing = await User.query().whereRaw('lower(email) = lower(?)', [identity.email]).first();
+  const existing = await userByEmail(db(), identity.email);
   if (existing) {
     // Someone may have registered this address without owning it: only a confirmed account is joined.
     if (!existing.email_verified_at) throw new SocialRefused('unconfirmed_account');
@@ -191,10 +193,10 @@ async function accountFor(provider: SocialProvider, identity: SocialIdentity, la
   const settings = await getSettings();
   if (!settings.enable_registration) throw new SocialRefused('registration_closed');
   const password_hash = await unusablePasswordHash();
-  const username = await socialUsername([identity.handle, identity.email.split('@')[0]], async (c) => !!(await User.query().whereRaw('lower(username) = lower(?)', [c]).select('id').first()));
+  const username = await socialUsername([identity.handle, identity.email.split('@')[0]], (c) => isTaken(db(), 'username', c));
   const user = await db()
     .transaction(async (trx) => {
-      const u = await User.query(trx).insertAndFetch({
+      const u = await insertUser(trx, {
         username,
         email: identity.email!,
         password_hash,
@@ -217,11 +219,11 @@ async function accountFor(provider: SocialProvider, identity: SocialIdentity, la
 }
 
 async function insertIdentity(userId: number, provider: SocialProvider, identity: SocialIdentity, trx = db()): Promise<void> {
-  const taken = await trx('user_identities').where({ user_id: userId, provider }).first('subject');
-  if (taken && taken.subject !== identity.subject) throw new SocialRefused('already_linked');
+  const taken = await linkedSubject(trx, userId, provider);
+  if (taken && taken !== identity.subject) throw new SocialRefused('already_linked');
   if (taken) return;
   try {
-    await trx('user_identities').insert({ user_id: userId, provider, subject: identity.subject, email: identity.email?.slice(0, 254) ?? null, last_used_at: new Date() });
+    await insertIdentityRow(trx, { user_id: userId, provider, subject: identity.subject, email: identity.email?.slice(0, 254) ?? null });
   } catch (err) {
     if ((err as { code?: string }).code === '23505') throw new SocialRefused('linked_elsewhere');
     // The account went away while its owner was at the service.
@@ -232,18 +234,15 @@ async function insertIdentity(userId: number, provider: SocialProvider, identity
 
 /** Adds a service's identity to a signed-in user's account (the profile's "Link"). */
 async function linkIdentity(userId: number, provider: SocialProvider, identity: SocialIdentity): Promise<void> {
-  const other = await db()('user_identities').where({ provider, subject: identity.subject }).first('user_id');
+  const other = await identityBySubject(db(), provider, identity.subject);
   if (other && other.user_id !== userId) throw new SocialRefused('linked_elsewhere');
   await insertIdentity(userId, provider, identity);
 }
 
 /** GET /account/social: the services linked to the account, and whether it has a password. */
 export async function linkedAccounts(user: User): Promise<LinkedAccountsResponse> {
-  const rows: { provider: SocialProvider; email: string | null; created_at: Date; last_used_at: Date | null }[] = await db()('user_identities')
-    .where({ user_id: user.id })
-    .orderBy('created_at')
-    .select('provider', 'email', 'created_at', 'last_used_at');
-  const fresh = await User.query().findById(user.id).select('password_set');
+  const rows = await identitiesOfUser(db(), user.id);
+  const fresh = await userById(db(), user.id);
   return {
     accounts: rows.map((r) => ({ provider: r.provider, email: r.email, linked_at: new Date(r.created_at).toISOString(), last_used_at: r.last_used_at ? new Date(r.last_used_at).toISOString() : null })),
     password_set: fresh?.password_set ?? true,
@@ -258,13 +257,13 @@ export async function linkedAccounts(user: User): Promise<LinkedAccountsResponse
  */
 export async function unlinkProvider(userId: number, provider: SocialProvider): Promise<void> {
   await db().transaction(async (trx) => {
-    const user = await trx('users').where({ id: userId }).forUpdate().first('password_set');
-    const rows: { provider: string }[] = await trx('user_identities').where({ user_id: userId }).select('provider');
+    const user = await lockUser(trx, userId);
+    const rows = await identitiesOfUser(trx, userId);
     const name = SOCIAL_PROVIDER_NAMES[provider];
     if (!rows.some((r) => r.provider === provider)) throw notFound(`Your account is not linked to ${name}.`);
     if (!user?.password_set && rows.length === 1) {
       throw conflict(`${name} is the only way into your account. Set a password first (with "Forgot your password?" on the sign-in page), then unlink ${name}.`);
     }
-    await trx('user_identities').where({ user_id: userId, provider }).delete();
+    await unlinkIdentity(trx, userId, provider);
   });
 }

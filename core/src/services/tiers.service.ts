@@ -16,7 +16,20 @@ import { db } from '../db/index.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { requireProject } from './access.service.js';
 import type { Actor } from './actor.js';
-import { type Db } from '../db/query-types.js';
+import { isPgError } from '../db/query-types.js';
+import {
+  deleteTierRow,
+  insertTierRow,
+  overlappingTier,
+  tierRowById,
+  tierRowFor,
+  tierRows,
+  updateTierRow,
+  usageMonthRows,
+  usageYearRows,
+  type TierRanges,
+  type TierRow,
+} from '../repositories/tiers.repository.js';
 
 /**
  * Project tiers: CRUD (super admins; routes check), the lookup of the tier a
@@ -26,9 +39,6 @@ import { type Db } from '../db/query-types.js';
  * none. The lookups use the constraint's GiST index on the range columns.
  */
 
-const TIER_COLUMNS = 'id, name, description, price, currency, min_area, max_area, min_buildings, max_buildings, min_floors, max_floors, created_at, updated_at';
-
-type TierRow = Record<keyof Tier, unknown>;
 const n = (v: unknown) => (v == null ? null : Number(v));
 
 export const tierDto = (r: TierRow): Tier => ({
@@ -47,27 +57,19 @@ export const tierDto = (r: TierRow): Tier => ({
   updated_at: new Date(r.updated_at as Date).toISOString(),
 });
 
-/** The SQL condition "tier t covers the size ($area, $buildings, $floors)", written once for every query here. */
-export const COVERS = (t: string, area: string, buildings: string, floors: string) =>
-  `${t}.area_r @> (${area})::numeric and ${t}.buildings_r @> (${buildings})::int and ${t}.floors_r @> (${floors})::int`;
-
-const isCode = (err: unknown, code: string) =>
-  (err as { code?: string }).code === code || (err as { nativeError?: { code?: string } }).nativeError?.code === code;
-
 export async function listTiers(): Promise<Tier[]> {
-  const { rows } = await db().raw(`select ${TIER_COLUMNS} from project_tiers order by min_area, min_buildings, min_floors, id`);
-  return rows.map(tierDto);
+  return (await tierRows(db())).map(tierDto);
 }
 
-async function tierOrNotFound(k: Db, id: number): Promise<Tier> {
-  const { rows } = await k.raw(`select ${TIER_COLUMNS} from project_tiers where id = ?`, [id]);
-  if (!rows.length) throw notFound('Tier not found.');
-  return tierDto(rows[0]);
+async function tierOrNotFound(id: number): Promise<Tier> {
+  const row = await tierRowById(db(), id);
+  if (!row) throw notFound('Tier not found.');
+  return tierDto(row);
 }
 
-export const getTier = (id: number) => tierOrNotFound(db(), id);
+export const getTier = (id: number) => tierOrNotFound(id);
 
-type Ranges = Pick<Tier, 'min_area' | 'max_area' | 'min_buildings' | 'max_buildings' | 'min_floors' | 'max_floors'>;
+type Ranges = TierRanges;
 
 const describe = (t: Ranges) => {
   const span = (min: number, max: number | null, unit: string, open: boolean) =>
@@ -75,38 +77,24 @@ const describe = (t: Ranges) => {
   return `${span(t.min_area, t.max_area, 'm²', true)}, ${span(t.min_buildings, t.max_buildings, 'buildings', false)}, ${span(t.min_floors, t.max_floors, 'floors', false)}`;
 };
 
-/** The tier (other than `exceptId`) whose ranges meet these in all three sizes, if any. */
-async function overlapping(k: Db, r: Ranges, exceptId?: number): Promise<{ id: number; name: string } | null> {
-  const { rows } = await k.raw(
-    `select id, name from project_tiers
-      where area_r && numrange(?::numeric, ?::numeric, '[)')
-        and buildings_r && int4range(?::int, ?::int, '[]')
-        and floors_r && int4range(?::int, ?::int, '[]')
-        and id <> ?
-      order by id limit 1`,
-    [r.min_area, r.max_area, r.min_buildings, r.max_buildings, r.min_floors, r.max_floors, exceptId ?? 0],
-  );
-  return rows[0] ?? null;
-}
-
 const overlapMessage = (r: Ranges, other: { name: string }) =>
   `These ranges (${describe(r)}) overlap the tier "${other.name}". Tiers may not overlap: change the area, buildings or floors so a project falls in one tier only.`;
 
 /** Writes a tier, turning the database's refusals into sentences (overlap, duplicate name, bad order). */
-async function writeTier<T>(k: Db, r: Ranges, name: string | undefined, exceptId: number | undefined, write: () => Promise<T>): Promise<T> {
+async function writeTier<T>(r: Ranges, name: string | undefined, exceptId: number | undefined, write: () => Promise<T>): Promise<T> {
   const problem = tierRangeProblem(r);
   if (problem) throw badRequest(problem);
-  const other = await overlapping(k, r, exceptId);
+  const other = await overlappingTier(db(), r, exceptId);
   if (other) throw conflict(overlapMessage(r, other));
   try {
     return await write();
   } catch (err) {
     // Another administrator saved an overlapping tier in the meantime.
-    if (isCode(err, '23P01')) {
-      const clash = await overlapping(db(), r, exceptId);
+    if (isPgError(err, '23P01')) {
+      const clash = await overlappingTier(db(), r, exceptId);
       throw conflict(overlapMessage(r, clash ?? { name: 'another tier' }));
     }
-    if (isCode(err, '23505')) throw conflict(`A tier named "${name ?? ''}" already exists.`);
+    if (isPgError(err, '23505')) throw conflict(`A tier named "${name ?? ''}" already exists.`);
     throw err;
   }
 }
@@ -121,38 +109,33 @@ const rangesOf = (t: Partial<Ranges>, base?: Ranges): Ranges => ({
 });
 
 export async function createTier(input: TierCreateRequest & { currency?: string }): Promise<Tier> {
-  const k = db();
   const ranges = rangesOf(input);
-  const [{ id }] = await writeTier(k, ranges, input.name, undefined, () => k('project_tiers').insert({ ...input, ...ranges }).returning('id'));
-  return tierOrNotFound(k, id);
+  const id = await writeTier(ranges, input.name, undefined, () => insertTierRow(db(), { ...input, ...ranges }));
+  return tierOrNotFound(id);
 }
 
 export async function updateTier(id: number, patch: TierUpdateRequest & { currency?: string }): Promise<Tier> {
-  const k = db();
-  const before = await tierOrNotFound(k, id);
+  const before = await tierOrNotFound(id);
   const ranges = rangesOf(patch, before);
-  await writeTier(k, ranges, patch.name, id, () => k('project_tiers').where({ id }).update({ ...patch, updated_at: k.fn.now() }));
-  return tierOrNotFound(k, id);
+  await writeTier(ranges, patch.name, id, () => updateTierRow(db(), id, patch));
+  return tierOrNotFound(id);
 }
 
 export async function deleteTier(id: number): Promise<{ id: number }> {
-  const count = await db()('project_tiers').where({ id }).delete();
+  const count = await deleteTierRow(db(), id);
   if (!count) throw notFound('Tier not found.');
   return { id };
 }
 
-/** The tier lookup (three positional bindings: area, buildings, floors); exported for the bench's raw-pg reference. */
-export const FIND_SQL = `select ${TIER_COLUMNS} from project_tiers t where ${COVERS('t', '?', '?', '?')} limit 1`;
-
 /** The tier a size falls in, or null. */
-export async function tierFor(k: Db, size: TierLookup): Promise<Tier | null> {
-  const { rows } = await k.raw(FIND_SQL, [size.area, size.num_buildings, size.num_floors]);
-  return rows.length ? tierDto(rows[0]) : null;
+async function tierFor(size: TierLookup): Promise<Tier | null> {
+  const row = await tierRowFor(db(), size);
+  return row ? tierDto(row) : null;
 }
 
 /** POST /project-tiers/find-tier: the tier, or 404 saying that no tier covers the size. */
 export async function findTier(size: TierLookup): Promise<Tier> {
-  const tier = await tierFor(db(), size);
+  const tier = await tierFor(size);
   if (!tier) throw notFound(noTierMessage(size));
   return tier;
 }
@@ -175,11 +158,10 @@ const compareTiers = (a: Tier | null, b: Tier | null) => {
  * Only those who may change the project may ask (404 / 403 otherwise).
  */
 export async function checkUpgrade(user: Actor, input: CheckUpgradeRequest): Promise<UpgradeCheck> {
-  const k = db();
   const { project } = await requireProject(user, input.project_id, 'manage');
   const nowSize = sizeOf({ area: project.area == null ? null : Number(project.area), num_buildings: project.num_buildings, num_floors: project.num_floors });
   const newSize = sizeOf({ area: input.area ?? null, num_buildings: input.num_buildings ?? null, num_floors: input.num_floors ?? null });
-  const [current, next] = await Promise.all([nowSize ? tierFor(k, nowSize) : null, newSize ? tierFor(k, newSize) : null]);
+  const [current, next] = await Promise.all([nowSize ? tierFor(nowSize) : null, newSize ? tierFor(newSize) : null]);
   const same = current?.id === next?.id;
   const upgrade = !same && !!next && compareTiers(current, next) > 0;
   let message: string;
@@ -193,39 +175,14 @@ export async function checkUpgrade(user: Actor, input: CheckUpgradeRequest): Pro
 
 // ---- Usage ----
 
-/**
- * The active projects (the caller's own, or all for a super admin) created
- * before :before, with the tier the database keeps on each (projects.id_tier,
- * see the plans migration). Aggregated first, then joined to the few tiers.
- */
-const PROJECTS_IN_SCOPE = (ownerFilter: boolean) => `
-  from projects p where p.active and p.created_at < :before ${ownerFilter ? 'and p.id_owner = :owner' : ''}`;
-
-/** Projects per tier existing before :before (and owned by :owner when filtered). */
-export const USAGE_MONTH_SQL = (ownerFilter: boolean) => `
-  select x.id_tier, t.name as tier_name, coalesce(t.price, 0) as price, x.projects, x.area, x.owners
-    from (select p.id_tier, count(*)::int as projects, coalesce(sum(p.area), 0)::float8 as area, count(distinct p.id_owner)::int as owners
-            ${PROJECTS_IN_SCOPE(ownerFilter)} group by p.id_tier) x
-    left join project_tiers t on t.id = x.id_tier
-   order by coalesce(t.price, 0), x.id_tier nulls first`;
-
-/** Projects, area and cost by the month they were made (:first = year × 12; earlier ones count as January). */
-export const USAGE_YEAR_SQL = (ownerFilter: boolean) => `
-  select x.month, sum(x.projects)::int as projects, sum(x.area)::float8 as area, sum(x.projects * coalesce(t.price, 0))::float8 as cost
-    from (select greatest(extract(year from p.created_at at time zone 'UTC')::int * 12 + extract(month from p.created_at at time zone 'UTC')::int - 1, :first) - :first + 1 as month,
-                 p.id_tier, count(*)::int as projects, coalesce(sum(p.area), 0)::float8 as area
-            ${PROJECTS_IN_SCOPE(ownerFilter)} group by 1, 2) x
-    left join project_tiers t on t.id = x.id_tier
-   group by x.month order by x.month`;
-
-const scope = (user: Actor) => ({ ownerFilter: !user.super_admin, owner: user.id });
+/** Whose projects a user's report counts: their own, or everyone's for a super admin. */
+const ownerOf = (user: Actor) => (user.super_admin ? undefined : user.id);
 
 /** The first instant of a month (UTC), month 13 being January of the next year. */
 const monthStart = (year: number, month: number) => new Date(Date.UTC(year, month - 1, 1));
 
 export async function usageCurrent(user: Actor, year: number, month: number): Promise<TierUsageMonth> {
-  const s = scope(user);
-  const { rows } = await db().raw(USAGE_MONTH_SQL(s.ownerFilter), { before: monthStart(year, month + 1), owner: s.owner });
+  const rows = await usageMonthRows(db(), { before: monthStart(year, month + 1), owner: ownerOf(user) });
   const out: TierUsageRow[] = rows.map((r: Record<string, unknown>) => ({
     id_tier: n(r.id_tier),
     name: (r.tier_name as string) ?? null,
@@ -244,8 +201,7 @@ export async function usageCurrent(user: Actor, year: number, month: number): Pr
  * from January); a running sum gives each month.
  */
 export async function usageYearly(user: Actor, year: number): Promise<TierUsageYear> {
-  const s = scope(user);
-  const { rows } = await db().raw(USAGE_YEAR_SQL(s.ownerFilter), { before: monthStart(year + 1, 1), owner: s.owner, first: year * 12 });
+  const rows = await usageYearRows(db(), { before: monthStart(year + 1, 1), owner: ownerOf(user), year });
   const months = Array.from({ length: 12 }, (_, i) => ({ month: i + 1, projects: 0, area: 0, cost: 0 }));
   const added = new Map<number, { projects: number; area: number; cost: number }>(rows.map((r: Record<string, unknown>) => [Number(r.month), { projects: Number(r.projects), area: Number(r.area), cost: Number(r.cost) }]));
   let run = { projects: 0, area: 0, cost: 0 };
@@ -259,7 +215,7 @@ export async function usageYearly(user: Actor, year: number): Promise<TierUsageY
 
 /** GET /project-tiers/admin/stats: every active project per tier today, with owners and monthly revenue. */
 export async function adminStats(): Promise<TierAdminStats> {
-  const { rows } = await db().raw(USAGE_MONTH_SQL(false), { before: new Date(Date.now() + 60_000) });
+  const rows = await usageMonthRows(db(), { before: new Date(Date.now() + 60_000) });
   const out = rows.map((r: Record<string, unknown>) => ({
     id_tier: n(r.id_tier),
     name: (r.tier_name as string) ?? null,

@@ -18,6 +18,19 @@ import { appSecret, hashToken, randomToken } from '../secrets.js';
 import { looksLikeTotp, matchTotpStep, newRecoveryCodes, newTotpSecret, normaliseRecoveryCode, totpUri } from '../two-factor-codes.js';
 import { verifyPassword } from './passwords.js';
 import { getSettings } from './settings.service.js';
+import {
+  advanceLastUsedStep,
+  countUnusedRecoveryCodes,
+  deleteTwoFactor,
+  enableEnrolment,
+  replaceRecoveryCodes,
+  twoFactorRow,
+  unusedRecoveryCodes,
+  upsertEnrolment,
+  useRecoveryCode,
+  type TwoFactorRow,
+} from '../repositories/two-factor.repository.js';
+import { userById } from '../repositories/users.repository.js';
 
 /**
  * Two-factor sign-in (issue 24 item 1): enrolment, the code check with its
@@ -44,16 +57,6 @@ export const TWO_FACTOR_MESSAGES = {
   required: 'Your administrator requires two-step verification for every account, so it cannot be turned off.',
 } as const;
 
-const TABLE = 'two_factor';
-const CODES = 'two_factor_recovery_codes';
-
-interface TwoFactorRow {
-  user_id: number;
-  secret_sealed: string;
-  enabled_at: Date | null;
-  last_used_step: string | number | null;
-}
-
 let box: CryptoBox | null = null;
 /** The same crypto box as settings secrets, with its own derived key; each secret bound to its account. */
 const secretBox = (): CryptoBox => (box ??= cryptoBox(config.settingsKey || appSecret(), 'two-factor'));
@@ -66,7 +69,7 @@ const codeLimiter = () => limiter('two-factor-account', config.loginLimitPerAcco
 // Recovery codes carry ~49 random bits: a lighter argon2id than passwords' (OWASP's minimum) keeps checking ten quick.
 const hashRecoveryCode = (code: string) => argon2.hash(normaliseRecoveryCode(code), { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2 });
 
-const rowOf = (userId: number, trx: Knex | Knex.Transaction = db()) => trx<TwoFactorRow>(TABLE).where({ user_id: userId }).first();
+const rowOf = (userId: number, k: Knex | Knex.Transaction = db()) => twoFactorRow(k, userId);
 
 /** True when the account signs in with a second factor. */
 export async function hasTwoFactor(userId: number): Promise<boolean> {
@@ -77,8 +80,8 @@ export async function hasTwoFactor(userId: number): Promise<boolean> {
 /** GET /two-factor. */
 export async function twoFactorStatus(userId: number): Promise<TwoFactorStatus> {
   const [settings, row] = await Promise.all([getSettings(), rowOf(userId)]);
-  const left = row?.enabled_at ? await db()(CODES).where({ user_id: userId }).whereNull('used_at').count<{ count: string }[]>('id as count') : [{ count: '0' }];
-  return { available: !!settings['2fa_enable'], enabled: !!row?.enabled_at, recovery_codes_left: Number(left[0]?.count ?? 0) };
+  const left = row?.enabled_at ? await countUnusedRecoveryCodes(db(), userId) : 0;
+  return { available: !!settings['2fa_enable'], enabled: !!row?.enabled_at, recovery_codes_left: left };
 }
 
 /** Starts (or starts again) enrolment: a new secret, kept sealed and unconfirmed until a code proves the app has it. */
@@ -88,10 +91,7 @@ export async function startEnrolment(user: { id: number; username: string }): Pr
   const existing = await rowOf(user.id);
   if (existing?.enabled_at) throw conflict(TWO_FACTOR_MESSAGES.alreadyOn);
   const secret = newTotpSecret();
-  await db()(TABLE)
-    .insert({ user_id: user.id, secret_sealed: sealSecret(user.id, secret), enabled_at: null, last_used_step: null })
-    .onConflict('user_id')
-    .merge(['secret_sealed', 'enabled_at', 'last_used_step']);
+  await upsertEnrolment(db(), user.id, sealSecret(user.id, secret));
   const otpauth_url = totpUri(secret, user.username, settings.name || 'SiteWalk');
   const svg = await QRCode.toString(otpauth_url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return { secret, otpauth_url, qr_svg: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
@@ -115,10 +115,8 @@ export async function confirmEnrolment(userId: number, code: string): Promise<Re
   const hashes = await Promise.all(codes.map(hashRecoveryCode));
   await db().transaction(async (trx) => {
     // Only the enrolment that was checked is switched on (a second confirm, or a new setup meanwhile, changes nothing).
-    const n = await trx(TABLE).where({ user_id: userId, secret_sealed: row.secret_sealed }).whereNull('enabled_at').update({ enabled_at: trx.fn.now(), last_used_step: step });
-    if (!n) throw conflict(TWO_FACTOR_MESSAGES.alreadyOn);
-    await trx(CODES).where({ user_id: userId }).delete();
-    await trx(CODES).insert(hashes.map((code_hash) => ({ user_id: userId, code_hash })));
+    if (!(await enableEnrolment(trx, userId, row.secret_sealed, step))) throw conflict(TWO_FACTOR_MESSAGES.alreadyOn);
+    await replaceRecoveryCodes(trx, userId, hashes);
   });
   await codeLimiter().delete(String(userId));
   return { recovery_codes: codes };
@@ -134,20 +132,14 @@ async function spendSecondFactor(row: TwoFactorRow, code: string): Promise<boole
     const step = matchTotpStep(openSecret(row), code);
     if (step === null) return false;
     // Conditional, so two requests racing with one code cannot both pass.
-    const n = await db()(TABLE)
-      .where({ user_id: row.user_id })
-      .whereNotNull('enabled_at')
-      .andWhere((q) => q.whereNull('last_used_step').orWhere('last_used_step', '<', step))
-      .update({ last_used_step: step });
-    return n === 1;
+    return advanceLastUsedStep(db(), row.user_id, step);
   }
   const normalised = normaliseRecoveryCode(code);
   if (!/^[A-Z2-9]{10}$/.test(normalised)) return false;
-  const unused: { id: number; code_hash: string }[] = await db()(CODES).where({ user_id: row.user_id }).whereNull('used_at').select('id', 'code_hash');
+  const unused = await unusedRecoveryCodes(db(), row.user_id);
   for (const c of unused) {
     if (await argon2.verify(c.code_hash, normalised).catch(() => false)) {
-      const n = await db()(CODES).where({ id: c.id }).whereNull('used_at').update({ used_at: db().fn.now() });
-      return n === 1;
+      return useRecoveryCode(db(), c.id);
     }
   }
   return false;
@@ -180,7 +172,7 @@ export async function disableTwoFactor(user: { id: number; password_hash: string
  * password again, and sets up a new second factor then if the site requires it.
  */
 export async function resetTwoFactor(userId: number): Promise<void> {
-  const exists = await db()('users').where({ id: userId }).first('id');
+  const exists = await userById(db(), userId);
   if (!exists) throw notFound('User not found.');
   await removeTwoFactor(userId);
   await codeLimiter().delete(String(userId));
@@ -188,8 +180,7 @@ export async function resetTwoFactor(userId: number): Promise<void> {
 
 async function removeTwoFactor(userId: number): Promise<void> {
   await db().transaction(async (trx) => {
-    await trx(CODES).where({ user_id: userId }).delete();
-    await trx(TABLE).where({ user_id: userId }).delete();
+    await deleteTwoFactor(trx, userId);
   });
 }
 

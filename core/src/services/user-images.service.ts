@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { AVATAR_SIZE_PX, COVER_WIDTH_PX, UPLOAD_LIMITS, USER_IMAGE_MIMES, type UserImageKind } from '@sitewalk/proto';
-import { User, db } from '../db/index.js';
+import { type User, db } from '../db/index.js';
+import { lockUser, patchUser } from '../repositories/users.repository.js';
 import { badRequest, notFound, payloadTooLarge } from '../errors.js';
 import { detectType, type UploadedFile } from '../uploaded-file.js';
 import { newKey, putBuffer, remove } from '../storage/index.js';
@@ -49,10 +50,10 @@ export async function replaceUserImage(userId: number, kind: UserImageKind, file
   let previous: string | null = null;
   try {
     const user = await db().transaction(async (trx) => {
-      const current = await User.query(trx).findById(userId).forUpdate();
+      const current = await lockUser(trx, userId);
       if (!current) throw notFound();
       previous = current[kind];
-      return User.query(trx).patchAndFetchById(userId, { [kind]: key });
+      return patchUser(trx, userId, { [kind]: key });
     });
     await remove(previous);
     return user;
@@ -66,10 +67,10 @@ export async function replaceUserImage(userId: number, kind: UserImageKind, file
 export async function deleteUserImage(userId: number, kind: UserImageKind): Promise<User> {
   let previous: string | null = null;
   const user = await db().transaction(async (trx) => {
-    const current = await User.query(trx).findById(userId).forUpdate();
+    const current = await lockUser(trx, userId);
     if (!current) throw notFound();
     previous = current[kind];
-    return previous ? User.query(trx).patchAndFetchById(userId, { [kind]: null }) : current;
+    return previous ? patchUser(trx, userId, { [kind]: null }) : current;
   });
   await remove(previous);
   return user;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { UserToken, db } from '../db/index.js';
+import { type UserToken, db } from '../db/index.js';
+import { deleteUnusedTokens, insertUserToken, liveToken, useLiveToken } from '../repositories/user-tokens.repository.js';
 import { hashToken, randomToken } from '../secrets.js';
 
 export type TokenPurpose = UserToken['purpose'];
@@ -17,10 +18,10 @@ export interface IssuedUserToken {
  */
 export async function issueUserToken(userId: number, purpose: TokenPurpose, ttlMs: number, trx?: Knex.Transaction): Promise<IssuedUserToken> {
   const k = trx ?? db();
-  await k('user_tokens').where({ user_id: userId, purpose }).whereNull('used_at').delete();
+  await deleteUnusedTokens(k, userId, purpose);
   const token = randomToken();
   const expiresAt = Date.now() + ttlMs;
-  const row = await UserToken.query(k).insertAndFetch({
+  const row = await insertUserToken(k, {
     user_id: userId,
     purpose,
     token_hash: hashToken(token),
@@ -31,12 +32,7 @@ export async function issueUserToken(userId: number, purpose: TokenPurpose, ttlM
 
 /** The unused, unexpired token of one of the purposes, or null. */
 export async function findLiveToken(token: string, purposes: readonly TokenPurpose[], trx?: Knex.Transaction): Promise<UserToken | null> {
-  const row = await UserToken.query(trx ?? db())
-    .findOne({ token_hash: hashToken(token) })
-    .whereIn('purpose', [...purposes])
-    .whereNull('used_at')
-    .where('expires_at', '>', new Date());
-  return row ?? null;
+  return (await liveToken(trx ?? db(), hashToken(token), purposes)) ?? null;
 }
 
 /**
@@ -44,13 +40,5 @@ export async function findLiveToken(token: string, purposes: readonly TokenPurpo
  * racing with the same link cannot both succeed. Null when it was not live.
  */
 export async function consumeToken(token: string, purposes: readonly TokenPurpose[], trx: Knex.Transaction): Promise<UserToken | null> {
-  const rows = await UserToken.query(trx)
-    .patch({ used_at: new Date() })
-    .where({ token_hash: hashToken(token) })
-    .whereIn('purpose', [...purposes])
-    .whereNull('used_at')
-    .where('expires_at', '>', new Date())
-    .returning('*');
-  const list = rows as unknown as UserToken[];
-  return list[0] ?? null;
+  return (await useLiveToken(trx, hashToken(token), purposes)) ?? null;
 }

@@ -4,86 +4,22 @@ import {
   VIDEO_STEP_JOBS,
   projectRoom,
   userRoom,
-  type ControlPoint,
   type JobProgressEvent,
-  type ProjectionCertainty,
-  type VideoCluster,
-  type ProjectionFit,
-  type VideoPosition,
   type VideoProgressDetail,
   type VideoRun,
-  type VideoRunError,
   type VideoRunStatus,
   type VideoStep,
   type VideoStepRate,
-  type VideoStepState,
 } from '@sitewalk/proto';
 import { db } from '../db/index.js';
 import { emitTo } from '../realtime/emitter.js';
 import { signedUrl } from '../storage/index.js';
 import { logger } from '../logger.js';
-import { type Db } from '../db/query-types.js';
+import { isoOrNull as iso, type Db } from '../db/query-types.js';
+import { runRow, updateRun, upsertRun, videoAudience, type RunRow, type RunWrite, type StoredArtifacts, type StoredStep } from '../repositories/videos.repository.js';
 
-const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
-
-/** Artifacts as stored: storage keys, turned into signed URLs when read. */
-export interface StoredKeyframe {
-  index: number;
-  time: number;
-  image_key: string;
-}
-export interface StoredCluster {
-  osfm_cluster: number;
-  keyframes: number[];
-  points: number;
-  ply_key: string | null;
-  path_key: string | null;
-  /** The storey of a walk that took the stairs (absent on one storey). */
-  level?: VideoCluster['level'];
-}
-export interface StoredProjection {
-  osfm_cluster: number;
-  id_map: number;
-  image_width: number;
-  image_height: number;
-  control_points: ControlPoint[];
-  positions: VideoPosition[];
-  scale: number;
-  residual_px: number | null;
-  /** How the placement was made (absent on proposals made before it was recorded). */
-  fitted_by?: ProjectionFit;
-  /** How sure each room's place is (absent on proposals made before it was recorded). */
-  certainty?: ProjectionCertainty | null;
-  preview_key: string | null;
-  confirmed_at: string | null;
-  room_ids: number[];
-}
-export interface StoredArtifacts {
-  keyframes?: StoredKeyframe[];
-  clusters?: StoredCluster[];
-  projections?: StoredProjection[];
-}
-
-/** A step as stored: its state and the BullMQ job carrying it (to notice a job the queue lost). */
-type StoredStep = Omit<VideoStepState, 'step'> & { job_id?: string | null };
-
-/** A video_runs row. */
-export interface RunRow {
-  id_video: number;
-  generation: number;
-  status: VideoRunStatus;
-  step: VideoStep | null;
-  percent: number;
-  message: string;
-  error: VideoRunError | null;
-  steps: Partial<Record<VideoStep, StoredStep>>;
-  artifacts: StoredArtifacts;
-  timings: Record<string, number>;
-  id_user: number | null;
-  started_at: Date | null;
-  finished_at: Date | null;
-  updated_at: Date;
-}
+/** The run as stored is the repository's (types re-exported for the steps, which read and write artifacts). */
+export type { RunRow, StoredArtifacts, StoredCluster, StoredKeyframe, StoredProjection } from '../repositories/videos.repository.js';
 
 /**
  * What happens to a run. Every change of a run goes through `moveRun` with
@@ -227,25 +163,16 @@ const STATE: Record<RunEvent['type'], JobProgressEvent['state']> = {
   failed: 'failed',
 };
 
-async function readRow(videoId: number, k: Db, lock = false): Promise<RunRow | null> {
-  const q = k('video_runs').where({ id_video: videoId }).first();
-  if (lock) q.forUpdate();
-  return ((await q) as RunRow | undefined) ?? null;
-}
-
 /** The run of a video as stored (null for a video that has none). */
-export const readRun = (videoId: number, k: Db = db()) => readRow(videoId, k);
+export const readRun = async (videoId: number, k: Db = db()): Promise<RunRow | null> => (await runRow(k, videoId)) ?? null;
 
 /** Creates (or resets) the run of a freshly uploaded video. */
 export async function createRun(videoId: number, k: Db = db()): Promise<void> {
   const r = initialRun(videoId);
-  await k('video_runs')
-    .insert(toDbRow(r))
-    .onConflict('id_video')
-    .merge();
+  await upsertRun(k, toDbRow(r));
 }
 
-const toDbRow = (r: RunRow) => ({
+const toDbRow = (r: RunRow): RunWrite => ({
   ...r,
   error: r.error ? JSON.stringify(r.error) : null,
   steps: JSON.stringify(r.steps),
@@ -263,12 +190,12 @@ const toDbRow = (r: RunRow) => ({
  */
 export async function moveRun(videoId: number, generation: number | null, event: RunEvent): Promise<RunRow | null> {
   const result = await db().transaction(async (trx) => {
-    const cur = await readRow(videoId, trx, true);
+    const cur = (await runRow(trx, videoId, { lock: true })) ?? null;
     if (!cur) return null;
     if (generation !== null && cur.generation !== generation) return null;
     const next = nextRun(cur, event);
     if (!next) return { row: cur, changed: false };
-    await trx('video_runs').where({ id_video: videoId }).update(toDbRow(next));
+    await updateRun(trx, toDbRow(next));
     return { row: next, changed: true };
   });
   if (!result) return null;
@@ -277,7 +204,7 @@ export async function moveRun(videoId: number, generation: number | null, event:
 }
 
 async function announce(run: RunRow, event: RunEvent): Promise<void> {
-  const video = await db()('videos as v').join('projects as p', 'p.id', 'v.id_project').where('v.id', run.id_video).first('v.id_visit', 'v.id_project', 'v.id_user', 'p.id_owner');
+  const video = await videoAudience(db(), run.id_video);
   if (!video) return;
   const step: VideoStep = event.type === 'start' ? 'process' : event.step;
   const s = run.steps[step] ?? emptyStep();

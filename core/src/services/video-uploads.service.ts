@@ -3,7 +3,21 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
 import type { VideoDetail } from '@sitewalk/proto';
-import { Video, Visit, db } from '../db/index.js';
+import { db } from '../db/index.js';
+import {
+  claimVideoUpload,
+  deleteAcceptedVideoUploadsBefore,
+  deleteVideoUpload,
+  insertVideoUpload,
+  knownVideoUploadIds,
+  setVideoUploadStatus,
+  unfinishedVideoUploadsBefore,
+  videoById,
+  videoOfVisit,
+  videoUploadById,
+  type VideoUploadRow,
+} from '../repositories/videos.repository.js';
+import { visitById } from '../repositories/visits.repository.js';
 import { HttpError, conflict, notFound, payloadTooLarge } from '../errors.js';
 import { config } from '../config.js';
 import { logger } from '../logger.js';
@@ -12,6 +26,7 @@ import { acceptVideoUpload, toDetail, videoFolder, videoMaxBytes } from './video
 import { dropUploadMirror, finishUploadMirror, startUploadMirror } from './video-upload-mirror.js';
 import { remove } from '../storage/index.js';
 import { checkProjectAddition } from './plan-limits.service.js';
+import type { Actor } from './actor.js';
 
 /**
  * Resumable uploads of walk-through videos (the tus protocol, SPEC §7 and
@@ -21,21 +36,6 @@ import { checkProjectAddition } from './plan-limits.service.js';
  * content check and the same state changes as POST /visits/{id}/video,
  * exactly once — and the sweep of uploads nobody finished.
  */
-
-type Actor = { id: number; super_admin: boolean };
-
-export type VideoUploadStatus = 'uploading' | 'checking' | 'accepted';
-export interface VideoUploadRow {
-  id: string;
-  id_user: number;
-  id_visit: number;
-  size_bytes: string | number;
-  original_name: string;
-  status: VideoUploadStatus;
-  id_video: number | null;
-  created_at: Date;
-  updated_at: Date;
-}
 
 /** Hours an unfinished upload is kept after its last byte arrived (VIDEO_UPLOAD_EXPIRY_HOURS, default 24). */
 export const videoUploadExpiryMs = (env: NodeJS.ProcessEnv = process.env): number => {
@@ -80,7 +80,7 @@ export async function checkNewVideoUpload(user: Actor, visitId: number, length: 
   const { visit } = await requireVisit(user, visitId, 'upload');
   const max = videoMaxBytes();
   if (length > max) throw payloadTooLarge(tooLargeMessage(max));
-  const previous = await Video.query().findOne({ id_visit: visit.id });
+  const previous = await videoOfVisit(db(), visit.id);
   await checkProjectAddition(db(), user, visit.id_project, { storage_bytes: length - Number(previous?.size_bytes ?? 0), video_seconds: 0 });
 }
 
@@ -89,8 +89,8 @@ export const tooLargeForVideos = () => payloadTooLarge(tooLargeMessage(videoMaxB
 /** Records a freshly created upload as the user's, for that visit, and starts mirroring it to the bucket when files are stored there. */
 export async function recordVideoUpload(row: { id: string; id_user: number; id_visit: number; size_bytes: number; original_name: string }): Promise<void> {
   const name = displayName(row.original_name);
-  await db()('video_uploads').insert({ ...row, original_name: name });
-  const visit = await Visit.query().findById(row.id_visit).select('id', 'id_project');
+  await insertVideoUpload(db(), { ...row, original_name: name });
+  const visit = await visitById(db(), row.id_visit);
   if (visit) {
     // The key the video will have if its content is what its name says (otherwise it is stored again under the right one).
     const key = `${videoFolder(visit.id_project, visit.id, crypto.randomUUID())}/source.${extensionOf(name)}`;
@@ -108,7 +108,7 @@ const displayName = (name: string | null | undefined) => (path.basename(name ?? 
 
 /** An upload of the user (HEAD, PATCH, DELETE); 404 when it is someone else's or gone, or its visit is no longer theirs to change. */
 export async function requireVideoUpload(user: Actor, id: string): Promise<VideoUploadRow> {
-  const row = (await db()('video_uploads').where({ id }).first()) as VideoUploadRow | undefined;
+  const row = await videoUploadById(db(), id);
   if (!row || row.id_user !== user.id) throw notFound('Upload not found.');
   try {
     await requireVisit(user, row.id_visit, 'upload');
@@ -140,15 +140,11 @@ async function dropUploadFiles(id: string): Promise<void> {
  * back so the next attempt checks it again.
  */
 export async function completeVideoUpload(user: Actor, id: string): Promise<VideoDetail> {
-  const claimed = (await db()('video_uploads')
-    .where({ id, id_user: user.id, status: 'uploading' })
-    .update({ status: 'checking', updated_at: new Date() })
-    .returning('*')) as VideoUploadRow[];
-  const row = claimed[0];
+  const row = await claimVideoUpload(db(), id, user.id);
   if (!row) {
-    const current = (await db()('video_uploads').where({ id, id_user: user.id }).first()) as VideoUploadRow | undefined;
+    const current = await videoUploadById(db(), id, user.id);
     if (current?.status === 'accepted' && current.id_video) {
-      const video = await Video.query().findById(current.id_video);
+      const video = await videoById(db(), current.id_video);
       if (video) return toDetail(video, true);
     }
     if (current?.status === 'checking') throw conflict('This upload is being checked. Wait a moment and reload the page.');
@@ -158,7 +154,7 @@ export async function completeVideoUpload(user: Actor, id: string): Promise<Vide
   const size = (await fsp.stat(filepath).catch(() => null))?.size ?? -1;
   if (size !== Number(row.size_bytes)) {
     // Not all bytes are there (or the file went): give it back to the protocol.
-    await db()('video_uploads').where({ id }).update({ status: 'uploading', updated_at: new Date() });
+    await setVideoUploadStatus(db(), id, 'uploading');
     throw conflict('The upload is not complete yet. It will carry on where it stopped.');
   }
   const mirrored = await finishUploadMirror(id);
@@ -168,7 +164,7 @@ export async function completeVideoUpload(user: Actor, id: string): Promise<Vide
       row.id_visit,
       { filepath, size, originalFilename: row.original_name, mimetype: null },
       async (trx, v) => {
-        await trx('video_uploads').where({ id }).update({ status: 'accepted', id_video: v.id, updated_at: new Date() });
+        await setVideoUploadStatus(trx, id, 'accepted', v.id);
       },
       mirrored,
     );
@@ -180,9 +176,9 @@ export async function completeVideoUpload(user: Actor, id: string): Promise<Vide
     if (status >= 400 && status < 500) {
       // Refused for good: the user must choose another file. Nothing is kept.
       await dropUploadFiles(id);
-      await db()('video_uploads').where({ id }).delete();
+      await deleteVideoUpload(db(), id);
     } else {
-      await db()('video_uploads').where({ id }).update({ status: 'uploading', updated_at: new Date() });
+      await setVideoUploadStatus(db(), id, 'uploading');
     }
     throw err;
   }
@@ -191,7 +187,7 @@ export async function completeVideoUpload(user: Actor, id: string): Promise<Vide
 /** After the protocol removed an upload's bytes (tus DELETE, the user cancelled): its row goes too. */
 export async function forgetVideoUpload(id: string): Promise<void> {
   await dropUploadMirror(id);
-  await db()('video_uploads').where({ id }).whereNot({ status: 'accepted' }).delete();
+  await deleteVideoUpload(db(), id, { unlessAccepted: true });
 }
 
 /**
@@ -205,23 +201,20 @@ export async function sweepVideoUploads(now = Date.now()): Promise<{ removed: nu
   const dir = videoUploadDir();
   const lastWrite = async (id: string) => (await fsp.stat(uploadPath(id)).catch(() => null))?.mtimeMs ?? 0;
   let removed = 0;
-  const stale = (await db()('video_uploads')
-    .whereIn('status', ['uploading', 'checking'])
-    .where('updated_at', '<', new Date(now - expiry))
-    .select('id', 'updated_at')) as Pick<VideoUploadRow, 'id' | 'updated_at'>[];
+  const stale = await unfinishedVideoUploadsBefore(db(), new Date(now - expiry));
   for (const r of stale) {
     // Bytes still arriving keep an upload alive even when its row is old.
     if (now - (await lastWrite(r.id)) < expiry) continue;
     await dropUploadFiles(r.id);
-    await db()('video_uploads').where({ id: r.id }).delete();
+    await deleteVideoUpload(db(), r.id);
     removed++;
   }
-  await db()('video_uploads').where({ status: 'accepted' }).where('updated_at', '<', new Date(now - 7 * 24 * 3600_000)).delete();
+  await deleteAcceptedVideoUploadsBefore(db(), new Date(now - 7 * 24 * 3600_000));
   let orphans = 0;
   const names = await fsp.readdir(dir).catch(() => [] as string[]);
   const ids = [...new Set(names.map((n) => n.replace(/\.json$/, '')))].filter((n) => /^[A-Za-z0-9_-]{8,64}$/.test(n));
   if (ids.length) {
-    const known = new Set(((await db()('video_uploads').whereIn('id', ids).select('id')) as { id: string }[]).map((r) => r.id));
+    const known = await knownVideoUploadIds(db(), ids);
     for (const id of ids) {
       if (known.has(id)) continue;
       const times = await Promise.all([uploadPath(id), `${uploadPath(id)}.json`].map((p) => fsp.stat(p).then((s) => s.mtimeMs, () => 0)));

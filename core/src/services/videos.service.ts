@@ -16,7 +16,11 @@ import {
 // The pipeline's own ffprobe adapter: the upload is checked by the program the steps use.
 import { probeVideo, type VideoProbe } from '../tools/ffprobe.js';
 import { ToolMissing, VideoRejected } from '../tools/errors.js';
-import { Poi, Room, Sheet, Video, Visit, db } from '../db/index.js';
+import { type Sheet, type Video, db } from '../db/index.js';
+import { deleteVideoRow, insertVideo, videoById, videoOfVisit } from '../repositories/videos.repository.js';
+import { poiFileKeysOfRooms, roomsOfVideo } from '../repositories/rooms.repository.js';
+import { lockVisit, touchVisit } from '../repositories/visits.repository.js';
+import { sheetById } from '../repositories/sheets.repository.js';
 import { HttpError, conflict, notFound, unprocessable } from '../errors.js';
 import { detectType, type UploadedFile } from '../uploaded-file.js';
 import { enqueue, queue } from '../queue/index.js';
@@ -78,15 +82,15 @@ export async function checkVideo(file: UploadedFile): Promise<{ ext: string; pro
 /** The stored files of rooms: their photos, tile folders and their points of interest's files. */
 async function roomFiles(rooms: { id: number; file_key: string | null }[], projectId: number, visitId: number, k: Db): Promise<string[]> {
   if (!rooms.length) return [];
-  const poiFiles = (await Poi.query(k).whereIn('id_room', rooms.map((r) => r.id)).whereNotNull('file_key').select('file_key')).map((p) => p.file_key);
+  const poiFiles = await poiFileKeysOfRooms(k, rooms.map((r) => r.id));
   return [...rooms.flatMap((r) => [r.file_key, roomFolder(projectId, visitId, r.id)]), ...poiFiles].filter((x): x is string => !!x);
 }
 
 /** Removes a video row (its run and its rooms go with it, by the schema) and returns the files to remove after commit. */
 async function dropVideo(video: Video, k: Db): Promise<{ keys: string[]; rooms: number }> {
-  const rooms = await Room.query(k).where('id_video', video.id).select('id', 'file_key');
+  const rooms = await roomsOfVideo(k, video.id);
   const keys = [...(await roomFiles(rooms, video.id_project, video.id_visit, k)), video.folder];
-  await Video.query(k).deleteById(video.id);
+  await deleteVideoRow(k, video.id);
   return { keys, rooms: rooms.length };
 }
 
@@ -143,7 +147,7 @@ export async function acceptVideoUpload(
     storage_bytes: file.size - Number(previous?.size_bytes ?? 0),
     video_seconds: probe.duration - (previous?.duration ?? 0),
   });
-  await checkProjectAddition(db(), user, visit.id_project, growth(await Video.query().findOne({ id_visit: visit.id })));
+  await checkProjectAddition(db(), user, visit.id_project, growth(await videoOfVisit(db(), visit.id)));
   // Bytes already in storage are used where they are when they are this visit's and the name fits their content.
   const stored = storedKey && storedKey.startsWith(`${visitFolder(visit.id_project, visit.id)}/videos/`) && storedKey.endsWith(`/source.${ext}`) ? storedKey : null;
   if (storedKey && !stored) await removeQuietly([storedKey]);
@@ -155,12 +159,12 @@ export async function acceptVideoUpload(
   try {
     video = await db().transaction(async (trx) => {
       // Locks the visit: two uploads at once end with one video, and the visit may have gone meanwhile.
-      const current = await Visit.query(trx).findById(visit.id).forUpdate();
+      const current = await lockVisit(trx, visit.id);
       if (!current) throw notFound('Visit not found.');
-      const previous = await Video.query(trx).findOne({ id_visit: visit.id });
+      const previous = await videoOfVisit(trx, visit.id);
       await checkProjectAddition(trx, user, visit.id_project, growth(previous));
       if (previous) old = await dropVideo(previous, trx);
-      const inserted = await Video.query(trx).insertAndFetch({
+      const inserted = await insertVideo(trx, {
         id_visit: visit.id,
         id_project: visit.id_project,
         id_user: user.id,
@@ -177,7 +181,7 @@ export async function acceptVideoUpload(
         is_360: probe.is360,
       });
       await createRun(inserted.id, trx);
-      await Visit.query(trx).patch({ updated_at: new Date() }).where({ id: visit.id });
+      await touchVisit(trx, visit.id);
       await inTransaction?.(trx, inserted);
       return inserted;
     });
@@ -195,14 +199,14 @@ export async function acceptVideoUpload(
 /** A visit's video and the access to its project; 404 when the visit has none. */
 async function requireVisitVideo(user: Actor, visitId: number, need: ProjectNeed, k: Db = db()) {
   const { visit, access } = await requireVisit(user, visitId, need, k);
-  const video = await Video.query(k).findOne({ id_visit: visit.id });
+  const video = await videoOfVisit(k, visit.id);
   if (!video) throw notFound('This visit has no video.');
   return { visit, video, access };
 }
 
 /** A video by id (through its visit's access); 404 for one the user may not see. */
 async function requireVideo(user: Actor, videoId: number, need: ProjectNeed) {
-  const video = await Video.query().findById(videoId);
+  const video = await videoById(db(), videoId);
   if (!video) throw notFound('Video not found.');
   try {
     return await requireVisitVideo(user, video.id_visit, need);
@@ -215,7 +219,7 @@ async function requireVideo(user: Actor, videoId: number, need: ProjectNeed) {
 /** GET /visits/{id}/video: the video and its run, or null when the visit has none. */
 export async function getVisitVideo(user: Actor, visitId: number): Promise<VideoDetail | null> {
   const { visit, access } = await requireVisit(user, visitId, 'read');
-  const video = await Video.query().findOne({ id_visit: visit.id });
+  const video = await videoOfVisit(db(), visit.id);
   return video ? toDetail(video, canEditSheets(access)) : null;
 }
 
@@ -223,9 +227,9 @@ export async function getVisitVideo(user: Actor, visitId: number): Promise<Video
 export async function deleteVisitVideo(user: Actor, visitId: number): Promise<VideoDeleteResponse> {
   const { keys, videoId, rooms } = await db().transaction(async (trx) => {
     const { visit, video } = await requireVisitVideo(user, visitId, 'edit-sheets', trx);
-    await Visit.query(trx).findById(visit.id).forUpdate();
+    await lockVisit(trx, visit.id);
     const dropped = await dropVideo(video, trx);
-    await Visit.query(trx).patch({ updated_at: new Date() }).where({ id: visit.id });
+    await touchVisit(trx, visit.id);
     return { ...dropped, videoId: video.id };
   });
   // A step still running finds the run gone and stops (moveRun answers null).
@@ -274,7 +278,7 @@ export async function startGeneratePly(user: Actor, input: { video_id: number; v
 
 /** The sheet a projection is made on: of the video's project, ready, with a size. */
 async function sheetForProjection(mapId: number, projectId: number): Promise<Sheet> {
-  const map = await Sheet.query().findById(mapId);
+  const map = await sheetById(db(), mapId);
   if (!map || map.id_project !== projectId) throw notFound('Sheet not found.');
   if (map.status !== 'ready' || !map.width || !map.height) throw conflict('This sheet is not ready yet: wait until its plan is processed.');
   return map;

@@ -1,5 +1,9 @@
 import type { ViewerRoom, ViewerRoomPois, ViewerSheet, ViewerVisit } from '@sitewalk/proto';
-import { Poi, Project, Room, Sheet, Visit, db } from '../db/index.js';
+import { type Sheet, type Visit, db } from '../db/index.js';
+import { visitOfActiveProjectByCode } from '../repositories/visits.repository.js';
+import { projectById } from '../repositories/projects.repository.js';
+import { poiById, poisOfRoom, roomsOfVisitAmong } from '../repositories/rooms.repository.js';
+import { sheetsOfProjectAmong } from '../repositories/sheets.repository.js';
 import { forbidden, notFound } from '../errors.js';
 import { signedFolderUrl, signedUrl } from '../storage/index.js';
 import { projectAccess, canEditSheets } from './access.service.js';
@@ -22,9 +26,7 @@ const UNKNOWN_CODE = 'No visit has this code. Check the link you were given.';
 
 /** The visit of a code; a visit of a deactivated project is not shown to the public. */
 async function visitByCode(code: string): Promise<Visit> {
-  const visit = await Visit.query()
-    .findOne({ code: code.trim().toLowerCase() })
-    .whereExists(db()('projects').select(db().raw('1')).whereRaw('projects.id = visits.id_project').andWhere('projects.active', true));
+  const visit = await visitOfActiveProjectByCode(db(), code.trim().toLowerCase());
   if (!visit) throw notFound(UNKNOWN_CODE);
   return visit;
 }
@@ -46,21 +48,21 @@ function viewerSheet(m: Sheet): ViewerSheet | null {
 /** GET /viewer-visit: the visit as anyone holding its code sees it; ready rooms only. */
 export async function viewerVisit(code: string, poiId?: number): Promise<ViewerVisit> {
   const visit = await visitByCode(code);
-  const project = await Project.query().findById(visit.id_project).select('name');
+  const project = await projectById(db(), visit.id_project);
   const rooms = (await visitRooms(visit.id)).filter((r) => r.status === 'ready' && roomPanorama(r));
   const ids = rooms.map((r) => r.id);
   const ready = new Set(ids);
   const [spots, counts] = await Promise.all([hotspotsOf(ids), poiCounts(ids)]);
   let poi = null;
   if (poiId !== undefined) {
-    const found = await Poi.query().findById(poiId);
+    const found = await poiById(db(), poiId);
     if (!found || !ready.has(found.id_room)) throw notFound('This point of interest is not in the visit.');
     poi = toPoiDto(found);
   }
   const mapIds = new Set<number>();
   if (visit.id_map) mapIds.add(visit.id_map);
   for (const r of rooms) if (r.id_map) mapIds.add(r.id_map);
-  const sheets = mapIds.size ? await Sheet.query().whereIn('id', [...mapIds]).where({ id_project: visit.id_project }).orderBy('id') : [];
+  const sheets = mapIds.size ? await sheetsOfProjectAmong(db(), visit.id_project, [...mapIds]) : [];
   sheets.sort((a, b) => Number(b.id === visit.id_map) - Number(a.id === visit.id_map));
   const maps = sheets.map(viewerSheet).filter((m): m is ViewerSheet => !!m);
   const shown = new Set(maps.map((m) => m.id));
@@ -106,7 +108,7 @@ export async function viewerStartPanorama(code: string, askedRoom: number | null
   const visit = await visitByCode(code);
   const rooms = (await visitRooms(visit.id)).filter((r) => r.status === 'ready' && roomPanorama(r));
   let id: number | undefined = rooms[0]?.id;
-  if (poiId) id = (await Poi.query().findById(poiId).select('id_room'))?.id_room;
+  if (poiId) id = (await poiById(db(), poiId))?.id_room;
   else if (askedRoom && rooms.some((r) => r.id === askedRoom)) id = askedRoom;
   const room = rooms.find((r) => r.id === id);
   return room ? { id: room.id, base_url: roomPanorama(room)!.base_url } : null;
@@ -118,7 +120,7 @@ export async function viewerStartPanorama(code: string, askedRoom: number | null
  */
 export async function viewerRoomPois(code: string, roomId: number, editRoom: boolean, user: Actor | null): Promise<ViewerRoomPois> {
   const visit = await visitByCode(code);
-  const room = await Room.query().findOne({ id: roomId, id_visit: visit.id });
+  const [room] = await roomsOfVisitAmong(db(), visit.id, [roomId]);
   if (!room || (room.status !== 'ready' && !editRoom)) throw notFound('This room is not in the visit.');
   let canEdit = false;
   if (editRoom) {
@@ -128,6 +130,6 @@ export async function viewerRoomPois(code: string, roomId: number, editRoom: boo
     if (!access || !canEditSheets(access)) throw forbidden('You may not edit the points of interest of this room.');
     canEdit = true;
   }
-  const pois = await Poi.query().where({ id_room: room.id }).orderBy('id');
+  const pois = await poisOfRoom(db(), room.id);
   return { id_room: room.id, can_edit: canEdit, pois: pois.map(toPoiDto) };
 }

@@ -5,7 +5,9 @@ import { newKey, putStream, remove } from '@sitewalk/core/storage';
 import { enqueue } from '@sitewalk/core/queue/index.js';
 import { logger } from '@sitewalk/core/logger.js';
 import { getSettings } from '@sitewalk/core/services/settings.service.js';
-import { bankDetails, invoiceDto, invoiceRow, tellInvoiceChanged } from '@sitewalk/core/services/billing.service.js';
+import { bankDetails, invoiceDto, tellInvoiceChanged } from '@sitewalk/core/services/billing.service.js';
+import { invoiceNumber, invoiceRowById, linkInvoicePdf } from '@sitewalk/core/repositories/invoices.repository.js';
+import { userColumns } from '@sitewalk/core/repositories/users.repository.js';
 import { writeInvoicePdf, type InvoiceLanguage } from '../exports/invoice-pdf.js';
 import type { Handler } from '../registry.js';
 
@@ -19,14 +21,14 @@ import type { Handler } from '../registry.js';
  * mail's job id names the invoice and status: running again does nothing twice.
  */
 export const invoiceGenerate: Handler<'invoice.generate'> = async ({ id_invoice }, job) => {
-  const row = await invoiceRow(id_invoice);
+  const row = await invoiceRowById(db(), id_invoice);
   if (!row) return { status: 'skipped', reason: 'the invoice was deleted' };
   const log = logger.child({ job: job.name, invoice: id_invoice });
   // Independent reads at once: each is a round trip, and the drawing waits for all of them.
   const [settings, user, credited] = await Promise.all([
     getSettings(),
-    db()('users').where({ id: row.id_user }).first('email', 'language') as Promise<{ email: string; language: string | null } | undefined>,
-    row.id_credited ? (db()('invoices').where({ id: row.id_credited }).first('number') as Promise<{ number: string | null } | undefined>) : null,
+    userColumns(db(), row.id_user, 'email', 'language'),
+    row.id_credited ? invoiceNumber(db(), row.id_credited) : null,
   ]);
   const lang: InvoiceLanguage = user?.language === 'ar' ? 'ar' : 'en';
   const status = row.status;
@@ -38,7 +40,7 @@ export const invoiceGenerate: Handler<'invoice.generate'> = async ({ id_invoice 
     // driver writes beside it and renames, or aborts the upload), so nothing is linked until it is whole.
     const pdf = new PassThrough();
     try {
-      await Promise.all([writeInvoicePdf(invoiceDto(row), { lang, bank, creditedNumber: credited?.number ?? null }, pdf), putStream(fresh, pdf)]);
+      await Promise.all([writeInvoicePdf(invoiceDto(row), { lang, bank, creditedNumber: credited ?? null }, pdf), putStream(fresh, pdf)]);
     } catch (err) {
       // A drawing that failed ends the upload too (its partial file goes), and the job's retry starts afresh.
       pdf.destroy(err as Error);
@@ -46,13 +48,10 @@ export const invoiceGenerate: Handler<'invoice.generate'> = async ({ id_invoice 
       throw err;
     }
     // Only if no other run linked a PDF of this status meanwhile, and the invoice did not change.
-    const linked = await db()('invoices')
-      .where({ id: id_invoice, status })
-      .where((q) => q.whereNull('pdf_status').orWhereNot('pdf_status', status))
-      .update({ pdf_key: fresh, pdf_status: status, updated_at: db().fn.now() });
+    const linked = await linkInvoicePdf(db(), id_invoice, status, fresh);
     if (!linked) {
       await remove(fresh);
-      const now = await invoiceRow(id_invoice);
+      const now = await invoiceRowById(db(), id_invoice);
       if (!now || now.status !== status) return { status: 'skipped', reason: 'the invoice changed meanwhile' };
       key = now.pdf_key;
     } else {

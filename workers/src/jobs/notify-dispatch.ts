@@ -1,5 +1,6 @@
 import { userRoom } from '@sitewalk/proto';
-import { Notification, User, db } from '@sitewalk/core/db';
+import { User, db } from '@sitewalk/core/db';
+import { insertNotificationOnce } from '@sitewalk/core/repositories/notifications.repository.js';
 import { config } from '@sitewalk/core/config.js';
 import { enqueue } from '@sitewalk/core/queue';
 import { emitTo } from '@sitewalk/core/realtime';
@@ -45,20 +46,16 @@ export const notifyDispatch: Handler<'notify.dispatch'> = async (n, job): Promis
 
   let notificationId: number | null = null;
   if (delivery.in_app) {
-    await db()('notifications')
-      .insert({
-        user_id: user.id,
-        kind: n.kind,
-        title: text.title.slice(0, 200),
-        message: text.message,
-        type: n.type,
-        link: n.link ?? null,
-        dedupe_key: key,
-        ...(keyed ? { title_key: keyed.title_key, message_key: keyed.message_key, params: JSON.stringify(keyed.params) } : {}),
-      })
-      .onConflict('dedupe_key')
-      .ignore();
-    const stored = await Notification.query().findOne({ dedupe_key: key });
+    const stored = await insertNotificationOnce(db(), {
+      user_id: user.id,
+      kind: n.kind,
+      title: text.title.slice(0, 200),
+      message: text.message,
+      type: n.type,
+      link: n.link ?? null,
+      dedupe_key: key,
+      ...(keyed ?? {}),
+    });
     if (stored) {
       notificationId = stored.id;
       // Pushed again on a retry too: the browser keys notifications by id.

@@ -1,0 +1,190 @@
+import type {
+  ControlPoint,
+  ProjectionCertainty,
+  ProjectionFit,
+  VideoCluster,
+  VideoPosition,
+  VideoRunError,
+  VideoRunStatus,
+  VideoStep,
+  VideoStepState,
+} from '@sitewalk/proto';
+import { Video } from '../db/index.js';
+import type { Db } from '../db/query-types.js';
+
+/**
+ * Every query of a visit's walk-through video: the `videos` row (the
+ * Objection model `Video`), its processing run (`video_runs`, with the types
+ * it is stored as) and the resumable uploads that become videos
+ * (`video_uploads`). The services hold the rules: videos.service,
+ * video-run.service (the one writer of runs) and video-uploads.service.
+ */
+
+// ---- Videos ----
+
+export async function videoById(k: Db, id: number): Promise<Video | undefined> {
+  return await Video.query(k).findById(id);
+}
+
+/** The visit's video (a visit has at most one). */
+export async function videoOfVisit(k: Db, visitId: number): Promise<Video | undefined> {
+  return await Video.query(k).findOne({ id_visit: visitId });
+}
+
+export async function insertVideo(k: Db, row: Partial<Video>): Promise<Video> {
+  return await Video.query(k).insertAndFetch(row);
+}
+
+/** Deletes a video; its run and the rooms made from it go with it (foreign keys). */
+export async function deleteVideoRow(k: Db, id: number): Promise<void> {
+  await Video.query(k).deleteById(id);
+}
+
+/** Who hears of a video's progress and where: its visit and project, who uploaded it and the project's owner. */
+export function videoAudience(k: Db, videoId: number): Promise<{ id_visit: number; id_project: number; id_user: number | null; id_owner: number } | undefined> {
+  return k('videos as v').join('projects as p', 'p.id', 'v.id_project').where('v.id', videoId).first('v.id_visit', 'v.id_project', 'v.id_user', 'p.id_owner');
+}
+
+// ---- Runs ----
+
+/** Artifacts as stored: storage keys, turned into signed URLs when read. */
+export interface StoredKeyframe {
+  index: number;
+  time: number;
+  image_key: string;
+}
+export interface StoredCluster {
+  osfm_cluster: number;
+  keyframes: number[];
+  points: number;
+  ply_key: string | null;
+  path_key: string | null;
+  /** The storey of a walk that took the stairs (absent on one storey). */
+  level?: VideoCluster['level'];
+}
+export interface StoredProjection {
+  osfm_cluster: number;
+  id_map: number;
+  image_width: number;
+  image_height: number;
+  control_points: ControlPoint[];
+  positions: VideoPosition[];
+  scale: number;
+  residual_px: number | null;
+  /** How the placement was made (absent on proposals made before it was recorded). */
+  fitted_by?: ProjectionFit;
+  /** How sure each room's place is (absent on proposals made before it was recorded). */
+  certainty?: ProjectionCertainty | null;
+  preview_key: string | null;
+  confirmed_at: string | null;
+  room_ids: number[];
+}
+export interface StoredArtifacts {
+  keyframes?: StoredKeyframe[];
+  clusters?: StoredCluster[];
+  projections?: StoredProjection[];
+}
+
+/** A step as stored: its state and the BullMQ job carrying it (to notice a job the queue lost). */
+export type StoredStep = Omit<VideoStepState, 'step'> & { job_id?: string | null };
+
+/** A video_runs row. */
+export interface RunRow {
+  id_video: number;
+  generation: number;
+  status: VideoRunStatus;
+  step: VideoStep | null;
+  percent: number;
+  message: string;
+  error: VideoRunError | null;
+  steps: Partial<Record<VideoStep, StoredStep>>;
+  artifacts: StoredArtifacts;
+  timings: Record<string, number>;
+  id_user: number | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+  updated_at: Date;
+}
+
+/** A run as written: its JSON columns as text. */
+export type RunWrite = Omit<RunRow, 'error' | 'steps' | 'artifacts' | 'timings'> & { error: string | null; steps: string; artifacts: string; timings: string };
+
+/** The run of a video (locked for the rest of the transaction with `lock`); undefined for a video that has none. */
+export async function runRow(k: Db, videoId: number, opts: { lock?: boolean } = {}): Promise<RunRow | undefined> {
+  const q = k('video_runs').where({ id_video: videoId }).first();
+  if (opts.lock) q.forUpdate();
+  return (await q) as RunRow | undefined;
+}
+
+/** Writes a video's run, replacing any it had. */
+export async function upsertRun(k: Db, row: RunWrite): Promise<void> {
+  await k('video_runs').insert(row).onConflict('id_video').merge();
+}
+
+export async function updateRun(k: Db, row: RunWrite): Promise<void> {
+  await k('video_runs').where({ id_video: row.id_video }).update(row);
+}
+
+// ---- Resumable uploads ----
+
+export type VideoUploadStatus = 'uploading' | 'checking' | 'accepted';
+export interface VideoUploadRow {
+  id: string;
+  id_user: number;
+  id_visit: number;
+  size_bytes: string | number;
+  original_name: string;
+  status: VideoUploadStatus;
+  id_video: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function insertVideoUpload(k: Db, row: Pick<VideoUploadRow, 'id' | 'id_user' | 'id_visit' | 'size_bytes' | 'original_name'>): Promise<void> {
+  await k('video_uploads').insert(row);
+}
+
+/** The upload with this id (only if it is this user's, with `userId`). */
+export async function videoUploadById(k: Db, id: string, userId?: number): Promise<VideoUploadRow | undefined> {
+  return (await k('video_uploads')
+    .where({ id, ...(userId === undefined ? {} : { id_user: userId }) })
+    .first()) as VideoUploadRow | undefined;
+}
+
+/** Takes the user's upload from 'uploading' to 'checking' for one caller; the row, or undefined when it was not waiting. */
+export async function claimVideoUpload(k: Db, id: string, userId: number): Promise<VideoUploadRow | undefined> {
+  const claimed = (await k('video_uploads')
+    .where({ id, id_user: userId, status: 'uploading' })
+    .update({ status: 'checking', updated_at: new Date() })
+    .returning('*')) as VideoUploadRow[];
+  return claimed[0];
+}
+
+/** Sets an upload's status (an accepted one with its video). */
+export async function setVideoUploadStatus(k: Db, id: string, status: VideoUploadStatus, videoId?: number): Promise<void> {
+  await k('video_uploads')
+    .where({ id })
+    .update({ status, ...(videoId === undefined ? {} : { id_video: videoId }), updated_at: new Date() });
+}
+
+/** Deletes an upload's row (with `unlessAccepted`, only one that did not become a video). */
+export async function deleteVideoUpload(k: Db, id: string, opts: { unlessAccepted?: boolean } = {}): Promise<void> {
+  const q = k('video_uploads').where({ id });
+  if (opts.unlessAccepted) q.whereNot({ status: 'accepted' });
+  await q.delete();
+}
+
+/** Unfinished uploads (uploading or checking) whose row last changed before `before`. */
+export async function unfinishedVideoUploadsBefore(k: Db, before: Date): Promise<Pick<VideoUploadRow, 'id' | 'updated_at'>[]> {
+  return k('video_uploads').whereIn('status', ['uploading', 'checking']).where('updated_at', '<', before).select('id', 'updated_at');
+}
+
+/** Forgets accepted uploads whose row last changed before `before` (their videos live on). */
+export async function deleteAcceptedVideoUploadsBefore(k: Db, before: Date): Promise<void> {
+  await k('video_uploads').where({ status: 'accepted' }).where('updated_at', '<', before).delete();
+}
+
+/** Of these upload ids, those with a row. */
+export async function knownVideoUploadIds(k: Db, ids: string[]): Promise<Set<string>> {
+  return new Set(((await k('video_uploads').whereIn('id', ids).select('id')) as { id: string }[]).map((r) => r.id));
+}
