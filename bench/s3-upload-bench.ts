@@ -42,7 +42,10 @@ if (process.argv[2] === '--serve-s3') {
 if (process.argv[2] === '--send') {
   // The sender's own process, as a browser on another machine is: prints the seconds the upload took.
   const [port, token, visitId, file] = process.argv.slice(3);
-  process.stdout.write(`${JSON.stringify({ seconds: await throughApi(Number(port), token, Number(visitId), file) })}\n`);
+  const cpu0 = process.cpuUsage();
+  const seconds = await throughApi(Number(port), token, Number(visitId), file);
+  const cpu = process.cpuUsage(cpu0);
+  process.stdout.write(`${JSON.stringify({ seconds, cpu: (cpu.user + cpu.system) / 1e6 })}\n`);
   process.exit(0);
 }
 
@@ -152,13 +155,23 @@ async function straightToBucket(file: string): Promise<number> {
   return s;
 }
 
-/** Seconds of `throughApi`, run by a sender process of its own. */
-function sendFromAnotherProcess(port: number, token: string, visitId: number, file: string): Promise<number> {
+/** CPU seconds a process has used so far (user + system, from /proc). */
+function processCpu(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+const ownCpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+/** Seconds and CPU seconds of `throughApi`, run by a sender process of its own. */
+function sendFromAnotherProcess(port: number, token: string, visitId: number, file: string): Promise<{ seconds: number; cpu: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--send', String(port), token, String(visitId), file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve((JSON.parse(out.trim().split('\n').pop()!) as { seconds: number }).seconds) : reject(new Error(`the sender exited (${code})`))));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as { seconds: number; cpu: number }) : reject(new Error(`the sender exited (${code})`))));
   });
 }
 
@@ -176,10 +189,17 @@ for (const mib of SIZES_MIB) {
   const size = fs.statSync(file).size;
   const visit = await Visit.query().insertAndFetch({ id_project: projectId, name: `Walk ${mib} MiB`, date: '2026-11-29', id_user: userId, code: crypto.randomUUID() } as never);
   peak = process.memoryUsage().rss;
+  let own0 = ownCpu();
+  let bucket0 = processCpu(s3proc.pid!);
   const ref = await straightToBucket(file);
+  const refCpu = { sdk: ownCpu() - own0, bucket: processCpu(s3proc.pid!) - bucket0 };
   const refPeak = peak;
   peak = process.memoryUsage().rss;
-  const api = await sendFromAnotherProcess(port, token, visit.id, file);
+  own0 = ownCpu();
+  bucket0 = processCpu(s3proc.pid!);
+  const sent = await sendFromAnotherProcess(port, token, visit.id, file);
+  const api = sent.seconds;
+  const apiCpu = { api: ownCpu() - own0, bucket: processCpu(s3proc.pid!) - bucket0, sender: sent.cpu };
   const apiPeak = peak;
   const stored = (await db()('videos').where({ id_visit: visit.id }).first('file_key', 'size_bytes')) as { file_key: string; size_bytes: string };
   if (Number(stored.size_bytes) !== size || (await storage.storedSize(stored.file_key)) !== size) throw new Error('the stored video is not the whole file');
@@ -187,7 +207,11 @@ for (const mib of SIZES_MIB) {
   const ratio = ref / api;
   ratios.push(ratio);
   console.log(`${(size / MiB).toFixed(0)} MiB: bucket alone ${(mb / ref).toFixed(0)} MB/s, through the API ${(mb / api).toFixed(0)} MB/s (${(ratio * 100).toFixed(0)} %), peak RSS ${(apiPeak / MiB).toFixed(0)} MB`);
-  rows.push(`| ${(size / MiB).toFixed(0)} MiB | ${(mb / ref).toFixed(1)} MB/s (${ref.toFixed(1)} s) | ${(mb / api).toFixed(1)} MB/s (${api.toFixed(1)} s) | ${(ratio * 100).toFixed(0)} % | ${(refPeak / MiB).toFixed(0)} MB | ${(apiPeak / MiB).toFixed(0)} MB |`);
+  const gib = size / 1024 ** 3;
+  const perGiB = (x: number) => (x / gib).toFixed(1);
+  rows.push(
+    `| ${(size / MiB).toFixed(0)} MiB | ${(mb / ref).toFixed(1)} MB/s (${ref.toFixed(1)} s) | ${(mb / api).toFixed(1)} MB/s (${api.toFixed(1)} s) | ${(ratio * 100).toFixed(0)} % | ${perGiB(refCpu.sdk)} + ${perGiB(refCpu.bucket)} | ${perGiB(apiCpu.sender)} + ${perGiB(apiCpu.api)} + ${perGiB(apiCpu.bucket)} | ${(refPeak / MiB).toFixed(0)} MB | ${(apiPeak / MiB).toFixed(0)} MB |`,
+  );
 }
 clearInterval(sampler);
 const worst = Math.min(...ratios);
@@ -195,10 +219,10 @@ const section = [
   `## A large walk uploaded to S3 through the API (bench/s3-upload-bench.ts), ${runDate()}`,
   '',
   `Machine: ${machine()}; load average ${loadBefore} before the run and ${loadAverage()} after it (1, 5, 15 min).`,
-  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; against the same file put straight into the same bucket by the AWS SDK with the S3 driver\'s parts (8 MiB, 4 in flight). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own; the sender too, as a browser would be (until 2026-11-29 it shared the API\'s process and thread). Peak RSS: the process that runs the API and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
+  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; against the same file put straight into the same bucket by the AWS SDK with the S3 driver\'s parts (8 MiB, 4 in flight). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own; the sender too, as a browser would be (until 2026-11-29 it shared the API\'s process and thread). CPU per GiB is user + system time of each process while the file went (the machine has two cores: a sum near twice the seconds per GiB means the cores were the limit). Peak RSS: the process that runs the API and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
   '',
-  '| File | Straight into the bucket | Through the API (tus, checked, stored) | API / bucket | Peak RSS, straight | Peak RSS, through the API |',
-  '| --- | ---: | ---: | ---: | ---: | ---: |',
+  '| File | Straight into the bucket | Through the API (tus, checked, stored) | API / bucket | CPU-s per GiB, straight: SDK + bucket server | CPU-s per GiB, through the API: sender + API + bucket server | Peak RSS, straight | Peak RSS, through the API |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...rows,
   '',
   `**The API stores a walk in the bucket at ${(worst * 100).toFixed(0)} % of the bucket server's own write speed at worst (target ≥ 80 %: ${worst >= 0.8 ? 'met' : 'not met'}).**`,
