@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { MESSAGES, type PlanDetail, type PlanSubscription } from '@sitewalk/proto';
+import { MESSAGES, type PlanSubscription } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import { TextField } from '../../components/text-field';
+import { usePlanSubscriptionsQuery } from './use-plan-subscriptions-query';
 
 /** A year from today, the usual first expiry date. */
 const nextYear = () => {
@@ -17,20 +18,19 @@ const nextYear = () => {
 /** Who has a plan and until when (super admins): give it to a user, move the date, cancel. */
 export function SubscriptionsCard({ planId, initial }: { planId: number; initial: PlanSubscription[] }) {
   const { t } = useTranslation();
-  const [subs, setSubs] = useState(initial);
+  const { subscriptions: subs, refresh } = usePlanSubscriptionsQuery(planId, initial);
   const [user, setUser] = useState('');
   const [expires, setExpires] = useState(nextYear);
   const [dates, setDates] = useState<Record<number, string>>({});
   const [busy, setBusy] = useState(false);
   const [cancelling, setCancelling] = useState<PlanSubscription | null>(null);
 
-  const reload = async () => setSubs((await api.get<PlanDetail>(`/plans/${planId}`, MESSAGES.fetchPlansFailed)).subscriptions);
   const run = async (work: () => Promise<unknown>, done: string) => {
     setBusy(true);
     try {
       await work();
       showToast('success', done);
-      await reload();
+      await refresh();
       return true;
     } catch (err) {
       showToast('error', (err as Error).message);
