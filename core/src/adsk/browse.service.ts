@@ -3,6 +3,7 @@ import { db } from '../db/index.js';
 import { badRequest } from '../errors.js';
 import { apsAllPages, apsJson, type JsonApiResource } from './aps-client.js';
 import { withAccess } from './link.service.js';
+import { importedVersions, projectLinksOf } from '../repositories/adsk-sync.repository.js';
 
 /**
  * Browsing a user's Autodesk data through Data Management (JSON:API), the
@@ -32,10 +33,7 @@ export async function listHubs(userId: number): Promise<AdskHub[]> {
 
 export async function listProjects(userId: number, hubId: string, excludeExisting: boolean): Promise<AdskProject[]> {
   const projects = await withAccess(userId, async (token) => (await apsAllPages(`/project/v1/hubs/${enc(hubId)}/projects`, token)).data);
-  const links: { adsk_project_id: string; id_project: number }[] = await db()('adsk_project_links')
-    .where({ id_user: userId })
-    .whereIn('adsk_project_id', projects.map((p) => p.id))
-    .select('adsk_project_id', 'id_project');
+  const links = await projectLinksOf(db(), userId, projects.map((p) => p.id));
   const linked = new Map(links.map((l) => [l.adsk_project_id, l.id_project]));
   return projects
     .filter((p) => !excludeExisting || !linked.has(p.id))
@@ -95,12 +93,7 @@ export function toVersion(v: JsonApiResource, imported: Set<string>): AdskVersio
 
 export async function listItemVersions(userId: number, projectId: string, itemId: string): Promise<AdskVersion[]> {
   const versions = await withAccess(userId, async (token) => (await apsAllPages(`/data/v1/projects/${enc(projectId)}/items/${enc(itemId)}/versions`, token)).data);
-  const rows: { version_id: string }[] = await db()('adsk_imports')
-    .join('adsk_project_links', 'adsk_project_links.id_project', 'adsk_imports.id_project')
-    .where('adsk_project_links.id_user', userId)
-    .whereIn('adsk_imports.version_id', versions.map((v) => v.id))
-    .select('adsk_imports.version_id');
-  const imported = new Set(rows.map((r) => r.version_id));
+  const imported = await importedVersions(db(), userId, versions.map((v) => v.id));
   return versions.map((v) => toVersion(v, imported));
 }
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import { JOB_POLICIES, UPLOAD_LIMITS, type AdskSyncRun, type AdskSyncStatus } from '@sitewalk/proto';
-import { PdfUpload, Project, db } from '../db/index.js';
+import { JOB_POLICIES, UPLOAD_LIMITS, type AdskSyncRun } from '@sitewalk/proto';
+import { Project, db } from '../db/index.js';
 import { HttpError, conflict, notFound } from '../errors.js';
 import { logger } from '../logger.js';
 import { enqueue, queue } from '../queue/index.js';
@@ -18,6 +18,30 @@ import { projectFolder } from '../services/sheets.service.js';
 import { NOT_LINKED_MESSAGE, requireIntegration } from './link.service.js';
 import { checkProjectAddition, checkProjectAllowed } from '../services/plan-limits.service.js';
 import type { Actor } from '../services/actor.js';
+import { adskLinkOf } from '../repositories/adsk-links.repository.js';
+import { insertPdfUpload } from '../repositories/pdf-uploads.repository.js';
+import { touchProject } from '../repositories/projects.repository.js';
+import {
+  activeSyncRun,
+  deleteQueuedSyncRun,
+  failOpenSyncRun,
+  importOf,
+  insertImportOnce,
+  insertProjectLink,
+  insertSyncRun,
+  linkedProjectOf,
+  lockFor,
+  projectLinkedToAnother,
+  quietOpenSyncRuns,
+  recentSyncRunRows,
+  setImportUpload,
+  setLinkHub,
+  syncRunById,
+  uploadStatus,
+  type SyncRunRow,
+} from '../repositories/adsk-sync.repository.js';
+
+export type { SyncRunRow };
 
 /**
  * Syncs of Autodesk hubs and projects into SiteWalk: the run rows the UI
@@ -25,24 +49,6 @@ import type { Actor } from '../services/actor.js';
  * user) and the imports (one per file version or 2D view), each import's PDF
  * handed to the `sheet.from-pdf` worker exactly as an uploaded PDF is.
  */
-
-export interface SyncRunRow {
-  id: number;
-  id_user: number;
-  kind: 'hub' | 'project';
-  hub_id: string | null;
-  adsk_project_id: string | null;
-  id_project: number | null;
-  status: AdskSyncStatus;
-  percent: number;
-  message: string;
-  project_ids: number[];
-  files_imported: number;
-  files_skipped: number;
-  error: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
 
 export const syncJobId = (runId: number) => `adsk-sync-${runId}`;
 
@@ -73,35 +79,28 @@ export async function startSync(
   input: { kind: 'hub'; hub_id: string } | { kind: 'project'; adsk_project_id: string; hub_id?: string; project_id?: number | null },
 ): Promise<AdskSyncRun> {
   await requireIntegration();
-  if (!(await db()('adsk_links').where({ id_user: user.id }).first('id_user'))) throw new HttpError(409, NOT_LINKED_MESSAGE);
+  if (!(await adskLinkOf(db(), user.id))) throw new HttpError(409, NOT_LINKED_MESSAGE);
   const target = input.kind === 'hub' ? { hub_id: input.hub_id, adsk_project_id: null } : { hub_id: input.hub_id ?? null, adsk_project_id: input.adsk_project_id };
   const projectId = input.kind === 'project' ? (input.project_id ?? null) : null;
   if (projectId) {
     await requireProject(user, projectId, 'edit-sheets');
-    const other = await db()('adsk_project_links').where({ id_project: projectId }).whereNot({ adsk_project_id: target.adsk_project_id }).first('id');
-    if (other) throw conflict('This project is already linked to another Autodesk project.');
-    const elsewhere = await db()('adsk_project_links').where({ id_user: user.id, adsk_project_id: target.adsk_project_id }).whereNot({ id_project: projectId }).first('id_project');
-    if (elsewhere) throw conflict(`This Autodesk project is already brought into another project here (#${elsewhere.id_project}). Sync that one instead.`);
+    if (await projectLinkedToAnother(db(), projectId, target.adsk_project_id)) throw conflict('This project is already linked to another Autodesk project.');
+    const elsewhere = await linkedProjectOf(db(), user.id, target.adsk_project_id, projectId);
+    if (elsewhere) throw conflict(`This Autodesk project is already brought into another project here (#${elsewhere}). Sync that one instead.`);
   }
   await settleLostRuns(user.id);
   const run: SyncRunRow = await db().transaction(async (trx) => {
     // One user's starts go one at a time, so two quick clicks find the same run.
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`adsk-sync-start:${user.id}`]);
-    const q = trx('adsk_sync_runs').where({ id_user: user.id, kind: input.kind }).whereIn('status', ['queued', 'running']);
-    if (input.kind === 'hub') q.where({ hub_id: input.hub_id });
-    else q.where({ adsk_project_id: input.adsk_project_id });
-    const active = await q.first();
+    await lockFor(trx, `adsk-sync-start:${user.id}`);
+    const active = await activeSyncRun(trx, user.id, input.kind === 'hub' ? { kind: 'hub', hub_id: input.hub_id } : { kind: 'project', adsk_project_id: input.adsk_project_id });
     if (active) return active;
-    const [row] = await trx('adsk_sync_runs')
-      .insert({ id_user: user.id, kind: input.kind, ...target, id_project: projectId, status: 'queued', message: 'Waiting to start' })
-      .returning('*');
-    return row;
+    return insertSyncRun(trx, { id_user: user.id, kind: input.kind, ...target, id_project: projectId, status: 'queued', message: 'Waiting to start' });
   });
   try {
     await enqueue('adsk.sync', { run_id: run.id }, { jobId: syncJobId(run.id) });
   } catch (err) {
     logger.error({ err, run_id: run.id }, 'could not queue the Autodesk sync');
-    await db()('adsk_sync_runs').where({ id: run.id, status: 'queued' }).delete();
+    await deleteQueuedSyncRun(db(), run.id);
     throw new HttpError(503, 'The sync could not be queued. Please try again in a moment.');
   }
   return toSyncRunDto(run);
@@ -117,22 +116,19 @@ export const LOST_RUN_MESSAGE = 'The sync stopped unexpectedly. Start it again: 
  */
 async function settleLostRuns(userId: number): Promise<void> {
   // Quiet for a minute: a run just recorded may not be queued yet, a running one reports every file.
-  const open: SyncRunRow[] = await db()('adsk_sync_runs')
-    .where({ id_user: userId })
-    .whereIn('status', ['queued', 'running'])
-    .where('updated_at', '<', new Date(Date.now() - 60_000));
+  const open = await quietOpenSyncRuns(db(), userId, new Date(Date.now() - 60_000));
   for (const run of open) {
     const job = await queue(JOB_POLICIES['adsk.sync'].queue).getJob(syncJobId(run.id));
     const state = job ? await job.getState() : 'missing';
     if (state !== 'failed' && state !== 'missing' && state !== 'unknown') continue;
-    await db()('adsk_sync_runs').where({ id: run.id }).whereIn('status', ['queued', 'running']).update({ status: 'failed', error: LOST_RUN_MESSAGE, message: LOST_RUN_MESSAGE, updated_at: db().fn.now() });
+    await failOpenSyncRun(db(), run.id, LOST_RUN_MESSAGE);
     logger.warn({ run_id: run.id, job_state: state }, 'Autodesk sync settled as failed: its job ended without the worker recording it');
   }
 }
 
 /** GET /autodesk/sync-runs/{id}: a run of the user's (another user's is 404). */
 export async function getSyncRun(user: Actor, runId: number): Promise<AdskSyncRun> {
-  const row = await db()('adsk_sync_runs').where({ id: runId, id_user: user.id }).first();
+  const row = await syncRunById(db(), runId, user.id);
   if (!row) throw notFound('This sync does not exist.');
   return toSyncRunDto(row);
 }
@@ -141,7 +137,7 @@ export async function getSyncRun(user: Actor, runId: number): Promise<AdskSyncRu
 export async function recentSyncRuns(user: Actor, limit = 10): Promise<AdskSyncRun[]> {
   // Best effort: with Redis away the list still shows, the runs as last recorded.
   await settleLostRuns(user.id).catch((err) => logger.warn({ err, user_id: user.id }, 'could not check the sync jobs'));
-  const rows = await db()('adsk_sync_runs').where({ id_user: user.id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+  const rows = await recentSyncRunRows(db(), user.id, limit);
   return rows.map(toSyncRunDto);
 }
 
@@ -155,16 +151,16 @@ export async function ensureLinkedProject(
   link: { hub_id: string; adsk_project_id: string; name: string; into?: number | null },
 ): Promise<number> {
   return db().transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`adsk-project:${user.id}:${link.adsk_project_id}`]);
-    const existing = await trx('adsk_project_links').where({ id_user: user.id, adsk_project_id: link.adsk_project_id }).first('id_project');
+    await lockFor(trx, `adsk-project:${user.id}:${link.adsk_project_id}`);
+    const existing = await linkedProjectOf(trx, user.id, link.adsk_project_id);
     if (existing) {
-      await trx('adsk_project_links').where({ id_project: existing.id_project }).update({ hub_id: link.hub_id, updated_at: trx.fn.now() });
-      return existing.id_project as number;
+      await setLinkHub(trx, existing, link.hub_id);
+      return existing;
     }
     let projectId = link.into ?? null;
     if (projectId) await requireProject(user, projectId, 'edit-sheets', trx);
     else projectId = await createProjectFor(trx, user, link.name);
-    await trx('adsk_project_links').insert({ id_project: projectId, id_user: user.id, hub_id: link.hub_id, adsk_project_id: link.adsk_project_id });
+    await insertProjectLink(trx, { id_project: projectId, id_user: user.id, hub_id: link.hub_id, adsk_project_id: link.adsk_project_id });
     return projectId;
   });
 }
@@ -187,7 +183,7 @@ async function createProjectFor(trx: Knex.Transaction, user: Actor, name: string
 
 /** An import already recorded for this version (or view) in the project. */
 export async function findImport(projectId: number, versionId: string, viewGuid = ''): Promise<{ id: number; id_upload: number | null } | undefined> {
-  return db()('adsk_imports').where({ id_project: projectId, version_id: versionId, view_guid: viewGuid }).first('id', 'id_upload');
+  return importOf(db(), projectId, versionId, viewGuid);
 }
 
 /** Cuts a download off once it passes the PDF size limit. */
@@ -239,13 +235,9 @@ export async function importPdf(
   }
   const uploadId = await db().transaction(async (trx) => {
     await checkProjectAddition(trx, actor, projectId, { storage_bytes: size });
-    const [imp] = await trx('adsk_imports')
-      .insert({ id_project: projectId, item_id: entry.item_id, version_id: entry.version_id, view_guid: viewGuid, name: entry.name.slice(0, 255) })
-      .onConflict(['id_project', 'version_id', 'view_guid'])
-      .ignore()
-      .returning('id');
+    const imp = await insertImportOnce(trx, { id_project: projectId, item_id: entry.item_id, version_id: entry.version_id, view_guid: viewGuid, name: entry.name.slice(0, 255) });
     if (!imp) return null;
-    const upload = await PdfUpload.query(trx).insertAndFetch({
+    const upload = await insertPdfUpload(trx, {
       id_project: projectId,
       id_user: actor.id,
       file_key: key,
@@ -253,8 +245,8 @@ export async function importPdf(
       size_bytes: size,
       status: 'queued',
     });
-    await trx('adsk_imports').where({ id: imp.id }).update({ id_upload: upload.id });
-    await trx('projects').where({ id: projectId }).update({ updated_at: trx.fn.now() });
+    await setImportUpload(trx, imp.id, upload.id);
+    await touchProject(trx, projectId);
     return upload.id;
   }).catch(async (err) => {
     // Refused (the plan is full) or failed: the downloaded copy goes.
@@ -277,6 +269,5 @@ const displayName = (name: string) => {
 /** An import whose sheet job may have been lost between the commit and the enqueue (a killed worker): queue it again (same job id, so at most one). */
 async function requeueIfWaiting(uploadId: number | null): Promise<void> {
   if (!uploadId) return;
-  const upload = await PdfUpload.query().findById(uploadId).select('id', 'status');
-  if (upload?.status === 'queued') await enqueue('sheet.from-pdf', { upload_id: uploadId }, { jobId: pdfJobId(uploadId) });
+  if ((await uploadStatus(db(), uploadId)) === 'queued') await enqueue('sheet.from-pdf', { upload_id: uploadId }, { jobId: pdfJobId(uploadId) });
 }

@@ -9,6 +9,7 @@ import { apsAllPages, apsDownload, apsJson, type JsonApiResource } from '@sitewa
 import { withAccess } from '@sitewalk/core/adsk/link.service.js';
 import { derivativeUrn, fetchManifest } from '@sitewalk/core/adsk/browse.service.js';
 import { ensureLinkedProject, findImport, importPdf, toSyncRunDto, type SyncRunRow } from '@sitewalk/core/adsk/sync.service.js';
+import { patchSyncRun, syncRunById } from '@sitewalk/core/repositories/adsk-sync.repository.js';
 
 const JOB = 'adsk.sync';
 const enc = encodeURIComponent;
@@ -23,7 +24,7 @@ export interface AdskSyncResult {
 /** Where the run stands: in its row (what the UI reads after a reload) and live to the user's browsers. */
 async function report(run: SyncRunRow, patch: Partial<SyncRunRow>, state: JobProgressEvent['state']) {
   Object.assign(run, patch);
-  const [row] = await db()('adsk_sync_runs').where({ id: run.id }).update({ ...patch, updated_at: db().fn.now() }).returning('*');
+  const row = await patchSyncRun(db(), run.id, patch);
   if (row) Object.assign(run, row);
   const event: JobProgressEvent = {
     job: JOB,
@@ -106,7 +107,7 @@ const fileProblem = (err: unknown) => err instanceof HttpError && (err.status ==
  * 429s are waited out in the Autodesk client.
  */
 export async function adskSync(data: JobOf<'adsk.sync'>, job: Job<JobOf<'adsk.sync'>>): Promise<AdskSyncResult> {
-  const run: SyncRunRow | undefined = await db()('adsk_sync_runs').where({ id: data.run_id }).first();
+  const run = await syncRunById(db(), data.run_id);
   if (!run) return { status: 'skipped', project_ids: [], imported: 0, skipped: 0 };
   if (run.status === 'completed') return { status: 'skipped', project_ids: run.project_ids, imported: run.files_imported, skipped: run.files_skipped };
   const user = await User.query().findById(run.id_user);
