@@ -245,6 +245,16 @@ describe('visits and the 360 viewer', () => {
       expect(moved.x - from.x).toBeGreaterThan(80);
       await saveScreenshot(page, 'visits--placement');
 
+      // A language switch makes the map again (right to left): the room is drawn on the new one too.
+      await page.getByTestId('language-switcher').click();
+      await page.getByRole('button', { name: 'العربية' }).click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.dir), EVENTUALLY).toBe('rtl');
+      await expect.poll(() => page.getByTestId('sheet-room').count(), EVENTUALLY).toBe(1);
+      await page.getByTestId('language-switcher').click();
+      await page.getByRole('button', { name: 'English' }).click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.dir), EVENTUALLY).toBe('ltr');
+      await expect.poll(() => page.getByTestId('sheet-room').count(), EVENTUALLY).toBe(1);
+
       // In the public viewer, the floor sheet shows where one stands.
       await page.goto(`/viewer/${visit.code}`);
       await panoramaReady(page.getByTestId('panorama'));

@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
@@ -127,6 +127,9 @@ export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSele
   const handlers = useRef({ onSelect, onMove, onSheetClick, onSnagSelect });
   handlers.current = { onSelect, onMove, onSheetClick, onSnagSelect };
   const rtl = i18n.dir() === 'rtl';
+  // Counts the maps made for this sheet: a new map (a language switch, a translation loaded late) starts empty,
+  // so what is drawn on it is drawn again.
+  const [mapVersion, setMapVersion] = useState(0);
   const g = sheetGeometry({ status: 'ready', ...sheet, min_zoom: sheet.min_zoom ?? 0 });
 
   useImperativeHandle(handleRef, () => ({
@@ -161,6 +164,7 @@ export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSele
       const p = sm.toPixels(e.latlng);
       handlers.current.onSheetClick(Math.round(p.x), Math.round(p.y));
     });
+    setMapVersion((v) => v + 1);
     return () => {
       sm.map.remove();
       sheetMap.current = null;
@@ -186,7 +190,7 @@ export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSele
         { className: `sw-walk-path${line.tone ? ` tone-${line.tone}` : ''}`, interactive: false, weight: 3 },
       ).addTo(paths);
     }
-  }, [rooms, g?.template]);
+  }, [rooms, g?.template, mapVersion]);
 
   // The room dots, clustered; the current room's mark above them, with its heading.
   useEffect(() => {
@@ -235,14 +239,14 @@ export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSele
     }
     group.addLayers(markers);
     (refocus as L.Marker | null)?.getElement()?.focus();
-  }, [rooms, currentRoomId, g?.template]);
+  }, [rooms, currentRoomId, g?.template, mapVersion]);
 
   // The snag pins, above the rooms.
   useEffect(() => {
     const sm = sheetMap.current;
     if (!sm || !snagLayer.current) return;
     drawSnagPins(snagLayer.current, snagPins ?? [], sm.toLatLng, (id) => handlers.current.onSnagSelect?.(id));
-  }, [snagPins, g?.template]);
+  }, [snagPins, g?.template, mapVersion]);
 
   // The view cone of the current room: heading + yaw, clockwise from the sheet's up.
   useEffect(() => {
@@ -260,7 +264,7 @@ export default function SheetRoomsMap({ sheet, rooms, currentRoomId, yaw, onSele
     const points = [sm.toLatLng(room.x, room.y), at(dir - CONE_HALF_ANGLE), at(dir), at(dir + CONE_HALF_ANGLE)];
     if (cone.current) cone.current.setLatLngs(points);
     else cone.current = L.polygon(points, { className: 'sw-view-cone', interactive: false, weight: 1 }).addTo(sm.map);
-  }, [rooms, currentRoomId, yaw, g]);
+  }, [rooms, currentRoomId, yaw, g, mapVersion]);
 
   if (!g) return null;
   return (
