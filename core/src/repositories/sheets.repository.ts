@@ -70,3 +70,33 @@ export async function deleteSheetsOfUpload(k: Db, uploadId: number): Promise<Pic
   await Sheet.query(k).delete().where({ id_upload: uploadId });
   return sheets;
 }
+
+/** The ready sheets made from an upload, in page order. */
+export async function readySheetsOfUpload(k: Db, uploadId: number): Promise<Pick<Sheet, 'id' | 'page'>[]> {
+  return await Sheet.query(k).where({ id_upload: uploadId, status: 'ready' }).orderBy('page').select('id', 'page');
+}
+
+/**
+ * The sheet of one page of an upload, marked processing: added, or found again when a rerun or a retry
+ * made it before (one row per upload and page). Returns its id.
+ */
+export async function upsertProcessingSheet(
+  k: Db,
+  row: Pick<Sheet, 'id_project' | 'id_upload' | 'page' | 'name' | 'page_label'> & { created_at: Sheet['created_at'] },
+): Promise<number> {
+  const [got] = await k('maps')
+    .insert({ ...row, status: 'processing' })
+    .onConflict(['id_upload', 'page'])
+    .merge({ status: 'processing', updated_at: k.fn.now() })
+    .returning(['id']);
+  return got.id;
+}
+
+/** Marks a sheet ready with its drawn images; false when the sheet is gone (deleted meanwhile). */
+export async function markSheetReady(
+  k: Db,
+  id: number,
+  images: Pick<Sheet, 'width' | 'height' | 'dpi' | 'tile_size' | 'max_zoom' | 'folder' | 'thumbnail'>,
+): Promise<boolean> {
+  return !!(await Sheet.query(k).patch({ status: 'ready', ...images }).where({ id }));
+}
