@@ -100,3 +100,24 @@ export async function markSheetReady(
 ): Promise<boolean> {
   return !!(await Sheet.query(k).patch({ status: 'ready', ...images }).where({ id }));
 }
+
+/** Reads and locks a sheet for the rest of the transaction; undefined once it is gone. */
+export async function lockSheet(k: Db, id: number): Promise<Sheet | undefined> {
+  return await Sheet.query(k).findById(id).forUpdate();
+}
+
+/** Scales the positions of the rooms and snags placed on a sheet, so each keeps its spot on a drawing of another size. */
+export async function scalePlacedOnSheet(k: Db, sheetId: number, scale: { x: number; y: number }): Promise<void> {
+  for (const table of ['rooms', 'annotations']) {
+    await k(table)
+      .where({ id_map: sheetId })
+      .whereNotNull('x')
+      .whereNotNull('y')
+      .update({ x: k.raw('x * ?', [scale.x]), y: k.raw('y * ?', [scale.y]) });
+  }
+}
+
+/** An empty sheet whose plan was being drawn goes back to empty (a sheet with a plan keeps it). */
+export async function emptySheetIfProcessing(k: Db, id: number): Promise<void> {
+  await Sheet.query(k).patch({ status: 'empty' }).where({ id, status: 'processing' });
+}
