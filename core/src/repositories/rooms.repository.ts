@@ -1,3 +1,4 @@
+import type { RoomStatus } from '@sitewalk/proto';
 import { Poi, Room, RoomHotspot } from '../db/index.js';
 import type { Db } from '../db/query-types.js';
 
@@ -24,8 +25,35 @@ export async function insertRoom(k: Db, row: Partial<Room>): Promise<Room> {
   return await Room.query(k).insertAndFetch(row);
 }
 
-export async function patchRoom(k: Db, id: number, change: Partial<Room>): Promise<void> {
-  await Room.query(k).patch(change).where({ id });
+/** Changes a room's fields; how many rows changed (0 once the room is gone). */
+export async function patchRoom(k: Db, id: number, change: Partial<Room>): Promise<number> {
+  return await Room.query(k).patch(change).where({ id });
+}
+
+/** Whether the room is still there (not deleted, with its visit or project, meanwhile). */
+export async function roomExists(k: Db, id: number): Promise<boolean> {
+  return !!(await Room.query(k).findById(id).select('id'));
+}
+
+/** What the tiling job needs of a room, its visit and the visit's project's owner, read in one round trip. */
+export interface TilingSubject {
+  id: number;
+  id_visit: number | null;
+  id_user: number | null;
+  status: RoomStatus;
+  folder: string | null;
+  file_key: string | null;
+  /** Null when the visit is gone. */
+  id_project: number | null;
+  id_owner: number | null;
+}
+
+export function tilingSubject(k: Db, roomId: number): Promise<TilingSubject | undefined> {
+  return k('rooms as r')
+    .leftJoin('visits as v', 'v.id', 'r.id_visit')
+    .leftJoin('projects as p', 'p.id', 'v.id_project')
+    .where('r.id', roomId)
+    .first('r.id', 'r.id_visit', 'r.id_user', 'r.status', 'r.folder', 'r.file_key', 'v.id_project', 'p.id_owner');
 }
 
 /** Deletes a room; its hotspots (both ways) and points of interest go with it. */
