@@ -206,3 +206,8 @@ export async function deleteRoomRows(k: Db, ids: number[]): Promise<void> {
 export async function deleteHotspotsAmong(k: Db, ids: number[]): Promise<void> {
   await k('room_hotspots').whereIn('id_room', ids).whereIn('id_room_target', ids).delete();
 }
+
+/** Of these rooms, where each sits on its sheet and its photo's state and files. */
+export function roomPlacesAndFiles(k: Db, ids: number[]): Promise<Pick<Room, 'id' | 'id_map' | 'x' | 'y' | 'heading' | 'status' | 'file_key' | 'folder'>[]> {
+  return k('rooms').whereIn('id', ids).select('id', 'id_map', 'x', 'y', 'heading', 'status', 'file_key', 'folder');
+}

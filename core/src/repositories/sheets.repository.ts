@@ -121,3 +121,8 @@ export async function scalePlacedOnSheet(k: Db, sheetId: number, scale: { x: num
 export async function emptySheetIfProcessing(k: Db, id: number): Promise<void> {
   await Sheet.query(k).patch({ status: 'empty' }).where({ id, status: 'processing' });
 }
+
+/** Of these sheets, the state, size and folder of each one's tiles. */
+export function sheetTilesOf(k: Db, ids: number[]): Promise<Pick<Sheet, 'id' | 'status' | 'folder' | 'width' | 'height' | 'tile_size' | 'max_zoom'>[]> {
+  return k('maps').whereIn('id', ids).select('id', 'status', 'folder', 'width', 'height', 'tile_size', 'max_zoom');
+}
