@@ -82,7 +82,7 @@ export async function readySheetsOfUpload(k: Db, uploadId: number): Promise<Pick
  */
 export async function upsertProcessingSheet(
   k: Db,
-  row: Pick<Sheet, 'id_project' | 'id_upload' | 'page' | 'name' | 'page_label'> & { created_at: Sheet['created_at'] },
+  row: Pick<Sheet, 'id_project' | 'id_upload' | 'page' | 'name' | 'page_label' | 'created_at'>,
 ): Promise<number> {
   const [got] = await k('maps')
     .insert({ ...row, status: 'processing' })
