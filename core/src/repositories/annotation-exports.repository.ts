@@ -64,3 +64,22 @@ export function exportsFinishedBefore(k: Db, cutoff: Date, userId?: number): Pro
   if (userId) q.where({ id_user: userId });
   return q;
 }
+
+/** Writes where the export job stands (status, percent, message, total). */
+export async function patchExport(k: Db, id: number, patch: Partial<Pick<AnnotationExportRow, 'status' | 'percent' | 'message' | 'total' | 'finished_at' | 'updated_at'>>): Promise<void> {
+  await table(k).where({ id }).update(patch);
+}
+
+/** Marks an export completed with its file unless it was settled meanwhile; the row as it is then, or undefined when it had been settled or removed. */
+export async function completeUnfinishedExport(
+  k: Db,
+  id: number,
+  done: Pick<AnnotationExportRow, 'file_key' | 'file_name' | 'size_bytes' | 'finished_at' | 'updated_at'>,
+): Promise<AnnotationExportRow | undefined> {
+  const [row] = await table(k)
+    .where({ id })
+    .whereIn('status', ['queued', 'processing'])
+    .update({ status: 'completed', percent: 100, message: 'Ready', ...done })
+    .returning('*');
+  return row as AnnotationExportRow | undefined;
+}

@@ -311,3 +311,15 @@ export async function claimOverdueReminder(k: Db, userId: number, day: string, s
   const fresh = await k('annotation_reminders').insert({ id_user: userId, day, snags }).onConflict(['id_user', 'day']).ignore().returning('id_user');
   return fresh.length > 0;
 }
+
+/** The history of these snags with who wrote each entry, oldest first (a report reads it in order). */
+export function historyOfAnnotations(
+  k: Db,
+  ids: number[],
+): Promise<Pick<AnnotationHistoryRow, 'id_annotation' | 'action' | 'changes' | 'comment' | 'created_at' | 'username' | 'first_name' | 'last_name'>[]> {
+  return k('annotation_history as h')
+    .leftJoin('users as u', 'u.id', 'h.id_user')
+    .whereIn('h.id_annotation', ids)
+    .orderBy([{ column: 'h.created_at', order: 'asc' }, { column: 'h.id', order: 'asc' }])
+    .select('h.id_annotation', 'h.action', 'h.changes', 'h.comment', 'h.created_at', 'u.username', 'u.first_name', 'u.last_name');
+}

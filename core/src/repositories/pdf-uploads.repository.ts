@@ -53,3 +53,21 @@ export async function pdfUploadOfProject(k: Db, id: number, projectId: number): 
 export async function clearPdfFileKeys(k: Db, ids: number[]): Promise<void> {
   await PdfUpload.query(k).patch({ file_key: null }).whereIn('id', ids);
 }
+
+export async function pdfUploadById(k: Db, id: number): Promise<PdfUpload | undefined> {
+  return await PdfUpload.query(k).findById(id);
+}
+
+/** Whether the upload is still there (not deleted, with its project, meanwhile). */
+export async function pdfUploadExists(k: Db, id: number): Promise<boolean> {
+  return !!(await PdfUpload.query(k).findById(id).select('id'));
+}
+
+/** Writes where the sheet job stands on an upload (status, pages, sheets made, error). */
+export async function patchPdfUpload(
+  k: Db,
+  id: number,
+  patch: Partial<Pick<PdfUpload, 'status' | 'error' | 'pages_total' | 'pages_done' | 'sheet_ids' | 'finished_at' | 'file_key'>>,
+): Promise<void> {
+  await PdfUpload.query(k).patch(patch).where({ id });
+}

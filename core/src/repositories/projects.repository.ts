@@ -192,3 +192,8 @@ export async function projectById(k: Db, id: number): Promise<Project | undefine
 export async function projectCodeTaken(k: Db, code: string): Promise<boolean> {
   return !!(await k('projects').where({ project_code: code }).first('id'));
 }
+
+/** Whether the project is still there. */
+export async function projectExists(k: Db, id: number): Promise<boolean> {
+  return !!(await Project.query(k).findById(id).select('id'));
+}

@@ -1,3 +1,4 @@
+import type { RoomStatus } from '@sitewalk/proto';
 import { Poi, Room, RoomHotspot } from '../db/index.js';
 import type { Db } from '../db/query-types.js';
 
@@ -24,8 +25,35 @@ export async function insertRoom(k: Db, row: Partial<Room>): Promise<Room> {
   return await Room.query(k).insertAndFetch(row);
 }
 
-export async function patchRoom(k: Db, id: number, change: Partial<Room>): Promise<void> {
-  await Room.query(k).patch(change).where({ id });
+/** Changes a room's fields; how many rows changed (0 once the room is gone). */
+export async function patchRoom(k: Db, id: number, change: Partial<Room>): Promise<number> {
+  return await Room.query(k).patch(change).where({ id });
+}
+
+/** Whether the room is still there (not deleted, with its visit or project, meanwhile). */
+export async function roomExists(k: Db, id: number): Promise<boolean> {
+  return !!(await Room.query(k).findById(id).select('id'));
+}
+
+/** What the tiling job needs of a room, its visit and the visit's project's owner, read in one round trip. */
+export interface TilingSubject {
+  id: number;
+  id_visit: number | null;
+  id_user: number | null;
+  status: RoomStatus;
+  folder: string | null;
+  file_key: string | null;
+  /** Null when the visit is gone. */
+  id_project: number | null;
+  id_owner: number | null;
+}
+
+export function tilingSubject(k: Db, roomId: number): Promise<TilingSubject | undefined> {
+  return k('rooms as r')
+    .leftJoin('visits as v', 'v.id', 'r.id_visit')
+    .leftJoin('projects as p', 'p.id', 'v.id_project')
+    .where('r.id', roomId)
+    .first('r.id', 'r.id_visit', 'r.id_user', 'r.status', 'r.folder', 'r.file_key', 'v.id_project', 'p.id_owner');
 }
 
 /** Deletes a room; its hotspots (both ways) and points of interest go with it. */
@@ -128,4 +156,58 @@ export async function deletePoiRow(k: Db, id: number): Promise<void> {
 /** Reads and locks a point of interest for the rest of the transaction. */
 export async function lockPoi(k: Db, id: number): Promise<Poi | undefined> {
   return await Poi.query(k).findById(id).forUpdate();
+}
+
+/** Where a room made from a video keyframe stands on its sheet, and the cluster that placed it. */
+export type VideoRoomPlace = Pick<Room, 'x' | 'y' | 'heading'> & { id_map: number; osfm_cluster: number };
+
+/** The rooms made from a video, by the keyframe each was made from, with their photos' keys and states. */
+export async function videoRoomsByKeyframe(k: Db, videoId: number): Promise<{ id: number; video_keyframe: number; file_key: string | null; status: string }[]> {
+  return await k('rooms').where({ id_video: videoId }).select('id', 'video_keyframe', 'file_key', 'status');
+}
+
+/** The names of a visit's rooms. */
+export async function roomNamesOfVisit(k: Db, visitId: number): Promise<string[]> {
+  return await k('rooms').where({ id_visit: visitId }).pluck('name');
+}
+
+/** Moves a room made from a video; with a new photo, queues it to be tiled again. */
+export async function updateVideoRoom(
+  k: Db,
+  id: number,
+  change: VideoRoomPlace & Partial<Pick<Room, 'status' | 'error' | 'file_key' | 'size_bytes' | 'width' | 'height'>>,
+): Promise<void> {
+  await k('rooms').where({ id }).update({ ...change, updated_at: k.fn.now() });
+}
+
+/** Adds the room of a video keyframe; returns its id. */
+export async function insertVideoRoom(
+  k: Db,
+  row: VideoRoomPlace &
+    Pick<Room, 'id_user' | 'name' | 'position' | 'status' | 'original_name' | 'size_bytes' | 'width' | 'height' | 'file_key'> & { id_visit: number; id_video: number; video_keyframe: number },
+): Promise<number> {
+  const [got] = await k('rooms')
+    .insert({ ...row, updated_at: k.fn.now() })
+    .returning('id');
+  return got.id;
+}
+
+/** Of these rooms, those a cluster placed, with their photos' keys. */
+export async function roomsOfClusterAmong(k: Db, ids: number[], cluster: number): Promise<Pick<Room, 'id' | 'file_key'>[]> {
+  return await k('rooms').whereIn('id', ids).where({ osfm_cluster: cluster }).select('id', 'file_key');
+}
+
+/** Deletes these rooms; their hotspots and points of interest go with them. */
+export async function deleteRoomRows(k: Db, ids: number[]): Promise<void> {
+  await k('rooms').whereIn('id', ids).delete();
+}
+
+/** Removes the links between these rooms (those to or from other rooms stay). */
+export async function deleteHotspotsAmong(k: Db, ids: number[]): Promise<void> {
+  await k('room_hotspots').whereIn('id_room', ids).whereIn('id_room_target', ids).delete();
+}
+
+/** Of these rooms, where each sits on its sheet and its photo's state and files. */
+export function roomPlacesAndFiles(k: Db, ids: number[]): Promise<Pick<Room, 'id' | 'id_map' | 'x' | 'y' | 'heading' | 'status' | 'file_key' | 'folder'>[]> {
+  return k('rooms').whereIn('id', ids).select('id', 'id_map', 'x', 'y', 'heading', 'status', 'file_key', 'folder');
 }

@@ -70,3 +70,59 @@ export async function deleteSheetsOfUpload(k: Db, uploadId: number): Promise<Pic
   await Sheet.query(k).delete().where({ id_upload: uploadId });
   return sheets;
 }
+
+/** The ready sheets made from an upload, in page order. */
+export async function readySheetsOfUpload(k: Db, uploadId: number): Promise<Pick<Sheet, 'id' | 'page'>[]> {
+  return await Sheet.query(k).where({ id_upload: uploadId, status: 'ready' }).orderBy('page').select('id', 'page');
+}
+
+/**
+ * The sheet of one page of an upload, marked processing: added, or found again when a rerun or a retry
+ * made it before (one row per upload and page). Returns its id.
+ */
+export async function upsertProcessingSheet(
+  k: Db,
+  row: Pick<Sheet, 'id_project' | 'id_upload' | 'page' | 'name' | 'page_label' | 'created_at'>,
+): Promise<number> {
+  const [got] = await k('maps')
+    .insert({ ...row, status: 'processing' })
+    .onConflict(['id_upload', 'page'])
+    .merge({ status: 'processing', updated_at: k.fn.now() })
+    .returning(['id']);
+  return got.id;
+}
+
+/** Marks a sheet ready with its drawn images; false when the sheet is gone (deleted meanwhile). */
+export async function markSheetReady(
+  k: Db,
+  id: number,
+  images: Pick<Sheet, 'width' | 'height' | 'dpi' | 'tile_size' | 'max_zoom' | 'folder' | 'thumbnail'>,
+): Promise<boolean> {
+  return !!(await Sheet.query(k).patch({ status: 'ready', ...images }).where({ id }));
+}
+
+/** Reads and locks a sheet for the rest of the transaction; undefined once it is gone. */
+export async function lockSheet(k: Db, id: number): Promise<Sheet | undefined> {
+  return await Sheet.query(k).findById(id).forUpdate();
+}
+
+/** Scales the positions of the rooms and snags placed on a sheet, so each keeps its spot on a drawing of another size. */
+export async function scalePlacedOnSheet(k: Db, sheetId: number, scale: { x: number; y: number }): Promise<void> {
+  for (const table of ['rooms', 'annotations']) {
+    await k(table)
+      .where({ id_map: sheetId })
+      .whereNotNull('x')
+      .whereNotNull('y')
+      .update({ x: k.raw('x * ?', [scale.x]), y: k.raw('y * ?', [scale.y]) });
+  }
+}
+
+/** An empty sheet whose plan was being drawn goes back to empty (a sheet with a plan keeps it). */
+export async function emptySheetIfProcessing(k: Db, id: number): Promise<void> {
+  await Sheet.query(k).patch({ status: 'empty' }).where({ id, status: 'processing' });
+}
+
+/** Of these sheets, the state, size and folder of each one's tiles. */
+export function sheetTilesOf(k: Db, ids: number[]): Promise<Pick<Sheet, 'id' | 'status' | 'folder' | 'width' | 'height' | 'tile_size' | 'max_zoom'>[]> {
+  return k('maps').whereIn('id', ids).select('id', 'status', 'folder', 'width', 'height', 'tile_size', 'max_zoom');
+}

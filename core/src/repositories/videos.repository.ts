@@ -125,6 +125,12 @@ export async function updateRun(k: Db, row: RunWrite): Promise<void> {
   await k('video_runs').where({ id_video: row.id_video }).update(row);
 }
 
+/** The timings of the runs that timed this stage (`step.stage`), the most recently changed first, at most `limit`. */
+export async function recentRunTimings(k: Db, stageKey: string, limit: number): Promise<Record<string, number>[]> {
+  const rows = (await k('video_runs').whereRaw('timings ->> ? is not null', [stageKey]).orderBy('updated_at', 'desc').limit(limit).select('timings')) as Pick<RunRow, 'timings'>[];
+  return rows.map((r) => r.timings);
+}
+
 // ---- Resumable uploads ----
 
 export type VideoUploadStatus = 'uploading' | 'checking' | 'accepted';

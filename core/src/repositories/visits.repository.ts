@@ -126,3 +126,8 @@ export async function visitOfActiveProjectByCode(k: Db, code: string): Promise<V
     .findOne({ code })
     .whereExists(k('projects').select(k.raw('1')).whereRaw('projects.id = visits.id_project').andWhere('projects.active', true));
 }
+
+/** The dates of these visits as written (YYYY-MM-DD, no time zone). */
+export function visitDatesOf(k: Db, ids: number[]): Promise<{ id: number; date: string }[]> {
+  return k('visits').whereIn('id', ids).select('id', k.raw(`to_char(date, 'YYYY-MM-DD') as date`));
+}

@@ -1,5 +1,9 @@
 import type { Annotation, AnnotationFieldChange, AnnotationHistoryAction } from '@sitewalk/proto';
 import { db } from '@sitewalk/core/db';
+import { historyOfAnnotations, peopleByName } from '@sitewalk/core/repositories/annotations.repository.js';
+import { roomPlacesAndFiles } from '@sitewalk/core/repositories/rooms.repository.js';
+import { sheetTilesOf } from '@sitewalk/core/repositories/sheets.repository.js';
+import { visitDatesOf } from '@sitewalk/core/repositories/visits.repository.js';
 import { config } from '@sitewalk/core/config.js';
 import { exists, readBuffer } from '@sitewalk/core/storage';
 import { ROOM_FILES } from '@sitewalk/core/services/rooms-dto.js';
@@ -64,15 +68,6 @@ export function changeText(c: AnnotationFieldChange, people: ReadonlyMap<number,
   return `${label}: ${word(c.from)} → ${word(c.to)}`;
 }
 
-interface HistoryRow {
-  id_annotation: number;
-  action: AnnotationHistoryAction;
-  changes: AnnotationFieldChange[];
-  comment: string | null;
-  created_at: Date;
-  who: string | null;
-}
-
 const personName = (u: { first_name?: string | null; last_name?: string | null; username: string }) =>
   [u.first_name, u.last_name].filter(Boolean).join(' ').trim() || u.username;
 
@@ -83,29 +78,17 @@ export async function snagSources(snags: readonly Annotation[], t: Translate = e
   const ids = snags.map((s) => s.id);
   const k = db();
   const [history, visits, rooms, maps] = await Promise.all([
-    ids.length
-      ? (k('annotation_history as h')
-          .leftJoin('users as u', 'u.id', 'h.id_user')
-          .whereIn('h.id_annotation', ids)
-          .orderBy([{ column: 'h.created_at', order: 'asc' }, { column: 'h.id', order: 'asc' }])
-          .select('h.id_annotation', 'h.action', 'h.changes', 'h.comment', 'h.created_at', 'u.username', 'u.first_name', 'u.last_name') as Promise<
-          (Omit<HistoryRow, 'who'> & { username: string | null; first_name: string | null; last_name: string | null })[]
-        >)
-      : Promise.resolve([]),
-    k('visits').whereIn('id', [...new Set(snags.map((s) => s.id_visit))]).select('id', k.raw(`to_char(date, 'YYYY-MM-DD') as date`)),
-    k('rooms')
-      .whereIn('id', [...new Set(snags.map((s) => s.id_room).filter((r): r is number => !!r))])
-      .select('id', 'id_map', 'x', 'y', 'heading', 'status', 'file_key', 'folder'),
-    k('maps')
-      .whereIn('id', [...new Set(snags.map((s) => s.id_map).filter((m): m is number => !!m))])
-      .select('id', 'status', 'folder', 'width', 'height', 'tile_size', 'max_zoom'),
+    ids.length ? historyOfAnnotations(k, ids) : Promise.resolve([]),
+    visitDatesOf(k, [...new Set(snags.map((s) => s.id_visit))]),
+    roomPlacesAndFiles(k, [...new Set(snags.map((s) => s.id_room).filter((r): r is number => !!r))]),
+    sheetTilesOf(k, [...new Set(snags.map((s) => s.id_map).filter((m): m is number => !!m))]),
   ]);
 
   // Names for assignee ids named in the history.
   const assigneeIds = new Set<number>();
   for (const h of history) for (const c of h.changes ?? []) if (c.field === 'id_assignee') for (const v of [c.from, c.to]) if (typeof v === 'number') assigneeIds.add(v);
   const people = new Map<number, string>(
-    assigneeIds.size ? (await k('users').whereIn('id', [...assigneeIds]).select('id', 'username', 'first_name', 'last_name')).map((u) => [u.id, personName(u)]) : [],
+    assigneeIds.size ? (await peopleByName(k, [...assigneeIds])).map((u) => [u.id, personName(u)]) : [],
   );
   const historyOf = new Map<number, SnagHistoryLine[]>();
   for (const h of history) {
@@ -114,9 +97,9 @@ export async function snagSources(snags: readonly Annotation[], t: Translate = e
     const line: SnagHistoryLine = { at: new Date(h.created_at).toISOString(), who: h.username ? personName({ ...h, username: h.username }) : null, text, comment: h.comment };
     historyOf.set(h.id_annotation, [...(historyOf.get(h.id_annotation) ?? []), line]);
   }
-  const visitDate = new Map<number, string>(visits.map((v: { id: number; date: string }) => [v.id, v.date]));
-  const roomById = new Map<number, (typeof rooms)[number]>(rooms.map((r: { id: number }) => [r.id, r]));
-  const mapById = new Map<number, (typeof maps)[number]>(maps.map((m: { id: number }) => [m.id, m]));
+  const visitDate = new Map(visits.map((v) => [v.id, v.date]));
+  const roomById = new Map(rooms.map((r) => [r.id, r]));
+  const mapById = new Map(maps.map((m) => [m.id, m]));
 
   const panoramas: SnagSources['panoramas'] = new Map();
   const sheets: SnagSources['sheets'] = new Map();

@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import { userRoom, type JobOf, type JobProgressEvent } from '@sitewalk/proto';
-import { User, db } from '@sitewalk/core/db';
+import { db } from '@sitewalk/core/db';
+import { userById } from '@sitewalk/core/repositories/users.repository.js';
 import { emitTo } from '@sitewalk/core/realtime';
 import { logger } from '@sitewalk/core/logger.js';
 import { HttpError } from '@sitewalk/core/errors.js';
@@ -110,7 +111,7 @@ export async function adskSync(data: JobOf<'adsk.sync'>, job: Job<JobOf<'adsk.sy
   const run = await syncRunById(db(), data.run_id);
   if (!run) return { status: 'skipped', project_ids: [], imported: 0, skipped: 0 };
   if (run.status === 'completed') return { status: 'skipped', project_ids: run.project_ids, imported: run.files_imported, skipped: run.files_skipped };
-  const user = await User.query().findById(run.id_user);
+  const user = await userById(db(), run.id_user);
   if (!user) return { status: 'skipped', project_ids: [], imported: 0, skipped: 0 };
   const actor = { id: user.id, super_admin: user.super_admin };
   const log = logger.child({ job: JOB, run_id: run.id });

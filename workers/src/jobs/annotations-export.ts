@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import { ANNOTATION_EXPORT, ANNOTATION_EXPORT_FILES, annotationExportFiltersSchema, type Annotation, type AnnotationExportFormat } from '@sitewalk/proto';
-import { User, db } from '@sitewalk/core/db';
+import { db, type User } from '@sitewalk/core/db';
+import { completeUnfinishedExport, exportRow, patchExport } from '@sitewalk/core/repositories/annotation-exports.repository.js';
+import { userById } from '@sitewalk/core/repositories/users.repository.js';
 import { newKey, putFile, remove, withLocalFile } from '@sitewalk/core/storage';
 import { logger } from '@sitewalk/core/logger.js';
 import { getSettings } from '@sitewalk/core/services/settings.service.js';
@@ -26,7 +28,6 @@ import type { PictureSource, SnagPictures } from '../exports/snag-record.js';
 import type { Handler } from '../registry.js';
 
 const FAILED = 'The export could not be made because of an error on our side. Please try again later.';
-const table = () => db()<AnnotationExportRow>('annotation_exports');
 
 /** Every snag the requester sees under the export's filters, in the list's order, up to ANNOTATION_EXPORT.maxSnags. */
 async function snagsOf(user: User, filters: unknown): Promise<Annotation[]> {
@@ -42,7 +43,7 @@ async function snagsOf(user: User, filters: unknown): Promise<Annotation[]> {
 
 /** Progress in the row (what a reloaded screen reads) and live to the requester. */
 async function progress(row: AnnotationExportRow, percent: number, message: string) {
-  await table().where({ id: row.id }).update({ percent: Math.round(percent), message, updated_at: new Date() });
+  await patchExport(db(), row.id, { percent: Math.round(percent), message, updated_at: new Date() });
   reportExport(row, 'active', percent, message);
 }
 
@@ -53,21 +54,21 @@ async function progress(row: AnnotationExportRow, percent: number, message: stri
  * as it is; a retried one starts over and replaces any file it had.
  */
 export const annotationsExport: Handler<'annotations.export'> = async ({ id_export }, job) => {
-  const row = await table().where({ id: id_export }).first();
+  const row = await exportRow(db(), id_export);
   if (!row) return { status: 'skipped', reason: 'the export was removed' };
   if (row.status === 'completed' || row.status === 'failed') return { status: 'skipped', reason: `the export is ${row.status}` };
   const log = logger.child({ job: job.name, export_id: row.id, format: row.format });
   try {
-    const user = await User.query().findById(row.id_user);
+    const user = await userById(db(), row.id_user);
     if (!user || !user.active) throw new UnrecoverableError('The account that asked for this export is gone.');
-    await table().where({ id: row.id }).update({ status: 'processing', percent: 0, message: 'Reading the snags', updated_at: new Date() });
+    await patchExport(db(), row.id, { status: 'processing', percent: 0, message: 'Reading the snags', updated_at: new Date() });
     reportExport(row, 'active', 0, 'Reading the snags');
 
     const snags = await snagsOf(user, row.filters);
     // The report speaks the requester's language (the one they chose in the app).
     const t = await reportTranslator(user.language);
     const sources = await snagSources(snags, t);
-    await table().where({ id: row.id }).update({ total: snags.length });
+    await patchExport(db(), row.id, { total: snags.length });
     const format = row.format as AnnotationExportFormat;
 
     const total = sources.records.length;
@@ -109,11 +110,7 @@ export const annotationsExport: Handler<'annotations.export'> = async ({ id_expo
     } finally {
       await fsp.rm(work, { recursive: true, force: true });
     }
-    const [done] = await table()
-      .where({ id: row.id })
-      .whereIn('status', ['queued', 'processing'])
-      .update({ status: 'completed', percent: 100, message: 'Ready', file_key: key, file_name: exportFileName(format, now), size_bytes: size, finished_at: now, updated_at: now })
-      .returning('*');
+    const done = await completeUnfinishedExport(db(), row.id, { file_key: key, file_name: exportFileName(format, now), size_bytes: size, finished_at: now, updated_at: now });
     // Removed or settled meanwhile: nothing will ever point at the file.
     if (!done) {
       await remove(key);
@@ -127,7 +124,7 @@ export const annotationsExport: Handler<'annotations.export'> = async ({ id_expo
     const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     if (last) {
       const message = err instanceof UnrecoverableError ? err.message : FAILED;
-      await table().where({ id: row.id }).update({ status: 'failed', message, finished_at: new Date(), updated_at: new Date() });
+      await patchExport(db(), row.id, { status: 'failed', message, finished_at: new Date(), updated_at: new Date() });
       reportExport(row, 'failed', 0, message);
     }
     throw err;

@@ -1,5 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { db } from '@sitewalk/core/db';
+import { claimSentMail } from '@sitewalk/core/repositories/sent-mails.repository.js';
 import { logger } from '@sitewalk/core/logger.js';
 import { getSettings } from '@sitewalk/core/services/settings.service.js';
 import { localPath } from '@sitewalk/core/storage/index.js';
@@ -38,12 +39,7 @@ export const mailSend: Handler<'mail.send'> = async (payload, job): Promise<Mail
   const key = jobKey(job);
   return db().transaction(async (trx) => {
     // A second run of this job waits here until the first commits, then finds the row.
-    const claimed = await trx('sent_mails')
-      .insert({ job_key: key, to: mail.to, subject: mail.subject.slice(0, 300) })
-      .onConflict('job_key')
-      .ignore()
-      .returning('job_key');
-    if (!claimed.length) {
+    if (!(await claimSentMail(trx, { job_key: key, to: mail.to, subject: mail.subject.slice(0, 300) }))) {
       log.info('mail already sent by an earlier run of this job');
       return { sent: false, skipped: 'already_sent' } as const;
     }

@@ -1,5 +1,6 @@
 import { userRoom } from '@sitewalk/proto';
-import { User, db } from '@sitewalk/core/db';
+import { db } from '@sitewalk/core/db';
+import { userById } from '@sitewalk/core/repositories/users.repository.js';
 import { insertNotificationOnce } from '@sitewalk/core/repositories/notifications.repository.js';
 import { config } from '@sitewalk/core/config.js';
 import { enqueue } from '@sitewalk/core/queue';
@@ -31,7 +32,7 @@ const absoluteLink = (link: string | undefined) => (link ? (/^https?:\/\//i.test
  */
 export const notifyDispatch: Handler<'notify.dispatch'> = async (n, job): Promise<NotifyDispatchResult> => {
   const log = logger.child({ job: job.name, job_id: job.id, user_id: n.user_id, kind: n.kind });
-  const user = await User.query().findById(n.user_id);
+  const user = await userById(db(), n.user_id);
   if (!user || !user.active) {
     log.info('notification dropped: the user no longer exists or is disabled');
     return { notification_id: null, mail_queued: false, skipped: 'no_user' };

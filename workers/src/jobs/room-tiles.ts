@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { projectRoom, userRoom, type JobOf, type JobProgressEvent, type RoomStatus, type RoomTilesProgressDetail } from '@sitewalk/proto';
-import { db, Room } from '@sitewalk/core/db';
+import { db } from '@sitewalk/core/db';
+import { patchRoom, roomExists, tilingSubject } from '@sitewalk/core/repositories/rooms.repository.js';
 import { remove, withLocalFile, withLocalFolder } from '@sitewalk/core/storage';
 import { emitTo } from '@sitewalk/core/realtime';
 import { logger } from '@sitewalk/core/logger.js';
@@ -21,27 +22,6 @@ interface Audience {
   projectId: number;
   visitId: number;
   users: number[];
-}
-
-/** What the job needs of the room, its visit and the visit's project's owner, read in one round trip. */
-interface TilingSubject {
-  id: number;
-  id_visit: number | null;
-  id_user: number | null;
-  status: RoomStatus;
-  folder: string | null;
-  file_key: string | null;
-  /** Null when the visit is gone. */
-  id_project: number | null;
-  id_owner: number | null;
-}
-
-function tilingSubject(roomId: number): Promise<TilingSubject | undefined> {
-  return db()('rooms as r')
-    .leftJoin('visits as v', 'v.id', 'r.id_visit')
-    .leftJoin('projects as p', 'p.id', 'v.id_project')
-    .where('r.id', roomId)
-    .first('r.id', 'r.id_visit', 'r.id_user', 'r.status', 'r.folder', 'r.file_key', 'v.id_project', 'p.id_owner');
 }
 
 /** Tells the uploader's and the owner's browsers, and everyone watching the project, where the room stands. */
@@ -71,7 +51,7 @@ function report(room: { id: number }, to: Audience, state: JobProgressEvent['sta
  */
 export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.tiles'>>): Promise<RoomTilesResult> {
   const log = logger.child({ job: JOB, room_id: data.id_room });
-  const room = await tilingSubject(data.id_room);
+  const room = await tilingSubject(db(), data.id_room);
   if (!room || !room.id_visit) return { status: 'skipped', reason: 'the room no longer exists' };
   if (room.status === 'ready' && room.folder) return { status: 'skipped', reason: 'the room is already ready' };
   if (room.status === 'failed') return { status: 'skipped', reason: 'the room already failed' };
@@ -90,10 +70,7 @@ export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.
     const started = performance.now();
     // The room is marked as being processed while libvips already cuts: the cut is the job's
     // whole work and does not wait for the database.
-    const marking = Room.query()
-      .patch({ status: 'processing', error: null })
-      .where({ id: room.id })
-      .then(() => report(room, to, 'active', 5, 'Cutting tiles', 'processing'));
+    const marking = patchRoom(db(), room.id, { status: 'processing', error: null }).then(() => report(room, to, 'active', 5, 'Cutting tiles', 'processing'));
     // On local disk libvips writes straight into the new generation's folder; on S3 into a scratch
     // folder uploaded when the cut is done. Nobody is shown it until the room's row names it.
     const photoKey = room.file_key;
@@ -105,9 +82,7 @@ export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.
     const images = cut.value;
     const cutMs = performance.now() - started;
     await job.updateProgress({ percent: 90 });
-    const updated = await Room.query()
-      .patch({ status: 'ready', error: null, folder: generation, tile_size: images.tileSize, levels: images.levels, pano_width: images.width })
-      .where({ id: room.id });
+    const updated = await patchRoom(db(), room.id, { status: 'ready', error: null, folder: generation, tile_size: images.tileSize, levels: images.levels, pano_width: images.width });
     if (!updated) {
       // The room (or its visit or project) was deleted while it was tiled: keep it deleted.
       await remove(folders);
@@ -122,7 +97,7 @@ export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.
     const lastAttempt = refused || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     // This attempt's files; with no earlier ready generation, the room's folder too (nothing else is in it).
     await remove(room.folder ? generation : folders).catch(() => undefined);
-    if (!(await Room.query().findById(room.id).select('id'))) {
+    if (!(await roomExists(db(), room.id))) {
       await remove(folders).catch(() => undefined);
       return { status: 'skipped', reason: 'the room was deleted while it was processed' };
     }
@@ -132,7 +107,7 @@ export async function roomTiles(data: JobOf<'room.tiles'>, job: Job<JobOf<'room.
     }
     const reason = refused ? (err as Error).message : UNEXPECTED;
     if (!refused) log.error({ err }, 'room tiling failed for good');
-    await Room.query().patch({ status: 'failed', error: reason }).where({ id: room.id });
+    await patchRoom(db(), room.id, { status: 'failed', error: reason });
     report(room, to, 'failed', 0, reason, 'failed');
     throw refused ? new UnrecoverableError(reason) : err;
   }

@@ -1,7 +1,10 @@
 import os from 'node:os';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { SHEET_RENDERING, notice, projectRoom, userRoom, type JobOf, type NoticeText, type JobProgressEvent, type PdfProgressDetail } from '@sitewalk/proto';
-import { PdfUpload, Project, Sheet, db } from '@sitewalk/core/db';
+import { db, type PdfUpload, type Project } from '@sitewalk/core/db';
+import { patchPdfUpload, pdfUploadById, pdfUploadExists } from '@sitewalk/core/repositories/pdf-uploads.repository.js';
+import { projectById, projectExists, touchProject } from '@sitewalk/core/repositories/projects.repository.js';
+import { deleteSheetsOfUpload, markSheetReady, readySheetsOfUpload, upsertProcessingSheet } from '@sitewalk/core/repositories/sheets.repository.js';
 import { localCopy, remove, withLocalFolder } from '@sitewalk/core/storage';
 import { emitTo } from '@sitewalk/core/realtime';
 import { logger } from '@sitewalk/core/logger.js';
@@ -36,20 +39,12 @@ function report(upload: PdfUpload, ownerId: number | undefined, state: JobProgre
   emitTo(projectRoom(upload.id_project), 'job:progress', event);
 }
 
-/** The sheets made so far from this upload, in page order. */
-async function readySheets(uploadId: number) {
-  return Sheet.query().where({ id_upload: uploadId, status: 'ready' }).orderBy('page').select('id', 'page');
-}
-
 /** Removes every sheet this upload made, rows first, then their files. */
 async function removeSheetsOf(uploadId: number, projectId: number): Promise<void> {
-  const maps = await Sheet.query().where({ id_upload: uploadId }).select('id', 'folder');
-  if (maps.length) {
-    await Sheet.query().delete().whereIn('id', maps.map((m) => m.id));
-    for (const m of maps) await remove(m.folder ?? mapFolder(projectId, m.id));
-  }
+  const maps = await deleteSheetsOfUpload(db(), uploadId);
+  for (const m of maps) await remove(m.folder ?? mapFolder(projectId, m.id));
   // A project deleted while its pages were being stored may have had folders written again after the API removed them.
-  if (!(await Project.query().findById(projectId).select('id'))) await remove(projectFolder(projectId));
+  if (!(await projectExists(db(), projectId))) await remove(projectFolder(projectId));
 }
 
 /**
@@ -95,27 +90,21 @@ function oneAtATime() {
   };
 }
 
-const stillThere = async (uploadId: number) => !!(await PdfUpload.query().findById(uploadId).select('id'));
+const stillThere = (uploadId: number) => pdfUploadExists(db(), uploadId);
 
 /** One page → one ready sheet, its pixels from `draw`. Returns the sheet id, or null when the sheet was deleted meanwhile. */
 async function makeSheet(upload: PdfUpload, page: PdfPageInfo, dpi: number, draw: () => Promise<RawImage>): Promise<number | null> {
   // One row per (upload, page): a rerun or a retry finds the row instead of adding a sheet.
   // The sheets of an upload are dated by the upload: pages are started side by side, in no fixed
   // order, and sheet lists sort by date, then upload, then page — so they list in page order.
-  const [row] = await db()('maps')
-    .insert({
-      id_project: upload.id_project,
-      id_upload: upload.id,
-      page: page.page,
-      name: sheetName(page),
-      page_label: page.label ?? '',
-      status: 'processing',
-      created_at: upload.created_at,
-    })
-    .onConflict(['id_upload', 'page'])
-    .merge({ status: 'processing', updated_at: db().fn.now() })
-    .returning(['id']);
-  const mapId: number = row.id;
+  const mapId = await upsertProcessingSheet(db(), {
+    id_project: upload.id_project,
+    id_upload: upload.id,
+    page: page.page,
+    name: sheetName(page),
+    page_label: page.label ?? '',
+    created_at: upload.created_at,
+  });
   const folder = mapFolder(upload.id_project, mapId);
   // A crashed earlier attempt may have left part of this page's files.
   await remove(folder);
@@ -123,8 +112,7 @@ async function makeSheet(upload: PdfUpload, page: PdfPageInfo, dpi: number, draw
   // On local disk libvips writes the tiles straight into the sheet's folder, with no staging copy to
   // move file by file; on S3 into a scratch folder uploaded at the end. Until the row says 'ready' nobody is shown them.
   const images = await withLocalFolder(folder, (dir) => writeSheetImages(raw, dir));
-  const updated = await Sheet.query().patch({
-    status: 'ready',
+  const updated = await markSheetReady(db(), mapId, {
     width: images.width,
     height: images.height,
     dpi,
@@ -132,11 +120,11 @@ async function makeSheet(upload: PdfUpload, page: PdfPageInfo, dpi: number, draw
     max_zoom: images.maxZoom,
     folder,
     thumbnail: `${folder}/${images.thumbnail}`,
-  }).where({ id: mapId });
+  });
   if (!updated) {
     // The user deleted the sheet (or the project) while it was being drawn: keep it deleted.
     await remove(folder);
-    if (!(await Project.query().findById(upload.id_project).select('id'))) await remove(projectFolder(upload.id_project));
+    if (!(await projectExists(db(), upload.id_project))) await remove(projectFolder(upload.id_project));
     return null;
   }
   return mapId;
@@ -166,26 +154,26 @@ async function tellOwner(upload: PdfUpload, project: Project | undefined, ok: bo
  */
 export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf<'sheet.from-pdf'>>): Promise<SheetFromPdfResult> {
   const log = logger.child({ job: JOB, upload_id: data.upload_id });
-  const upload = await PdfUpload.query().findById(data.upload_id);
+  const upload = await pdfUploadById(db(), data.upload_id);
   if (!upload) return { status: 'skipped', sheet_ids: [], reason: 'the upload no longer exists' };
   if (upload.status === 'done' || upload.status === 'failed') {
     return { status: 'skipped', sheet_ids: upload.sheet_ids, reason: `the upload is already ${upload.status}` };
   }
-  const project = await Project.query().findById(upload.id_project);
+  const project = await projectById(db(), upload.id_project);
   let pagesTotal: number | null = upload.pages_total;
   // The PDF on this machine's disk for pdfinfo and pdftoppm (a scratch copy on S3, removed at the end).
   let pdf: Awaited<ReturnType<typeof localCopy>> | null = null;
   try {
     if (!upload.file_key) throw new PdfRejected('The PDF is no longer stored. Upload it again.');
-    await PdfUpload.query().patch({ status: 'processing', error: null }).where({ id: upload.id });
+    await patchPdfUpload(db(), upload.id, { status: 'processing', error: null });
     report(upload, project?.id_owner, 'active', 0, 'Checking the PDF', { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });
     pdf = await localCopy(upload.file_key);
     const filePath = pdf.path;
     const info = await inspectPdf(filePath);
     pagesTotal = info.pages.length;
-    await PdfUpload.query().patch({ pages_total: pagesTotal }).where({ id: upload.id });
+    await patchPdfUpload(db(), upload.id, { pages_total: pagesTotal });
 
-    const ready = await readySheets(upload.id);
+    const ready = await readySheetsOfUpload(db(), upload.id);
     const done = new Set(ready.map((s) => s.page));
     let sheetIds = ready.map((s) => s.id);
     const todo = info.pages.filter((p) => !done.has(p.page));
@@ -255,8 +243,8 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
         done.add(page.page);
         // Only the pages counted as done: a page of another lane may be ready but not announced yet, and
         // "3 of 5 pages" must not list four sheets.
-        sheetIds = (await readySheets(upload.id)).filter((s) => done.has(s.page)).map((s) => s.id);
-        await PdfUpload.query().patch({ pages_done: done.size, sheet_ids: sheetIds }).where({ id: upload.id });
+        sheetIds = (await readySheetsOfUpload(db(), upload.id)).filter((s) => done.has(s.page)).map((s) => s.id);
+        await patchPdfUpload(db(), upload.id, { pages_done: done.size, sheet_ids: sheetIds });
         const percent = (done.size / total) * 100;
         await job.updateProgress({ percent: Math.round(percent), pages_done: done.size, pages_total: total });
         report(upload, project?.id_owner, 'active', percent, `Page ${page.page} of ${total} is ready`, {
@@ -283,10 +271,10 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
     }
     if (firstError) throw firstError;
 
-    sheetIds = (await readySheets(upload.id)).map((s) => s.id);
+    sheetIds = (await readySheetsOfUpload(db(), upload.id)).map((s) => s.id);
     await db().transaction(async (trx) => {
-      await PdfUpload.query(trx).patch({ status: 'done', pages_done: pagesTotal!, sheet_ids: sheetIds, finished_at: new Date(), error: null }).where({ id: upload.id });
-      await trx('projects').where({ id: upload.id_project }).update({ updated_at: trx.fn.now() });
+      await patchPdfUpload(trx, upload.id, { status: 'done', pages_done: pagesTotal!, sheet_ids: sheetIds, finished_at: new Date(), error: null });
+      await touchProject(trx, upload.id_project);
     });
     const text = `${sheetIds.length} ${sheetIds.length === 1 ? 'sheet' : 'sheets'} from "${upload.original_name}" ${sheetIds.length === 1 ? 'is' : 'are'} ready in ${project ? `"${project.name}"` : 'the project'}.`;
     report(upload, project?.id_owner, 'completed', 100, text, { pages_done: pagesTotal, pages_total: pagesTotal, sheet_ids: sheetIds });
@@ -309,9 +297,7 @@ export async function sheetFromPdf(data: JobOf<'sheet.from-pdf'>, job: Job<JobOf
     const reason = refused ? (err as Error).message : UNEXPECTED;
     if (!refused) log.error({ err }, 'PDF job failed for good');
     await removeSheetsOf(upload.id, upload.id_project);
-    await PdfUpload.query()
-      .patch({ status: 'failed', error: reason, pages_done: 0, sheet_ids: [], finished_at: new Date(), file_key: null })
-      .where({ id: upload.id });
+    await patchPdfUpload(db(), upload.id, { status: 'failed', error: reason, pages_done: 0, sheet_ids: [], finished_at: new Date(), file_key: null });
     // A PDF that will never become sheets is not kept in storage.
     await remove(upload.file_key);
     report(upload, project?.id_owner, 'failed', 0, reason, { pages_done: 0, pages_total: pagesTotal, sheet_ids: [] });

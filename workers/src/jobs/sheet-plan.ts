@@ -1,7 +1,8 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import sharp from 'sharp';
 import { SHEET_RENDERING, UPLOAD_LIMITS, projectRoom, userRoom, type JobOf, type JobProgressEvent } from '@sitewalk/proto';
-import { Sheet, db } from '@sitewalk/core/db';
+import { db, type Sheet } from '@sitewalk/core/db';
+import { emptySheetIfProcessing, lockSheet, markSheetReady, scalePlacedOnSheet, sheetById } from '@sitewalk/core/repositories/sheets.repository.js';
 import { localPath, remove } from '@sitewalk/core/storage';
 import { emitTo } from '@sitewalk/core/realtime';
 import { logger } from '@sitewalk/core/logger.js';
@@ -53,7 +54,7 @@ async function drawPlan(data: JobOf<'sheet.plan'>, file: string): Promise<{ raw:
  * scale is taken from the sheet's size at the moment of the swap.
  */
 export async function sheetPlan(data: JobOf<'sheet.plan'>, job: Job<JobOf<'sheet.plan'>>): Promise<SheetPlanResult> {
-  const map = await Sheet.query().findById(data.id_map);
+  const map = await sheetById(db(), data.id_map);
   if (!map) {
     await remove(data.file_key);
     return { status: 'skipped', reason: 'the sheet no longer exists' };
@@ -67,30 +68,19 @@ export async function sheetPlan(data: JobOf<'sheet.plan'>, job: Job<JobOf<'sheet
     const images = await writeSheetImages(raw, localPath(folder));
     report(map, data.id_user, 'active', 80, 'Placing the rooms and snags on the new plan');
     const old = await db().transaction(async (trx) => {
-      const current = await Sheet.query(trx).findById(map.id).forUpdate();
+      const current = await lockSheet(trx, map.id);
       if (!current) return null;
       const scale = planScale(current, images);
-      if (scale) {
-        for (const table of ['rooms', 'annotations']) {
-          await trx(table)
-            .where({ id_map: map.id })
-            .whereNotNull('x')
-            .whereNotNull('y')
-            .update({ x: trx.raw('x * ?', [scale.x]), y: trx.raw('y * ?', [scale.y]) });
-        }
-      }
-      await Sheet.query(trx)
-        .patch({
-          status: 'ready',
-          width: images.width,
-          height: images.height,
-          dpi,
-          tile_size: images.tileSize,
-          max_zoom: images.maxZoom,
-          folder,
-          thumbnail: `${folder}/${images.thumbnail}`,
-        })
-        .where({ id: map.id });
+      if (scale) await scalePlacedOnSheet(trx, map.id, scale);
+      await markSheetReady(trx, map.id, {
+        width: images.width,
+        height: images.height,
+        dpi,
+        tile_size: images.tileSize,
+        max_zoom: images.maxZoom,
+        folder,
+        thumbnail: `${folder}/${images.thumbnail}`,
+      });
       return current;
     });
     if (!old) {
@@ -110,7 +100,7 @@ export async function sheetPlan(data: JobOf<'sheet.plan'>, job: Job<JobOf<'sheet
       await remove(folder);
       await remove(data.file_key);
       // An empty sheet goes back to offering the upload; a sheet with a plan keeps it.
-      await Sheet.query().patch({ status: 'empty' }).where({ id: map.id, status: 'processing' });
+      await emptySheetIfProcessing(db(), map.id);
       const reason = rejected ? (err as Error).message : 'The plan could not be drawn because of an error on our side. Please upload it again later.';
       report(map, data.id_user, 'failed', 100, reason);
       logger.warn({ err, map_id: map.id }, 'a sheet plan could not be drawn');

@@ -2,7 +2,21 @@ import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import sharp from 'sharp';
 import { normaliseYaw, type VideoPosition } from '@sitewalk/proto';
-import { PdfUpload, Sheet, Visit, db } from '@sitewalk/core/db';
+import { db, type Sheet } from '@sitewalk/core/db';
+import { pdfUploadById } from '@sitewalk/core/repositories/pdf-uploads.repository.js';
+import { sheetById } from '@sitewalk/core/repositories/sheets.repository.js';
+import { lockVisit, touchVisit } from '@sitewalk/core/repositories/visits.repository.js';
+import {
+  deleteHotspotsAmong,
+  deleteRoomRows,
+  insertVideoRoom,
+  nextRoomPosition,
+  roomNamesOfVisit,
+  roomsOfClusterAmong,
+  updateVideoRoom,
+  upsertHotspot,
+  videoRoomsByKeyframe,
+} from '@sitewalk/core/repositories/rooms.repository.js';
 import { enqueue, queue } from '@sitewalk/core/queue';
 import { putBuffer, readBuffer, remove, withLocalFile } from '@sitewalk/core/storage';
 import { logger } from '@sitewalk/core/logger.js';
@@ -27,7 +41,7 @@ const AREA_REACH_SHARE = 0.04;
 async function sheetAreaLabels(map: Sheet): Promise<PlanLabel[]> {
   if (!map.id_upload || !map.page || !map.dpi || !map.width || !map.height) return [];
   try {
-    const upload = await PdfUpload.query().findById(map.id_upload).select('file_key');
+    const upload = await pdfUploadById(db(), map.id_upload);
     if (!upload?.file_key) return [];
     const page = await withLocalFile(upload.file_key, (file) => pageAreaLabels(file, map.page!, map.dpi!));
     if (Math.abs(Math.ceil(page.width) - map.width) > 2 || Math.abs(Math.ceil(page.height) - map.height) > 2) return [];
@@ -78,7 +92,7 @@ export const videoConfirmProjection: Handler<'video.confirm-projection'> = (data
     async ({ video, run, progress }) => {
       const projection = (run.artifacts.projections ?? []).find((p) => p.osfm_cluster === data.osfm_cluster && p.id_map === data.id_map);
       if (!projection) throw new ProjectionFailed('This cluster has not been laid on that sheet; project the points first.');
-      const map = await Sheet.query().findById(data.id_map);
+      const map = await sheetById(db(), data.id_map);
       if (!map || map.id_project !== video.id_project) throw new ProjectionFailed('The sheet is gone; choose another sheet.');
       const edits = new Map(data.positions.map((p) => [p.keyframe, p]));
       const positions = projection.positions.map((p) => {
@@ -105,74 +119,64 @@ export const videoConfirmProjection: Handler<'video.confirm-projection'> = (data
       const k = db();
       const { ids, toTile, gone } = await k.transaction(async (trx) => {
         // The visit's lock orders this with uploads and other confirmations (room positions in the visit).
-        const visit = await Visit.query(trx).findById(video.id_visit).forUpdate();
+        const visit = await lockVisit(trx, video.id_visit);
         if (!visit) throw new ProjectionFailed('The visit was deleted.');
-        const existing: { id: number; video_keyframe: number; file_key: string | null; status: string }[] = await trx('rooms')
-          .where({ id_video: video.id })
-          .select('id', 'video_keyframe', 'file_key', 'status');
+        const existing = await videoRoomsByKeyframe(trx, video.id);
         const byKeyframe = new Map(existing.map((r) => [r.video_keyframe, r]));
-        const last = await trx('rooms').where({ id_visit: video.id_visit }).max<{ max: number | null }>('position as max').first();
-        let position = last?.max == null ? 0 : last.max + 1;
+        let position = await nextRoomPosition(trx, video.id_visit);
         // New rooms are named by the area of the plan they stand in, else by their time in the video, never
         // as another room of the visit; rooms made before keep their names.
         const fresh = planned.filter((p) => !byKeyframe.has(p.pos.keyframe));
-        const taken: string[] = await trx('rooms').where({ id_visit: video.id_visit }).pluck('name');
+        const taken = await roomNamesOfVisit(trx, video.id_visit);
         const names = areaRoomNames(fresh.map((p) => ({ x: p.pos.x, y: p.pos.y, time: p.time })), labels, reach, taken);
         const freshNames = new Map(names.map((name, i) => [fresh[i], name]));
         const ids: number[] = [];
         const toTile: { id: number }[] = [];
         for (const p of planned) {
-          const place = { id_map: map.id, x: p.pos.x, y: p.pos.y, heading: p.pos.heading, osfm_cluster: data.osfm_cluster, updated_at: trx.fn.now() };
+          const place = { id_map: map.id, x: p.pos.x, y: p.pos.y, heading: p.pos.heading, osfm_cluster: data.osfm_cluster };
           const have = byKeyframe.get(p.pos.keyframe);
           if (have) {
             const same = have.file_key === p.key && (await readBuffer(p.key).then(sha, () => '')) === p.hash && have.status !== 'failed';
-            await trx('rooms').where({ id: have.id }).update(same ? place : { ...place, status: 'queued', error: null, file_key: p.key, size_bytes: p.data.length, width: p.width, height: p.height });
+            await updateVideoRoom(trx, have.id, same ? place : { ...place, status: 'queued', error: null, file_key: p.key, size_bytes: p.data.length, width: p.width, height: p.height });
             ids.push(have.id);
             if (!same) toTile.push({ id: have.id });
           } else {
-            const [row] = await trx('rooms')
-              .insert({
-                ...place,
-                id_visit: video.id_visit,
-                id_user: data.id_user ?? video.id_user,
-                id_video: video.id,
-                video_keyframe: p.pos.keyframe,
-                name: freshNames.get(p)!,
-                position: position++,
-                status: 'queued',
-                original_name: `${video.original_name} @ ${videoClock(p.time, 1)}`.slice(0, 255),
-                size_bytes: p.data.length,
-                width: p.width,
-                height: p.height,
-                file_key: p.key,
-              })
-              .returning('id');
-            ids.push(row.id);
-            toTile.push({ id: row.id });
+            const id = await insertVideoRoom(trx, {
+              ...place,
+              id_visit: video.id_visit,
+              id_user: data.id_user ?? video.id_user,
+              id_video: video.id,
+              video_keyframe: p.pos.keyframe,
+              name: freshNames.get(p)!,
+              position: position++,
+              status: 'queued',
+              original_name: `${video.original_name} @ ${videoClock(p.time, 1)}`.slice(0, 255),
+              size_bytes: p.data.length,
+              width: p.width,
+              height: p.height,
+              file_key: p.key,
+            });
+            ids.push(id);
+            toTile.push({ id });
           }
         }
         // Rooms this cluster made before for keyframes it no longer has.
         const keep = new Set(planned.map((p) => p.pos.keyframe));
         const stale = existing.filter((r) => !keep.has(r.video_keyframe) && !ids.includes(r.id));
-        const staleOfCluster: { id: number; file_key: string | null }[] = stale.length
-          ? await trx('rooms').whereIn('id', stale.map((r) => r.id)).where({ osfm_cluster: data.osfm_cluster }).select('id', 'file_key')
-          : [];
-        if (staleOfCluster.length) await trx('rooms').whereIn('id', staleOfCluster.map((r) => r.id)).delete();
+        const staleOfCluster = stale.length ? await roomsOfClusterAmong(trx, stale.map((r) => r.id), data.osfm_cluster) : [];
+        if (staleOfCluster.length) await deleteRoomRows(trx, staleOfCluster.map((r) => r.id));
         // The links between these rooms are made again: consecutive rooms, both ways.
-        await trx('room_hotspots').whereIn('id_room', ids).whereIn('id_room_target', ids).delete();
+        await deleteHotspotsAmong(trx, ids);
         for (let i = 1; i < planned.length; i++) {
           const a = planned[i - 1].pos;
           const b = planned[i].pos;
           for (const [from, to, fromPos, toPos] of [[ids[i - 1], ids[i], a, b], [ids[i], ids[i - 1], b, a]] as const) {
-            await trx('room_hotspots')
-              .insert({ id_room: from, id_room_target: to, yaw: hotspotYaw(fromPos, toPos), pitch: HOTSPOT_PITCH })
-              .onConflict(['id_room', 'id_room_target'])
-              .merge({ yaw: hotspotYaw(fromPos, toPos), pitch: HOTSPOT_PITCH, updated_at: trx.fn.now() });
+            await upsertHotspot(trx, { id_room: from, id_room_target: to, yaw: hotspotYaw(fromPos, toPos), pitch: HOTSPOT_PITCH });
           }
         }
         // Photos are written inside the transaction's span: a failure before commit leaves new files only (named by keyframe, overwritten next time).
         for (const p of planned) await putBuffer(p.key, p.data);
-        await trx('visits').where({ id: video.id_visit }).update({ updated_at: trx.fn.now() });
+        await touchVisit(trx, video.id_visit);
         return { ids, toTile, gone: staleOfCluster };
       });
       for (const r of gone) await remove(roomFolder(video.id_project, video.id_visit, r.id)).catch(() => undefined);

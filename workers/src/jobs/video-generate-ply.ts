@@ -1,6 +1,8 @@
 import fsp from 'node:fs/promises';
 import type { VideoCameraPath } from '@sitewalk/proto';
-import { Sheet, Visit } from '@sitewalk/core/db';
+import { db } from '@sitewalk/core/db';
+import { sheetById } from '@sitewalk/core/repositories/sheets.repository.js';
+import { visitById } from '@sitewalk/core/repositories/visits.repository.js';
 import type { StoredCluster } from '@sitewalk/core/services/video-run.service.js';
 import type { Handler } from '../registry.js';
 import { RECONSTRUCTION_DIR, reconstruct } from '../video/reconstruct.js';
@@ -69,8 +71,8 @@ export const videoGeneratePly: Handler<'video.generate-ply'> = (data, job) =>
       };
     },
     async (video, run) => {
-      const visit = await Visit.query().findById(video.id_visit);
-      const sheet = visit?.id_map ? await Sheet.query().findById(visit.id_map) : null;
+      const visit = await visitById(db(), video.id_visit);
+      const sheet = visit?.id_map ? await sheetById(db(), visit.id_map) : null;
       await tellOwner(
         video,
         run,

@@ -2,7 +2,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { normaliseYaw, type ProjectionCertainty, type VideoPosition } from '@sitewalk/proto';
-import { Sheet } from '@sitewalk/core/db';
+import { db } from '@sitewalk/core/db';
+import { sheetById } from '@sitewalk/core/repositories/sheets.repository.js';
 import { readBuffer } from '@sitewalk/core/storage';
 import type { StoredProjection } from '@sitewalk/core/services/video-run.service.js';
 import type { Handler } from '../registry.js';
@@ -97,7 +98,7 @@ export const videoProjectPoints: Handler<'video.project-points'> = (data, job) =
   runVideoStep('project-points', data, job, async ({ run, workDir, workFolder, progress }) => {
     const cluster = (run.artifacts.clusters ?? []).find((c) => c.osfm_cluster === data.osfm_cluster);
     if (!cluster?.ply_key) throw new ProjectionFailed(`This video has no cluster ${data.osfm_cluster}; generate the point cloud again.`);
-    const map = await Sheet.query().findById(data.id_map);
+    const map = await sheetById(db(), data.id_map);
     if (!map || !map.width || !map.height) throw new ProjectionFailed('The sheet is gone or not ready; choose another sheet.');
     const sheet = { width: map.width, height: map.height };
     progress(10, 'Reading the point cloud');

@@ -1,7 +1,9 @@
 import fsp from 'node:fs/promises';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { JOB_POLICIES, VIDEO_STEP_FAILURE, VIDEO_STEP_JOBS, type VideoStep, type VideoStepRate } from '@sitewalk/proto';
-import { Project, Video, db } from '@sitewalk/core/db';
+import { db, type Video } from '@sitewalk/core/db';
+import { ownerOfProject } from '@sitewalk/core/repositories/projects.repository.js';
+import { recentRunTimings, videoById } from '@sitewalk/core/repositories/videos.repository.js';
 import { withLocalFolder } from '@sitewalk/core/storage';
 import { logger } from '@sitewalk/core/logger.js';
 import { moveRun, readRun, type RunEvent, type RunRow } from '@sitewalk/core/services/video-run.service.js';
@@ -59,7 +61,7 @@ export async function runVideoStep(
   after?: (video: Video, run: RunRow) => Promise<void>,
 ): Promise<VideoStepResult> {
   const log = logger.child({ job: VIDEO_STEP_JOBS[step], video_id: data.id_video, generation: data.generation });
-  const video = await Video.query().findById(data.id_video);
+  const video = await videoById(db(), data.id_video);
   const current = video ? await readRun(video.id) : null;
   if (!video || !current) return { status: 'skipped', reason: 'the video no longer exists' };
   if (current.generation !== data.generation) return { status: 'skipped', reason: 'the run was restarted' };
@@ -146,8 +148,7 @@ async function stepProfile(step: VideoStep, log: typeof logger): Promise<StepPro
   // A stage only the current worker writes: runs of an older version that timed other stages are not asked for.
   const key = `${step}.${STEP_SEGMENTS[step][1].stages[0]}`;
   try {
-    const rows = (await db()('video_runs').whereRaw('timings ->> ? is not null', [key]).orderBy('updated_at', 'desc').limit(PROFILE_RUNS).select('timings')) as { timings: Record<string, number> }[];
-    return learnProfile(step, rows.map((r) => r.timings));
+    return learnProfile(step, await recentRunTimings(db(), key, PROFILE_RUNS));
   } catch (err) {
     log.warn({ err }, 'could not read the timings of finished runs; the remaining time uses constants');
     return learnProfile(step, []);
@@ -156,8 +157,8 @@ async function stepProfile(step: VideoStep, log: typeof logger): Promise<StepPro
 
 /** A notification to the visit's owner (the project owner) and to whoever started the run. */
 export async function tellOwner(video: Video, run: RunRow, message: string, type: 'info' | 'success' | 'error' = 'info', title?: string, key = `${run.step}-${run.status}`): Promise<void> {
-  const project = await Project.query().findById(video.id_project).select('id_owner');
-  const users = new Set([project?.id_owner, run.id_user].filter((u): u is number => !!u));
+  const owner = await ownerOfProject(db(), video.id_project);
+  const users = new Set([owner, run.id_user].filter((u): u is number => !!u));
   const heading = title ?? (type === 'error' ? 'Video processing failed' : 'Video processing');
   for (const userId of users) {
     await notify(
