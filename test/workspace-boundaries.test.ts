@@ -62,3 +62,24 @@ describe('the workspaces depend on each other one way only', () => {
     // madge parses every file of every workspace: minutes on a busy two-core machine, not a hang.
   }, 300_000);
 });
+
+describe('SQL lives in repositories', () => {
+  // A query built anywhere else: the knex instance or a transaction called as a table, an Objection model's
+  // query, or raw SQL (a string given to .raw(; sharp's .raw() of pixels is not SQL). Services and job handlers
+  // hold rules and steps; core/src/repositories holds the SQL.
+  const SQL = [/\bdb\(\)\(/, /\btrx\(/, /\b(k|knex)\(\s*[`'"]/, /\.query\(/, /\.raw\(\s*[`'"]/];
+  // (api/src/cli sets up and creates databases before any repository can run.)
+  const RULED = ['core/src/services', 'core/src/adsk', 'core/src/paypal', 'workers/src', 'api/src/http', 'api/src/routes'];
+
+  it('no service or job handler builds a query', () => {
+    const offenders = RULED.flatMap((dir) => sourceFiles(path.join(repo, dir)))
+      .filter((f) => !/\.test\.tsx?$/.test(f))
+      .flatMap((f) =>
+        fs
+          .readFileSync(f, 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (SQL.some((re) => re.test(line)) ? [`${path.relative(repo, f)}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(offenders).toEqual([]);
+  });
+});

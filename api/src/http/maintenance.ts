@@ -2,6 +2,8 @@ import type { Context, Next } from 'koa';
 import { addressInList } from '@sitewalk/core/address-list.js';
 import { SETTINGS_DEFAULTS } from '@sitewalk/proto';
 import { db } from '@sitewalk/core/db';
+import { settingRowsOf } from '@sitewalk/core/repositories/settings.repository.js';
+import { liveSessionUserRole } from '@sitewalk/core/repositories/sessions.repository.js';
 import { siteName } from '@sitewalk/core/services/notice-text.js';
 import { resolveToken } from '@sitewalk/core/services/session.service.js';
 import { isSuperAdmin } from '@sitewalk/core/services/access.service.js';
@@ -31,7 +33,7 @@ const STATE_TTL_MS = 1000;
 let state: { value: MaintenanceState; at: number; pending: Promise<MaintenanceState> | null } | null = null;
 
 async function readState(): Promise<MaintenanceState> {
-  const rows: { key: string; value: unknown }[] = await db()('settings').whereIn('key', ['maintenance_backend', 'maintenance_ip']).select('key', 'value');
+  const rows = await settingRowsOf(db(), ['maintenance_backend', 'maintenance_ip']);
   const v = Object.fromEntries(rows.map((r) => [r.key, r.value]));
   return { on: (v.maintenance_backend ?? SETTINGS_DEFAULTS.maintenance_backend) === true, allowed: String(v.maintenance_ip ?? SETTINGS_DEFAULTS.maintenance_ip) };
 }
@@ -91,12 +93,7 @@ async function superAdminBrowser(ctx: Context): Promise<boolean> {
   const raw = ctx.cookies.get(ADMIN_PASS_COOKIE);
   const id = raw?.split('.')[0] ?? '';
   if (!raw || !/^\d{1,9}$/.test(id) || !safeEqual(raw, adminPass(Number(id)))) return false;
-  const row = await db()('sessions as s')
-    .join('users as u', 'u.id', 's.user_id')
-    .where('s.id', Number(id))
-    .where('s.expires_at', '>', new Date())
-    .where('u.active', true)
-    .first('u.super_admin', 'u.role');
+  const row = await liveSessionUserRole(db(), Number(id), new Date());
   return !!row && isSuperAdmin(row);
 }
 

@@ -1,6 +1,8 @@
 import type { Context, Middleware, Next } from 'koa';
 import { HTTP_DEFAULTS, QUEUES } from '@sitewalk/proto';
-import { Session, User } from '@sitewalk/core/db';
+import { db, type Session, type User } from '@sitewalk/core/db';
+import { liveSessionById } from '@sitewalk/core/repositories/sessions.repository.js';
+import { userById } from '@sitewalk/core/repositories/users.repository.js';
 import { HttpError, notFound } from '@sitewalk/core/errors.js';
 import { queue } from '@sitewalk/core/queue';
 import { hmac, safeEqual } from '@sitewalk/core/secrets.js';
@@ -47,9 +49,9 @@ async function boardVisitor(ctx: Context): Promise<BoardVisitor | null> {
   const raw = ctx.cookies.get(BOARD_COOKIE);
   const m = raw ? /^(\d{1,15})\.(\d{1,15})\.([A-Za-z0-9_-]{1,100})$/.exec(raw) : null;
   if (!m || Number(m[2]) * 1000 < Date.now()) return null;
-  const session = await Session.query().findById(Number(m[1])).where('expires_at', '>', new Date());
+  const session = await liveSessionById(db(), Number(m[1]), new Date());
   if (!session || !safeEqual(signBoard(session, Number(m[2])), m[3])) return null;
-  const user = await User.query().findById(session.user_id);
+  const user = await userById(db(), session.user_id);
   return user ? { user, cookieSession: session } : null;
 }
 

@@ -11,7 +11,8 @@ import {
   type RefreshResponse,
   type TwoFactorEnrolment,
 } from '@sitewalk/proto';
-import { User } from '@sitewalk/core/db';
+import { db } from '@sitewalk/core/db';
+import { userById } from '@sitewalk/core/repositories/users.repository.js';
 import { findUserByLogin } from '@sitewalk/core/services/users.service.js';
 import { body } from '../http/validate.js';
 import { ok } from '../http/envelope.js';
@@ -97,7 +98,7 @@ const authRoutes: RouteModule = (r) => {
     await checkSecondFactor(pending.userId, code, () => unauthorized(TWO_FACTOR_MESSAGES.wrongCode));
     // One challenge gives one session, even to two requests racing with two right codes.
     if (!(await spendTwoFactorChallenge(challenge))) throw unauthorized(TWO_FACTOR_MESSAGES.challengeGone);
-    const user = await User.query().findById(pending.userId);
+    const user = await userById(db(), pending.userId);
     if (!user?.active) throw unauthorized(TWO_FACTOR_MESSAGES.challengeGone);
     await accountLimiter().delete(pending.login);
     await answerSignedIn(ctx, user, pending.remember);
@@ -109,7 +110,7 @@ const authRoutes: RouteModule = (r) => {
   r.post('/login/two-factor/setup', async (ctx) => {
     const { challenge } = body(ctx, twoFactorChallengeSchema);
     const pending = await readTwoFactorChallenge(challenge, 'enrol');
-    const user = await User.query().findById(pending.userId);
+    const user = await userById(db(), pending.userId);
     if (!user?.active) throw unauthorized(TWO_FACTOR_MESSAGES.challengeGone);
     ok<TwoFactorEnrolment>(ctx, await startEnrolment(user), 'Scan the QR code with your authenticator app, then enter the code it shows.');
   });
@@ -119,7 +120,7 @@ const authRoutes: RouteModule = (r) => {
     const pending = await readTwoFactorChallenge(challenge, 'enrol');
     const { recovery_codes } = await confirmEnrolment(pending.userId, code);
     if (!(await spendTwoFactorChallenge(challenge))) throw unauthorized(TWO_FACTOR_MESSAGES.challengeGone);
-    const user = await User.query().findById(pending.userId);
+    const user = await userById(db(), pending.userId);
     if (!user?.active) throw unauthorized(TWO_FACTOR_MESSAGES.challengeGone);
     await accountLimiter().delete(pending.login);
     await answerSignedIn<RecoveryCodesResponse>(ctx, user, pending.remember, { recovery_codes });

@@ -1,4 +1,4 @@
-import { db } from '@sitewalk/core/db';
+import { pingDatabase } from '@sitewalk/core/db';
 import { redis } from '@sitewalk/core/redis.js';
 import { ok, envelope } from '../http/envelope.js';
 import { RETRY_AFTER_SECONDS } from '@sitewalk/core/dependency-errors.js';
@@ -41,7 +41,7 @@ const DOWN_MESSAGES: Record<string, string> = {
  */
 const healthRoutes: RouteModule = (r) => {
   r.get('/health', async (ctx) => {
-    const [database, redisState] = await Promise.all([probe(() => db().raw('select 1')), probe(() => redis().ping())]);
+    const [database, redisState] = await Promise.all([probe(() => pingDatabase()), probe(() => redis().ping())]);
     const data = { ok: database === 'up' && redisState === 'up', database, redis: redisState };
     ctx.set('Cache-Control', 'no-store');
     if (data.ok) return ok(ctx, data, 'Healthy');

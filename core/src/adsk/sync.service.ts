@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { JOB_POLICIES, UPLOAD_LIMITS, type AdskSyncRun } from '@sitewalk/proto';
-import { Project, db } from '../db/index.js';
+import { db } from '../db/index.js';
 import { HttpError, conflict, notFound } from '../errors.js';
 import { logger } from '../logger.js';
 import { enqueue, queue } from '../queue/index.js';
@@ -20,7 +20,7 @@ import { checkProjectAddition, checkProjectAllowed } from '../services/plan-limi
 import type { Actor } from '../services/actor.js';
 import { adskLinkOf } from '../repositories/adsk-links.repository.js';
 import { insertPdfUpload } from '../repositories/pdf-uploads.repository.js';
-import { touchProject } from '../repositories/projects.repository.js';
+import { insertProject, touchProject } from '../repositories/projects.repository.js';
 import {
   activeSyncRun,
   deleteQueuedSyncRun,
@@ -168,7 +168,7 @@ export async function ensureLinkedProject(
 /** A new SiteWalk project owned by the user, as POST /projects makes one (awaiting approval unless a super admin). */
 async function createProjectFor(trx: Knex.Transaction, user: Actor, name: string): Promise<number> {
   await checkProjectAllowed(trx, user);
-  const project = await Project.query(trx).insertAndFetch({
+  const project = await insertProject(trx, {
     name: name.slice(0, 200) || 'Autodesk project',
     description: 'Brought in from Autodesk.',
     id_owner: user.id,

@@ -1,3 +1,3 @@
-export { db, closeDb, migrateLatest, migrationSource, preparedQuery } from './knex.js';
+export { db, closeDb, migrateLatest, migrationSource, pingDatabase, preparedQuery } from './knex.js';
 export { iso, type Db } from './query-types.js';
 export * from './models/index.js';

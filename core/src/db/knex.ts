@@ -78,6 +78,11 @@ export async function preparedQuery<R extends pg.QueryResultRow>(name: string, t
   }
 }
 
+/** Whether PostgreSQL answers (GET /api/health). */
+export async function pingDatabase(): Promise<void> {
+  await db().raw('select 1');
+}
+
 export async function closeDb(): Promise<void> {
   if (instance) {
     await instance.destroy();

@@ -57,3 +57,13 @@ export async function sessionWithUserRow(tokenHash: string, now: Date): Promise<
   const [row] = await preparedQuery<Record<string, unknown>>('session-resolve-token', RESOLVE_TOKEN_SQL, [tokenHash, now]);
   return row;
 }
+
+/** The role of the active user of a live session, or undefined when the session ended or its user is inactive. */
+export function liveSessionUserRole(k: Db, sessionId: number, now: Date): Promise<{ super_admin: boolean; role: string } | undefined> {
+  return k('sessions as s').join('users as u', 'u.id', 's.user_id').where('s.id', sessionId).where('s.expires_at', '>', now).where('u.active', true).first('u.super_admin', 'u.role');
+}
+
+/** A session by id while it lasts. */
+export async function liveSessionById(k: Db, id: number, now: Date): Promise<Session | undefined> {
+  return await Session.query(k).findById(id).where('expires_at', '>', now);
+}

@@ -19,3 +19,8 @@ export async function settingValue(k: Db, key: string): Promise<unknown> {
 export async function upsertSetting(k: Db, key: string, json: string): Promise<void> {
   await k('settings').insert({ key, value: json, updated_at: k.fn.now() }).onConflict('key').merge();
 }
+
+/** These settings' stored values (a setting never saved is absent). */
+export function settingRowsOf(k: Db, keys: readonly string[]): Promise<{ key: string; value: unknown }[]> {
+  return k('settings').whereIn('key', keys).select('key', 'value');
+}
