@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { SheetDetail } from '@sitewalk/proto';
 import { showToast } from '../lib/toast';
-import { sheetQuery } from '../pages/sheet/use-sheet-query';
+import { sheetQuery } from './use-sheet-query';
 
 /**
  * The sheet a visit screen draws (the placement editor, the walk's

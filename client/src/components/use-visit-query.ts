@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formMessages, type VisitDetail } from '@sitewalk/proto';
 import { ApiError, api } from '../lib/api-client';
-import { useProjectQuery } from '../pages/project/use-project-query';
+import { useProjectQuery } from './use-project-query';
 import type { VisitLoad } from './visit-load-guard';
 
 /** Every read of one visit with its rooms in the query cache. */

@@ -11,7 +11,7 @@ import { tk } from '../../lib/i18n-keys';
 import { Pagination } from '../../components/pagination';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import { useAddressSearch } from '../../lib/use-address-search';
-import { PROJECT_READS } from '../projects/use-project-list-query';
+import { PROJECT_READS } from '../../components/use-project-query';
 import { approvalsApiQuery, approvalsParams, parseApprovalsState, type ApprovalsState, type ApprovalsView as View } from './approvals-list';
 type Action = 'validate' | 'invalidate' | 'activate' | 'deactivate';
 

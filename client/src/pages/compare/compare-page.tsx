@@ -9,7 +9,7 @@ import PanoramaViewer, { type PanoramaHandle, type TourRoom } from '../../compon
 import NotFoundPage from '../not-found/not-found-page';
 import { formatDay } from '../../lib/format';
 import { useVisitQuery } from '../../components/use-visit-query';
-import { useSheetQuery } from '../sheet/use-sheet-query';
+import { useSheetQuery } from '../../components/use-sheet-query';
 import { useSheetVisitsQuery } from './use-sheet-visits-query';
 import '../projects/projects.css';
 import '../visits/visits.css';

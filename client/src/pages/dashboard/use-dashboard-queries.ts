@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MESSAGES, type ProjectList, type ProjectSummary } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { useInvalidateOnEvent } from '../../realtime/query-invalidation';
-import { PROJECT_READS } from '../projects/use-project-list-query';
+import { PROJECT_READS } from '../../components/use-project-query';
 
 /** How many starred projects the dashboard lists. */
 export const STARRED_SHOWN = 5;

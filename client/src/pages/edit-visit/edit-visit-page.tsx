@@ -13,7 +13,7 @@ import { requestRules } from '../../components/edit-form/edit-form-model';
 import NotFoundPage from '../not-found/not-found-page';
 import { RoomManager } from './room-manager';
 import { VisitVideoCard } from '../visit-video/visit-video-card';
-import { useProjectQuery } from '../project/use-project-query';
+import { useProjectQuery } from '../../components/use-project-query';
 import '../projects/projects.css';
 import '../visits/visits.css';
 

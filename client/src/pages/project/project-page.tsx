@@ -33,8 +33,8 @@ import { PdfUploadPanel, type SendingPdf } from './pdf-upload-panel';
 import { ProjectDetails } from './project-details';
 import { SheetsSection } from './sheets-section';
 import { useProjectProgress } from './use-project-progress';
-import { projectDetailKey, useProjectQuery } from './use-project-query';
-import { sheetQuery } from '../sheet/use-sheet-query';
+import { projectDetailKey, useProjectQuery } from '../../components/use-project-query';
+import { sheetQuery } from '../../components/use-sheet-query';
 import '../projects/projects.css';
 
 const PDF_MAX_MB = Math.round(UPLOAD_LIMITS.pdfBytes / (1024 * 1024));

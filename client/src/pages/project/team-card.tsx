@@ -22,7 +22,7 @@ import { useSettings } from '../../stores/settings.store';
 import { ConfirmDialog } from '../../components/edit-form/confirm-dialog';
 import { UserAvatar } from '../../components/user-avatar';
 import { Spinner } from '../../components/spinner';
-import { projectDetailKey } from './use-project-query';
+import { projectDetailKey } from '../../components/use-project-query';
 import { teamKey, useTeamQuery } from './use-team-query';
 
 const personName = (u: { first_name: string; last_name: string; username: string }) => `${u.first_name} ${u.last_name}`.trim() || u.username;

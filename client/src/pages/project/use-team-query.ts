@@ -3,7 +3,7 @@ import type { ProjectTeam } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { tk } from '../../lib/i18n-keys';
 import { useInvalidateOnEvent } from '../../realtime/query-invalidation';
-import { PROJECT_READS } from '../projects/use-project-list-query';
+import { PROJECT_READS } from '../../components/use-project-query';
 
 /** The query key of one project's team. */
 export const teamKey = (projectId: number) => [...PROJECT_READS, 'team', projectId] as const;

@@ -3,10 +3,8 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { MESSAGES, type ProjectList } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { useInvalidateOnEvent } from '../../realtime/query-invalidation';
+import { PROJECT_READS } from '../../components/use-project-query';
 import { toApiQuery, type ProjectListState } from './project-list-query';
-
-/** Every read of the user's projects in the query cache (lists, pickers). */
-export const PROJECT_READS = ['projects'] as const;
 
 /**
  * One page of the user's projects under the list state (GET /projects),

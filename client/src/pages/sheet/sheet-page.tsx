@@ -8,7 +8,7 @@ import NotFoundPage from '../not-found/not-found-page';
 import { useSheetSnags } from '../../components/snags/use-sheet-snags';
 import { usePageMeta } from '../../stores/page-meta.store';
 import { SheetPlanUpload } from '../../components/sheet-plan-upload';
-import { useSheetQuery } from './use-sheet-query';
+import { useSheetQuery } from '../../components/use-sheet-query';
 import '../projects/projects.css';
 
 // Leaflet (and its stylesheet) load with the viewer, only when a sheet is opened.

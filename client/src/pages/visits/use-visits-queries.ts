@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MESSAGES, type ProjectList, type VisitList } from '@sitewalk/proto';
 import { api } from '../../lib/api-client';
 import { useInvalidateOnEvent } from '../../realtime/query-invalidation';
-import { PROJECT_READS } from '../projects/use-project-list-query';
+import { PROJECT_READS } from '../../components/use-project-query';
 import { allPages, VISITS_PER_PAGE } from './visits-paging';
 
 /** Every read of visit lists in the query cache. */

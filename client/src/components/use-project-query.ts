@@ -1,8 +1,10 @@
 import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formMessages, type ProjectDetail } from '@sitewalk/proto';
-import { api } from '../../lib/api-client';
-import { PROJECT_READS } from '../projects/use-project-list-query';
+import { api } from '../lib/api-client';
+
+/** Every read of the user's projects in the query cache (lists, pickers, one project's detail and team). */
+export const PROJECT_READS = ['projects'] as const;
 
 /** The query key of one project's detail. */
 export const projectDetailKey = (projectId: number | null) => [...PROJECT_READS, 'detail', projectId] as const;

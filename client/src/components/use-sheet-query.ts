@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { formMessages, type SheetDetail } from '@sitewalk/proto';
-import { ApiError, api } from '../../lib/api-client';
+import { ApiError, api } from '../lib/api-client';
 
 /** Every read of one sheet in the query cache. */
 export const SHEET_READS = ['sheets'] as const;
