@@ -1,9 +1,7 @@
 import type {
-  ControlPoint,
-  ProjectionCertainty,
-  ProjectionFit,
   VideoCluster,
-  VideoPosition,
+  VideoKeyframe,
+  VideoProjection,
   VideoRunError,
   VideoRunStatus,
   VideoStep,
@@ -47,38 +45,10 @@ export function videoAudience(k: Db, videoId: number): Promise<{ id_visit: numbe
 
 // ---- Runs ----
 
-/** Artifacts as stored: storage keys, turned into signed URLs when read. */
-export interface StoredKeyframe {
-  index: number;
-  time: number;
-  image_key: string;
-}
-export interface StoredCluster {
-  osfm_cluster: number;
-  keyframes: number[];
-  points: number;
-  ply_key: string | null;
-  path_key: string | null;
-  /** The storey of a walk that took the stairs (absent on one storey). */
-  level?: VideoCluster['level'];
-}
-export interface StoredProjection {
-  osfm_cluster: number;
-  id_map: number;
-  image_width: number;
-  image_height: number;
-  control_points: ControlPoint[];
-  positions: VideoPosition[];
-  scale: number;
-  residual_px: number | null;
-  /** How the placement was made (absent on proposals made before it was recorded). */
-  fitted_by?: ProjectionFit;
-  /** How sure each room's place is (absent on proposals made before it was recorded). */
-  certainty?: ProjectionCertainty | null;
-  preview_key: string | null;
-  confirmed_at: string | null;
-  room_ids: number[];
-}
+/** Artifacts as stored: proto's, with storage keys where the answers carry signed URLs (made when read). */
+export type StoredKeyframe = Omit<VideoKeyframe, 'image_url'> & { image_key: string };
+export type StoredCluster = Omit<VideoCluster, 'ply_url' | 'path_url'> & { ply_key: string | null; path_key: string | null };
+export type StoredProjection = Omit<VideoProjection, 'preview_url'> & { preview_key: string | null };
 export interface StoredArtifacts {
   keyframes?: StoredKeyframe[];
   clusters?: StoredCluster[];
