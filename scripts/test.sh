@@ -40,11 +40,19 @@ browser_pid=$!
 trap 'kill -- -$browser_pid 2>/dev/null || kill $browser_pid 2>/dev/null || true; stop_services' EXIT
 
 failed=()
+# Each suite's output is shown as it runs and kept, so that the end of this
+# script can name the failed tests: CI keeps only the last lines of a run.
+STEP_LOGS="$SERVICES_DIR/test-steps"
+rm -rf "$STEP_LOGS"; mkdir -p "$STEP_LOGS"
 step() {
   local name="$1"; shift
+  local log_file="$STEP_LOGS/${#failed[@]}-$RANDOM.log"
   log "$name"
-  "$@" || failed+=("$name")
+  local status=0
+  "$@" 2>&1 | tee "$log_file" || status=$?
+  if [ "$status" -ne 0 ]; then failed+=("$name"); failed_logs+=("$log_file"); fi
 }
+failed_logs=()
 
 step "Type checking" npm run typecheck
 step "Unit, API and worker tests" npx vitest run --config vitest.config.ts
@@ -58,9 +66,13 @@ log "Browser end-to-end tests: waiting for the suite started at the beginning"
 browser_status=0
 wait "$browser_pid" || browser_status=$?
 cat "$BROWSER_LOG"
-[ "$browser_status" -eq 0 ] || failed+=("Browser end-to-end tests")
+if [ "$browser_status" -ne 0 ]; then failed+=("Browser end-to-end tests"); failed_logs+=("$BROWSER_LOG"); fi
 
 if [ ${#failed[@]} -gt 0 ]; then
+  # The failed tests and their first error lines, last, where CI's tail shows them.
+  for log_file in "${failed_logs[@]}"; do
+    node "$ROOT/scripts/failed-tests.mjs" "$log_file" >&2 || true
+  done
   printf '\033[1;31m[sitewalk]\033[0m failed: %s\n' "${failed[@]}" >&2
   exit 1
 fi
