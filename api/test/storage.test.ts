@@ -169,9 +169,14 @@ describe('resumable video uploads with the files in a bucket', () => {
     expect(created.status).toBe(201);
     const location = created.headers.location as string;
     const half = Math.floor(bytes.length / 2);
+    const { logger } = await import('@sitewalk/core/logger.js');
+    const said = vi.spyOn(logger, 'info');
     expect((await send(location, 0, bytes.subarray(0, half))).status).toBe(204);
     const last = await send(location, half, bytes.subarray(half));
     expect(last.status).toBe(200);
+    // Sent on to the bucket while it arrived (by the mirror's thread), not copied again once complete.
+    expect(said.mock.calls.some(([, msg]) => msg === 'video upload already in the bucket as it arrived')).toBe(true);
+    said.mockRestore();
     const video = last.body.data as { id: number };
     const { db } = await import('@sitewalk/core/db');
     const row = (await db()('videos').where({ id: video.id }).first('file_key')) as { file_key: string };

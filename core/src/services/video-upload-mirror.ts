@@ -1,6 +1,6 @@
-import fsp from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { activeStorage, putStream, remove } from '../storage/index.js';
+import { Worker } from 'node:worker_threads';
+import { activeS3Options, remove } from '../storage/index.js';
+import type { UploadMirrorJob, UploadMirrorResult } from '../storage/upload-mirror-thread.js';
 import { logger } from '../logger.js';
 
 /**
@@ -16,13 +16,11 @@ import { logger } from '../logger.js';
  * A mirror lives in the process that received the upload's creation. When it
  * cannot finish (the process restarted, the upload went quiet for too long,
  * the bucket refused a part) the upload is stored the ordinary way once it is
- * complete, so a mirror only ever saves time.
+ * complete, so a mirror only ever saves time. The transfer runs in a worker
+ * thread of its own (storage/upload-mirror-thread.ts), beside the event loop
+ * that receives the upload.
  */
 
-const MiB = 1024 * 1024;
-const CHUNK = 4 * MiB;
-/** How often the growing file is looked at while no bytes are new. */
-const POLL_MS = 100;
 /** An upload that gets no byte for this long is no longer mirrored (its client may come back tomorrow). */
 const idleLimitMs = () => Number(process.env.VIDEO_UPLOAD_MIRROR_IDLE_MS ?? 10 * 60_000);
 
@@ -35,33 +33,16 @@ interface Mirror {
 }
 const mirrors = new Map<string, Mirror>();
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The bytes of a file that only grows, read as they arrive, until `total` bytes were read. */
-async function* growingFile(filePath: string, total: number, cancelled: () => boolean): AsyncGenerator<Buffer> {
-  let handle: fsp.FileHandle | null = null;
-  let position = 0;
-  let lastGrowth = Date.now();
-  try {
-    while (position < total) {
-      if (cancelled()) throw new Error('upload cancelled');
-      handle ??= await fsp.open(filePath, 'r').catch(() => null);
-      const size = handle ? (await handle.stat()).size : 0;
-      if (size <= position) {
-        if (Date.now() - lastGrowth > idleLimitMs()) throw new Error('no new bytes for too long');
-        await sleep(POLL_MS);
-        continue;
-      }
-      lastGrowth = Date.now();
-      const length = Math.min(CHUNK, size - position);
-      const buffer = Buffer.allocUnsafe(length);
-      const { bytesRead } = await handle!.read(buffer, 0, length, position);
-      position += bytesRead;
-      yield buffer.subarray(0, bytesRead);
-    }
-  } finally {
-    await handle?.close();
-  }
+/**
+ * Starts the thread's program: the compiled file beside the bundle in a
+ * build (scripts/build-server.mjs makes it an entry of its own); while the
+ * server runs from sources (tsx, the tests), its TypeScript source loaded
+ * through tsx's API (a worker thread inherits no loader).
+ */
+function startMirrorThread(job: UploadMirrorJob): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./upload-mirror-thread.js', import.meta.url), { workerData: job });
+  const source = JSON.stringify(new URL('../storage/upload-mirror-thread.ts', import.meta.url).href);
+  return new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${source}, ${source}))`, { eval: true, workerData: job });
 }
 
 /**
@@ -71,30 +52,35 @@ async function* growingFile(filePath: string, total: number, cancelled: () => bo
  */
 export async function startUploadMirror(id: string, key: string, filePath: string, total: number): Promise<void> {
   if (mirrors.has(id)) return;
+  let options;
   try {
-    if ((await activeStorage()).kind !== 's3') return;
+    options = await activeS3Options();
   } catch {
     return;
   }
-  let cancelled = false;
-  const stream = Readable.from(growingFile(filePath, total, () => cancelled), { objectMode: false, highWaterMark: CHUNK });
-  const done = putStream(key, stream).then(
-    () => true,
-    async (err: Error) => {
-      if (!cancelled) logger.warn({ upload_id: id, err: err.message }, 'video upload not mirrored to the bucket; it is stored once complete');
-      await remove(key).catch(() => undefined);
-      return false;
-    },
-  );
-  mirrors.set(id, {
-    key,
-    total,
-    done,
-    cancel: () => {
-      cancelled = true;
-      stream.destroy(new Error('upload cancelled'));
-    },
+  if (!options) return;
+  let worker: Worker;
+  try {
+    worker = startMirrorThread({ options, key, filePath, total, idleLimitMs: idleLimitMs() });
+  } catch (err) {
+    logger.warn({ upload_id: id, err: (err as Error).message }, 'video upload mirror could not start; the upload is stored once complete');
+    return;
+  }
+  const done = new Promise<boolean>((resolve) => {
+    let answered = false;
+    worker.once('message', (r: UploadMirrorResult) => {
+      answered = true;
+      if (!r.ok && !r.cancelled) logger.warn({ upload_id: id, err: r.error }, 'video upload not mirrored to the bucket; it is stored once complete');
+      resolve(r.ok);
+    });
+    // A thread that died without answering (it could not load, it ran out of memory) stored nothing usable.
+    worker.once('error', (err) => logger.warn({ upload_id: id, err: err.message }, 'video upload mirror stopped; the upload is stored once complete'));
+    worker.once('exit', () => {
+      if (answered) return;
+      void remove(key).catch(() => undefined).then(() => resolve(false));
+    });
   });
+  mirrors.set(id, { key, total, done, cancel: () => worker.postMessage('cancel') });
 }
 
 /**

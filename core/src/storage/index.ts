@@ -10,7 +10,7 @@ import { assertSafeKey, isSafeKey, newKey } from './keys.js';
 import type { StorageDriver, StoredObject } from './driver.js';
 import { localDriver } from './local-driver.js';
 import { s3Driver } from './s3-driver.js';
-import { s3OptionsFromSettings, s3SettingsFromEnv, type S3StorageSettings } from './s3-options.js';
+import { s3OptionsFromSettings, s3SettingsFromEnv, type S3Options, type S3StorageSettings } from './s3-options.js';
 
 /**
  * The one storage module: every feature stores and reads files through these
@@ -27,21 +27,22 @@ export { isSafeKey, newKey };
 export type { StorageDriver, StoredObject };
 
 const SETTINGS_TTL_MS = 5_000;
-let current: { driver: StorageDriver; signature: string; at: number } | null = null;
+let current: { driver: StorageDriver; s3: S3Options | null; signature: string; at: number } | null = null;
 const local = localDriver(config.storageDir);
 
-function fromS3Settings(s: S3StorageSettings): StorageDriver {
+function fromS3Settings(s: S3StorageSettings): { driver: StorageDriver; s3: S3Options } {
   const r = s3OptionsFromSettings(s);
   if (!r.ok) throw new Error(`S3 storage is on but not usable: ${r.reason}`);
-  return s3Driver(r.options);
+  return { driver: s3Driver(r.options), s3: r.options };
 }
+const localInForce = () => ({ driver: local, s3: null });
 
 /** The driver in force now. */
 export async function activeStorage(): Promise<StorageDriver> {
   const forced = process.env.STORAGE_DRIVER;
   if (forced === 's3' || forced === 'local') {
     if (!current || current.signature !== `env:${forced}`) {
-      current = { driver: forced === 's3' ? fromS3Settings(s3SettingsFromEnv(process.env)) : local, signature: `env:${forced}`, at: Date.now() };
+      current = { ...(forced === 's3' ? fromS3Settings(s3SettingsFromEnv(process.env)) : localInForce()), signature: `env:${forced}`, at: Date.now() };
     }
     return current.driver;
   }
@@ -49,9 +50,19 @@ export async function activeStorage(): Promise<StorageDriver> {
   const s = await getSettings();
   const on = s.aws_s3_vt_auto && !!s.aws_s3_type;
   const signature = on ? JSON.stringify([s.aws_s3_type, s.aws_s3_accountid, s.aws_s3_custom_domain, s.aws_s3_region, s.aws_s3_key, s.aws_s3_secret, s.aws_s3_bucket, s.aws_s3_endpoint]) : 'local';
-  if (!current || current.signature !== signature) current = { driver: on ? fromS3Settings(s) : local, signature, at: Date.now() };
+  if (!current || current.signature !== signature) current = { ...(on ? fromS3Settings(s) : localInForce()), signature, at: Date.now() };
   current.at = Date.now();
   return current.driver;
+}
+
+/**
+ * Where the bucket in force is, or null while files are on the local disk:
+ * for the code that hands a transfer to a thread of its own (the upload
+ * mirror), which builds its own driver from these.
+ */
+export async function activeS3Options(): Promise<S3Options | null> {
+  await activeStorage();
+  return current?.s3 ?? null;
 }
 
 /** Forgets the driver in force, so the next call reads the settings again (after they change). */
