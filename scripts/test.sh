@@ -44,9 +44,11 @@ failed=()
 # script can name the failed tests: CI keeps only the last lines of a run.
 STEP_LOGS="$SERVICES_DIR/test-steps"
 rm -rf "$STEP_LOGS"; mkdir -p "$STEP_LOGS"
+steps_run=0
 step() {
   local name="$1"; shift
-  local log_file="$STEP_LOGS/${#failed[@]}-$RANDOM.log"
+  steps_run=$((steps_run + 1))
+  local log_file="$STEP_LOGS/step-$steps_run.log"
   log "$name"
   local status=0
   "$@" 2>&1 | tee "$log_file" || status=$?

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { finished } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import type { Notification, NotificationListResponse } from '@sitewalk/proto';
@@ -13,7 +14,7 @@ import { NOTIFICATION_READS, notificationActions, notificationListQuery } from '
  * the test changes what the server holds, as a live event would report.
  */
 let held: Notification[] = [];
-let holdNextList: ((release: () => void) => void) | null = null;
+let holdNextList: ((release: () => Promise<void>) => void) | null = null;
 let server: http.Server;
 let baseBefore: string | undefined;
 
@@ -32,7 +33,11 @@ beforeAll(async () => {
       const answer = listAnswer();
       const hold = holdNextList;
       holdNextList = null;
-      if (hold) hold(() => send(answer));
+      // A held answer is released by the test, which learns when it has left (or its request was abandoned).
+      if (hold) hold(() => new Promise<void>((resolve) => {
+        send(answer);
+        finished(res, () => resolve());
+      }));
       else send(answer);
       return;
     }
@@ -66,8 +71,9 @@ function watchBell(queryClient: QueryClient) {
   const stop = observer.subscribe((r) => {
     if (r.data && shown.at(-1) !== r.data.unread) shown.push(r.data.unread);
   });
+  // Waits for the reads under way to end; the bound only guards against a hang (a busy machine can take seconds).
   const settled = async () => {
-    for (let i = 0; i < 200 && (observer.getCurrentResult().isFetching || !observer.getCurrentResult().data); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 6000 && (observer.getCurrentResult().isFetching || !observer.getCurrentResult().data); i++) await new Promise((r) => setTimeout(r, 10));
     return observer.getCurrentResult().data!;
   };
   return { shown, stop, settled };
@@ -77,15 +83,20 @@ describe('the notification bell', () => {
   it('shows the server\u2019s count when a list that left before a new notification arrives after it (never one too many, never one too few)', async () => {
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     held = [notice(1, true)];
-    let releaseStale: () => void = () => undefined;
-    holdNextList = (release) => (releaseStale = release);
+    let releaseStale: () => Promise<void> = async () => undefined;
+    const staleAsked = new Promise<void>((resolve) => {
+      holdNextList = (release) => {
+        releaseStale = release;
+        resolve();
+      };
+    });
     const bell = watchBell(queryClient);
-    // The list asked at sign-in is on its way; meanwhile a notification is made and announced live.
-    await new Promise((r) => setTimeout(r, 50));
+    // The list asked at sign-in has reached the server; meanwhile a notification is made and announced live.
+    await staleAsked;
     held = [notice(2), ...held];
     await refreshReads(queryClient, NOTIFICATION_READS);
     // The stale answer (no unread notification) comes last.
-    releaseStale();
+    await releaseStale();
     await new Promise((r) => setTimeout(r, 50));
     const list = await bell.settled();
     expect(list.unread).toBe(1);
