@@ -144,15 +144,23 @@ async function throughApi(port: number, token: string, visitId: number, file: st
   return (performance.now() - t0) / 1000;
 }
 
-/** Seconds for the same file put straight into the bucket by the SDK, with the driver's parts. */
-async function straightToBucket(file: string): Promise<number> {
+/**
+ * The same file put straight into the bucket, two ways: the SDK's Upload of
+ * a read stream, and the driver's parts read as ranges of the file (how the
+ * API sends an upload on). The faster is the bucket's own write speed.
+ */
+function straightToBucket(file: string): { way: string; put: (key: string) => Promise<void> }[] {
   const driver = s3Driver({ type: 'custom', bucket: s3env.S3_BUCKET, region: 'us-east-1', endpoint: s3env.S3_ENDPOINT, forcePathStyle: true, accessKeyId: s3env.S3_ACCESS_KEY_ID, secretAccessKey: s3env.S3_SECRET_ACCESS_KEY });
-  const key = `bench/${crypto.randomUUID()}.mp4`;
-  const t0 = performance.now();
-  await driver.putStream(key, fs.createReadStream(file, { highWaterMark: MiB }));
-  const s = (performance.now() - t0) / 1000;
-  await driver.remove(key);
-  return s;
+  return [
+    { way: 'SDK stream', put: (key: string) => driver.putStream(key, fs.createReadStream(file, { highWaterMark: MiB })) },
+    { way: 'file parts', put: (key: string) => driver.putFileInParts(key, file, fs.statSync(file).size) },
+  ].map((w) => ({
+    way: w.way,
+    put: async (key: string) => {
+      await w.put(key);
+      await driver.remove(key);
+    },
+  }));
 }
 
 /** CPU seconds a process has used so far (user + system, from /proc). */
@@ -189,14 +197,21 @@ for (const mib of SIZES_MIB) {
   const size = fs.statSync(file).size;
   const visit = await Visit.query().insertAndFetch({ id_project: projectId, name: `Walk ${mib} MiB`, date: '2026-11-29', id_user: userId, code: crypto.randomUUID() } as never);
   peak = process.memoryUsage().rss;
-  let own0 = ownCpu();
-  let bucket0 = processCpu(s3proc.pid!);
-  const ref = await straightToBucket(file);
-  const refCpu = { sdk: ownCpu() - own0, bucket: processCpu(s3proc.pid!) - bucket0 };
+  const refs: { way: string; seconds: number; sdk: number; bucket: number }[] = [];
+  for (const w of straightToBucket(file)) {
+    const own0 = ownCpu();
+    const bucket0 = processCpu(s3proc.pid!);
+    const t0 = performance.now();
+    await w.put(`bench/${crypto.randomUUID()}.mp4`);
+    refs.push({ way: w.way, seconds: (performance.now() - t0) / 1000, sdk: ownCpu() - own0, bucket: processCpu(s3proc.pid!) - bucket0 });
+  }
+  const best = refs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  const ref = best.seconds;
+  const refCpu = { sdk: best.sdk, bucket: best.bucket };
   const refPeak = peak;
   peak = process.memoryUsage().rss;
-  own0 = ownCpu();
-  bucket0 = processCpu(s3proc.pid!);
+  const own0 = ownCpu();
+  const bucket0 = processCpu(s3proc.pid!);
   const sent = await sendFromAnotherProcess(port, token, visit.id, file);
   const api = sent.seconds;
   const apiCpu = { api: ownCpu() - own0, bucket: processCpu(s3proc.pid!) - bucket0, sender: sent.cpu };
@@ -210,7 +225,7 @@ for (const mib of SIZES_MIB) {
   const gib = size / 1024 ** 3;
   const perGiB = (x: number) => (x / gib).toFixed(1);
   rows.push(
-    `| ${(size / MiB).toFixed(0)} MiB | ${(mb / ref).toFixed(1)} MB/s (${ref.toFixed(1)} s) | ${(mb / api).toFixed(1)} MB/s (${api.toFixed(1)} s) | ${(ratio * 100).toFixed(0)} % | ${perGiB(refCpu.sdk)} + ${perGiB(refCpu.bucket)} | ${perGiB(apiCpu.sender)} + ${perGiB(apiCpu.api)} + ${perGiB(apiCpu.bucket)} | ${(refPeak / MiB).toFixed(0)} MB | ${(apiPeak / MiB).toFixed(0)} MB |`,
+    `| ${(size / MiB).toFixed(0)} MiB | ${(mb / ref).toFixed(1)} MB/s (${ref.toFixed(1)} s; ${refs.map((r) => `${r.way} ${(mb / r.seconds).toFixed(1)}`).join(', ')}) | ${(mb / api).toFixed(1)} MB/s (${api.toFixed(1)} s) | ${(ratio * 100).toFixed(0)} % | ${perGiB(refCpu.sdk)} + ${perGiB(refCpu.bucket)} | ${perGiB(apiCpu.sender)} + ${perGiB(apiCpu.api)} + ${perGiB(apiCpu.bucket)} | ${(refPeak / MiB).toFixed(0)} MB | ${(apiPeak / MiB).toFixed(0)} MB |`,
   );
 }
 clearInterval(sampler);
@@ -219,9 +234,9 @@ const section = [
   `## A large walk uploaded to S3 through the API (bench/s3-upload-bench.ts), ${runDate()}`,
   '',
   `Machine: ${machine()}; load average ${loadBefore} before the run and ${loadAverage()} after it (1, 5, 15 min).`,
-  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; against the same file put straight into the same bucket by the AWS SDK with the S3 driver\'s parts (8 MiB, 4 in flight). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own; the sender too, as a browser would be (until 2026-11-29 it shared the API\'s process and thread). CPU per GiB is user + system time of each process while the file went (the machine has two cores: a sum near twice the seconds per GiB means the cores were the limit). Peak RSS: the process that runs the API and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
+  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; against the same file put straight into the same bucket, the faster of two ways (the AWS SDK\'s Upload of a read stream, and the S3 driver\'s parts read as ranges of the file, as the API sends; 8 MiB, 4 in flight; both shown in MB/s). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own; the sender too, as a browser would be (until 2026-11-29 it shared the API\'s process and thread). CPU per GiB is user + system time of each process while the file went (the machine has two cores: a sum near twice the seconds per GiB means the cores were the limit). Peak RSS: the process that runs the API and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
   '',
-  '| File | Straight into the bucket | Through the API (tus, checked, stored) | API / bucket | CPU-s per GiB, straight: SDK + bucket server | CPU-s per GiB, through the API: sender + API + bucket server | Peak RSS, straight | Peak RSS, through the API |',
+  '| File | Straight into the bucket (the faster way) | Through the API (tus, checked, stored) | API / bucket | CPU-s per GiB, straight (the faster way): client + bucket server | CPU-s per GiB, through the API: sender + API + bucket server | Peak RSS, straight | Peak RSS, through the API |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...rows,
   '',

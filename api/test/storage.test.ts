@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { copyStorage } from '@sitewalk/core/storage/copy.js';
 import type { StorageDriver } from '@sitewalk/core/storage/driver.js';
 import { localDriver } from '@sitewalk/core/storage/local-driver.js';
 import { s3Driver } from '@sitewalk/core/storage/s3-driver.js';
+import { growingFileReady } from '@sitewalk/core/storage/s3-file-parts.js';
 import { startS3StandIn, type S3StandIn } from '../../test/support/s3-stand-in.js';
 import { api, createUser } from './helpers.js';
 import { lockSettings } from './settings-lock.js';
@@ -78,6 +80,37 @@ describe.each([
     const back: Buffer[] = [];
     for await (const c of await d.readStream('videos/big.bin')) back.push(c as Buffer);
     expect(Buffer.concat(back).equals(big)).toBe(true);
+  });
+});
+
+describe('a file still being written, sent to the bucket in parts as it grows', () => {
+  const growing = async (file: string, data: Buffer, pieces: number) => {
+    await fsp.writeFile(file, Buffer.alloc(0));
+    const step = Math.ceil(data.length / pieces);
+    for (let at = 0; at < data.length; at += step) {
+      await new Promise((r) => setTimeout(r, 20));
+      await fsp.appendFile(file, data.subarray(at, at + step));
+    }
+  };
+
+  it('holds every byte once the last one is written, each part read from the file; a cancelled one leaves nothing behind', async () => {
+    const d = bucketDriver();
+    const data = crypto.randomBytes(19 * 1024 * 1024 + 123);
+    const file = path.join(tmp, 'growing.bin');
+    let cancelled = false;
+    const ready = growingFileReady(file, { cancelled: () => cancelled, idleLimitMs: 60_000, pollMs: 10 });
+    await Promise.all([d.putFileInParts('videos/growing.bin', file, data.length, ready), growing(file, data, 7)]);
+    const back: Buffer[] = [];
+    for await (const c of await d.readStream('videos/growing.bin')) back.push(c as Buffer);
+    expect(Buffer.concat(back).equals(data)).toBe(true);
+
+    // Cancelled after its first part: the upload fails, and the bucket holds no object under the key.
+    const half = path.join(tmp, 'half.bin');
+    await fsp.writeFile(half, data.subarray(0, 9 * 1024 * 1024));
+    const stopped = d.putFileInParts('videos/half.bin', half, data.length, growingFileReady(half, { cancelled: () => cancelled, idleLimitMs: 60_000, pollMs: 10 }));
+    setTimeout(() => (cancelled = true), 300);
+    await expect(stopped).rejects.toThrow('upload cancelled');
+    expect(await d.size('videos/half.bin')).toBeNull();
   });
 });
 

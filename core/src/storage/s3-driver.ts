@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
@@ -15,6 +14,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import mime from 'mime-types';
 import type { StorageDriver, StoredObject } from './driver.js';
 import type { S3Options } from './s3-options.js';
+import { uploadFileInParts } from './s3-file-parts.js';
 
 /** Parts of 8 MB, four in flight: a 2 GB upload holds about 32 MB, never the file. */
 const PART_SIZE = 8 * 1024 * 1024;
@@ -42,14 +42,21 @@ const isMissing = (err: unknown) => {
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
 };
 
+/** The S3 driver, with what only a bucket does: a file on disk (complete, or still growing) sent in parts read from the file. */
+export interface S3Driver extends StorageDriver {
+  putFileInParts(key: string, filePath: string, total: number, bytesReady?: (end: number) => Promise<void>): Promise<void>;
+}
+
 /** Objects in one bucket of an S3-compatible server. */
-export function s3Driver(o: S3Options, client: S3Client = s3Client(o)): StorageDriver {
+export function s3Driver(o: S3Options, client: S3Client = s3Client(o)): S3Driver {
   const Bucket = o.bucket;
   // Presigned URLs name the host browsers reach; the signature covers it.
   const presigner = o.publicEndpoint ? s3Client({ ...o, endpoint: o.publicEndpoint }) : client;
   const upload = async (key: string, Body: Readable | Buffer) => {
     await new Upload({ client, queueSize: QUEUE_SIZE, partSize: PART_SIZE, leavePartsOnError: false, params: { Bucket, Key: key, Body, ContentType: contentType(key) } }).done();
   };
+  const putFileInParts = (key: string, filePath: string, total: number, bytesReady?: (end: number) => Promise<void>) =>
+    uploadFileInParts(client, { Bucket, Key: key, ContentType: contentType(key) }, filePath, total, { partSize: PART_SIZE, queueSize: QUEUE_SIZE, bytesReady });
   async function* list(folder: string): AsyncIterable<StoredObject> {
     const Prefix = folder ? `${folder.replace(/\/$/, '')}/` : undefined;
     let ContinuationToken: string | undefined;
@@ -67,9 +74,9 @@ export function s3Driver(o: S3Options, client: S3Client = s3Client(o)): StorageD
     putStream: upload,
     async moveFile(key, sourcePath) {
       const { size } = await fsp.stat(sourcePath);
-      // Small files in one request; large ones in parts read from disk as they go.
+      // Small files in one request; large ones in parts, each a range read from disk as it is sent.
       if (size <= PART_SIZE) await client.send(new PutObjectCommand({ Bucket, Key: key, Body: await fsp.readFile(sourcePath), ContentType: contentType(key) }));
-      else await upload(key, fs.createReadStream(sourcePath));
+      else await putFileInParts(key, sourcePath, size);
       await fsp.rm(sourcePath, { force: true });
     },
     async size(key) {
@@ -102,6 +109,7 @@ export function s3Driver(o: S3Options, client: S3Client = s3Client(o)): StorageD
     },
     list,
     localPath: () => null,
+    putFileInParts,
     async directUrl(key, ttlSec) {
       if (o.customDomain) return `${o.customDomain}/${key.split('/').map(encodeURIComponent).join('/')}`;
       return getSignedUrl(presigner, new GetObjectCommand({ Bucket, Key: key, ResponseContentType: contentType(key) }), {

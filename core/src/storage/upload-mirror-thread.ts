@@ -11,9 +11,8 @@
  * { ok: true } when every byte is in the bucket under the key, or
  * { ok: false, error } when it gave up (what it stored is removed).
  */
-import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import { GROWING_FILE_CHUNK, growingFile } from './growing-file.js';
+import { growingFileReady } from './s3-file-parts.js';
 import { s3Driver } from './s3-driver.js';
 import type { S3Options } from './s3-options.js';
 
@@ -30,19 +29,14 @@ const job = workerData as UploadMirrorJob;
 const port = parentPort!;
 const driver = s3Driver(job.options);
 let cancelled = false;
-const stream = Readable.from(growingFile(job.filePath, job.total, { cancelled: () => cancelled, idleLimitMs: job.idleLimitMs }), {
-  objectMode: false,
-  highWaterMark: GROWING_FILE_CHUNK,
-});
 port.on('message', (m) => {
-  if (m !== 'cancel') return;
-  cancelled = true;
-  stream.destroy(new Error('upload cancelled'));
+  if (m === 'cancel') cancelled = true;
 });
 
 let result: UploadMirrorResult;
 try {
-  await driver.putStream(job.key, stream);
+  // Each part is sent once the growing file holds its last byte, read from the file as it goes.
+  await driver.putFileInParts(job.key, job.filePath, job.total, growingFileReady(job.filePath, { cancelled: () => cancelled, idleLimitMs: job.idleLimitMs }));
   result = { ok: true };
 } catch (err) {
   await driver.remove(job.key).catch(() => undefined);
