@@ -8,12 +8,12 @@ describe('how a video step divides its time', () => {
   it('stands on constants until a run has finished', () => {
     const p = learnProfile('generate-ply', []);
     expect(p.learnedFrom).toBe(0);
-    expect(p.segments.map((s) => s.phase)).toEqual(['features', 'matching', 'mapping', null]);
+    expect(p.segments.map((s) => s.phase)).toEqual(['features', 'matching', 'mapping', null, null]);
     expect(p.segments.reduce((a, s) => a + s.share, 0)).toBeCloseTo(1, 9);
   });
 
   it('learns each phase share from the stage timings of finished runs, the median, newest runs only', () => {
-    const run = (features: number, mapping: number) => ({ 'generate-ply.features': features, 'generate-ply.loops': 0, 'generate-ply.matching': 10, 'generate-ply.mapping': mapping, 'generate-ply.export': 0, 'generate-ply': 99 });
+    const run = (features: number, mapping: number) => ({ 'generate-ply.features': features, 'generate-ply.loops': 0, 'generate-ply.matching': 10, 'generate-ply.mapping': mapping, 'generate-ply.refine': 0, 'generate-ply.export': 0, 'generate-ply': 99 });
     // Three runs where mapping took half the time, one slow outlier, and older runs beyond the limit that say otherwise.
     const runs = [run(5, 15), run(5, 15), run(50, 15), run(5, 15), ...Array.from({ length: PROFILE_RUNS }, () => run(30, 0))];
     const p = learnProfile('generate-ply', runs);
@@ -21,7 +21,7 @@ describe('how a video step divides its time', () => {
     // Median over the 10 newest: 3 of them mapping-heavy, 1 outlier, 6 old-style → the old style wins the median;
     // with only the newest four, the mapping-heavy shape does.
     const newest = learnProfile('generate-ply', runs.slice(0, 4));
-    expect(shares(newest)).toEqual([0.167, 0.333, 0.5, 0]);
+    expect(shares(newest)).toEqual([0.167, 0.333, 0.5, 0, 0]);
     expect(p.segments[2].share).toBeLessThan(0.1);
   });
 
@@ -49,7 +49,7 @@ function run(phases: [string, number, number, [number, number]][]): { samples: E
 describe('remaining time with a learned profile', () => {
   // Features 0–30 % of the percent but 10 s; matching 30–50 % but 40 s; mapping 50–95 % but 10 s; export 5 % and 0 s.
   const step = run([['features', 60, 10, [0, 30]], ['matching', 10, 40, [30, 50]], ['mapping', 90, 10, [50, 95]]]);
-  const timings = { 'generate-ply.features': 10, 'generate-ply.loops': 0, 'generate-ply.matching': 40, 'generate-ply.mapping': 10, 'generate-ply.export': 0 };
+  const timings = { 'generate-ply.features': 10, 'generate-ply.loops': 0, 'generate-ply.matching': 40, 'generate-ply.mapping': 10, 'generate-ply.refine': 0, 'generate-ply.export': 0 };
   const profile = learnProfile('generate-ply', [timings]);
   const at = (ms: number) => step.samples.filter((s) => s.t <= ms);
 
@@ -70,8 +70,15 @@ describe('remaining time with a learned profile', () => {
     }
   });
 
+  it('counts the final adjustment after the last keyframe is placed, which reports nothing', () => {
+    const withTail = learnProfile('generate-ply', [{ ...timings, 'generate-ply.refine': 10 }]);
+    // At the mapping's last report (60 s in) the 10 s of the mappers' final adjustment are still to come.
+    expect(estimateRemaining(step.samples, { profile: withTail }).remaining_seconds).toBeCloseTo(10, 0);
+    expect(estimateRemaining(step.samples, { profile }).remaining_seconds).toBeLessThan(1);
+  });
+
   it('places a report without units by its percent, and says nothing before a few percent of the time passed', () => {
-    expect(profilePosition({ t: 1000, percent: 97.5 }, profile)).toMatchObject({ segment: 3, laterShare: 0 });
+    expect(profilePosition({ t: 1000, percent: 97.5 }, profile)).toMatchObject({ segment: 4, laterShare: 0 });
     expect(estimateRemaining([{ t: 100, percent: 0 }], { profile }).remaining_seconds).toBeNull();
     expect(estimateRemaining([...step.samples, { t: step.totalMs, percent: 100 }], { profile }).remaining_seconds).toBe(0);
   });

@@ -42,6 +42,10 @@ export const STEP_SEGMENTS: Record<'process' | 'generate-ply', EtaSegment[]> = {
     // Loop closure runs between features and matching and reports nothing: its time counts with matching.
     { phase: 'matching', from: 30, to: 50, stages: ['loops', 'matching'] },
     { phase: 'mapping', from: 50, to: 95, stages: ['mapping'] },
+    // After the last keyframe is placed, each mapper's final bundle adjustment: no report, no percent of its own, but
+    // a quarter of the mapping's time on a 1-minute walk (more as the model grows). Without it the time left ran out
+    // seconds before the step did.
+    { phase: null, from: 95, to: 95, stages: ['refine'] },
     { phase: null, from: 95, to: 100, stages: ['export'] },
   ],
 };
@@ -52,7 +56,8 @@ export const STEP_SEGMENTS: Record<'process' | 'generate-ply', EtaSegment[]> = {
  */
 const DEFAULT_SECONDS: Record<'process' | 'generate-ply', Record<string, number>> = {
   process: { probe: 0.3, decode: 13, write: 0.7 },
-  'generate-ply': { features: 11, loops: 1, matching: 12, mapping: 8, export: 0.3 },
+  // mapping / refine: the 1-minute walk's 8.2 s / 2.6 s on a quiet host (2026-11-29).
+  'generate-ply': { features: 11, loops: 1, matching: 12, mapping: 6, refine: 2, export: 0.3 },
 };
 
 /** At most this many finished runs are learned from: the newest say most about the machine as it is. */
@@ -92,6 +97,12 @@ export function learnProfile(step: keyof typeof STEP_SEGMENTS, runs: readonly Re
   const sum = shares.reduce((a, b) => a + b, 0);
   return { segments: segments.map((s, i) => ({ ...s, share: shares[i] / sum })), learnedFrom: learned.length };
 }
+
+/**
+ * The stage only the current worker times, per step: finished runs that lack
+ * it were timed by an older version and are not learned from.
+ */
+export const NEWEST_STAGE: Record<keyof typeof STEP_SEGMENTS, string> = { process: 'decode', 'generate-ply': 'refine' };
 
 /** Whether a step has a profile (the steps that report phases). */
 export const hasProfile = (step: string): step is keyof typeof STEP_SEGMENTS => step in STEP_SEGMENTS;

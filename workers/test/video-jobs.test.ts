@@ -133,6 +133,8 @@ describe('a walk-through video through the four steps', () => {
     // The core's own stages, e.g. 'process.probe', 'generate-ply.mapping'.
     expect(Object.keys(run.timings).some((k) => k.startsWith('process.'))).toBe(true);
     expect(Object.keys(run.timings)).toContain('generate-ply.mapping');
+    // The mappers' final adjustment, after the last keyframe was placed, is timed on its own (the remaining time learns it).
+    expect(Object.keys(run.timings)).toContain('generate-ply.refine');
     // Those stage timings are what the next runs' time left learns from: every phase of both steps is timed.
     expect(learnProfile('process', [run.timings]).learnedFrom).toBe(1);
     expect(learnProfile('generate-ply', [run.timings]).learnedFrom).toBe(1);

@@ -109,6 +109,23 @@ export class StageClock {
     return (own.user + own.system) / 1e6 + childCpuSeconds();
   }
 
+  /**
+   * Ends stage `name` now, its last `tailSeconds` of wall time counted as
+   * stage `tailName` (a part of a stage only known once it is over: the
+   * mapping's final adjustment after its last report). CPU divides in the
+   * same proportion.
+   */
+  lapWithTail(name: string, tailName: string, tailSeconds: number): void {
+    this.lap(name);
+    const wall = this.wall[name];
+    const tail = Math.min(wall, Math.max(0, tailSeconds));
+    const cpuTail = wall > 0 ? (this.cpu[name] * tail) / wall : 0;
+    this.wall[name] = Math.round((wall - tail) * 1000) / 1000;
+    this.wall[tailName] = Math.round(tail * 1000) / 1000;
+    this.cpu[name] = Math.round((this.cpu[name] - cpuTail) * 100) / 100;
+    this.cpu[tailName] = Math.round(cpuTail * 100) / 100;
+  }
+
   lap(name: string): void {
     const t = Date.now();
     const c = StageClock.cpuNow();

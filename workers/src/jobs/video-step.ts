@@ -9,7 +9,7 @@ import { logger } from '@sitewalk/core/logger.js';
 import { moveRun, readRun, type RunEvent, type RunRow } from '@sitewalk/core/services/video-run.service.js';
 import { videoWorkFolder } from '@sitewalk/core/services/videos.service.js';
 import { estimateRemaining, trimSamples, type EtaMeasure, type EtaSample } from '@sitewalk/core/video-eta.js';
-import { PROFILE_RUNS, STEP_SEGMENTS, hasProfile, learnProfile, type StepProfile } from '@sitewalk/core/video-eta-profile.js';
+import { NEWEST_STAGE, PROFILE_RUNS, hasProfile, learnProfile, type StepProfile } from '@sitewalk/core/video-eta-profile.js';
 import { notify } from '@sitewalk/core/services/notifications.service.js';
 import { ToolMissing, isInputError } from '@sitewalk/core/tools/errors.js';
 
@@ -146,7 +146,7 @@ export async function runVideoStep(
 async function stepProfile(step: VideoStep, log: typeof logger): Promise<StepProfile | undefined> {
   if (!hasProfile(step)) return undefined;
   // A stage only the current worker writes: runs of an older version that timed other stages are not asked for.
-  const key = `${step}.${STEP_SEGMENTS[step][1].stages[0]}`;
+  const key = `${step}.${NEWEST_STAGE[step]}`;
   try {
     return learnProfile(step, await recentRunTimings(db(), key, PROFILE_RUNS));
   } catch (err) {

@@ -244,10 +244,13 @@ export async function reconstruct(
 
     onProgress(50, 'Placing the keyframes');
     const sparse = path.join(stage, 'sparse');
-    const models = await mapEachDirection(manifest, { database, imageDir, sparse, flat, opts }, (registered) =>
-      onProgress(50 + 45 * Math.min(1, registered / nViews), `Placing the keyframes (${Math.min(manifest.keyframes.length, Math.ceil(registered / manifest.views.count))} of ${manifest.keyframes.length})`, { phase: 'mapping', unit: 'images', done: Math.min(registered, nViews), total: nViews, span: [50, 95] }),
-    );
-    lap('mapping');
+    // The time after the last view was placed is the mappers' final adjustment: timed as a stage of its own ('refine').
+    let lastPlacedAt = Date.now();
+    const models = await mapEachDirection(manifest, { database, imageDir, sparse, flat, opts }, (registered) => {
+      lastPlacedAt = Date.now();
+      onProgress(50 + 45 * Math.min(1, registered / nViews), `Placing the keyframes (${Math.min(manifest.keyframes.length, Math.ceil(registered / manifest.views.count))} of ${manifest.keyframes.length})`, { phase: 'mapping', unit: 'images', done: Math.min(registered, nViews), total: nViews, span: [50, 95] });
+    });
+    clock.lapWithTail('mapping', 'refine', (Date.now() - lastPlacedAt) / 1000);
 
     const refs = new Map<string, ViewRef>();
     for (const k of manifest.keyframes) for (const v of k.views) refs.set(v.name, { keyframe: k.index, yawDeg: v.yawDeg });
