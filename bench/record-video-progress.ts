@@ -74,11 +74,12 @@ function evaluate(files: string[]): string {
       const samples = rec.steps[step];
       const total = rec.duration_ms[step];
       if (!samples?.length || !total) continue;
-      const others = recs.filter((o) => o.file !== file && o.rec.timings).map((o) => o.rec.timings!);
+      const others = recs.filter((o) => o.file !== file && o.rec.timings).map((o) => ({ timings: o.rec.timings!, walkSeconds: o.rec.walk_seconds }));
+      const learned = learnProfile(step, others, rec.walk_seconds);
       const models: [string, string, StepProfile | undefined][] = [
         ['none', 'rate and percent (before)', undefined],
-        ['constants', 'profile of constants', learnProfile(step, [])],
-        ['learned', `profile learned from ${learnProfile(step, others).learnedFrom} other run(s)`, learnProfile(step, others)],
+        ['constants', 'profile of constants', learnProfile(step, [], rec.walk_seconds)],
+        ['learned', `profile learned from ${learned.learnedFrom} other run(s)`, learned],
       ];
       for (const [key, label, profile] of models) {
         if (key === 'learned' && !profile!.learnedFrom) continue;

@@ -15,7 +15,7 @@ describe('how a video step divides its time', () => {
   it('learns each phase share from the stage timings of finished runs, the median, newest runs only', () => {
     const run = (features: number, mapping: number) => ({ 'generate-ply.features': features, 'generate-ply.loops': 0, 'generate-ply.matching': 10, 'generate-ply.mapping': mapping, 'generate-ply.refine': 0, 'generate-ply.export': 0, 'generate-ply': 99 });
     // Three runs where mapping took half the time, one slow outlier, and older runs beyond the limit that say otherwise.
-    const runs = [run(5, 15), run(5, 15), run(50, 15), run(5, 15), ...Array.from({ length: PROFILE_RUNS }, () => run(30, 0))];
+    const runs = [run(5, 15), run(5, 15), run(50, 15), run(5, 15), ...Array.from({ length: PROFILE_RUNS }, () => run(30, 0))].map((timings) => ({ timings }));
     const p = learnProfile('generate-ply', runs);
     expect(p.learnedFrom).toBe(PROFILE_RUNS);
     // Median over the 10 newest: 3 of them mapping-heavy, 1 outlier, 6 old-style → the old style wins the median;
@@ -25,8 +25,20 @@ describe('how a video step divides its time', () => {
     expect(p.segments[2].share).toBeLessThan(0.1);
   });
 
+  it('brings a run of another length to the walk in hand: matching and mapping grow faster than features', () => {
+    const oneMinute = { timings: { 'generate-ply.features': 17, 'generate-ply.loops': 3, 'generate-ply.matching': 18, 'generate-ply.mapping': 8, 'generate-ply.refine': 3, 'generate-ply.export': 0 }, walkSeconds: 60 };
+    const same = learnProfile('generate-ply', [oneMinute], 60);
+    const longer = learnProfile('generate-ply', [oneMinute], 1200);
+    // The features' share shrinks and the mapping's and final adjustment's grow on a 20-minute walk.
+    expect(longer.segments[0].share).toBeLessThan(same.segments[0].share);
+    expect(longer.segments[2].share).toBeGreaterThan(same.segments[2].share);
+    expect(longer.segments[3].share).toBeGreaterThan(same.segments[3].share * 2);
+    // Without a length, the run's shares are taken as they are.
+    expect(shares(learnProfile('generate-ply', [oneMinute]))).toEqual(shares(same));
+  });
+
   it('skips runs that lack a stage (another version of the worker, a failed step)', () => {
-    const p = learnProfile('process', [{ 'process.probe': 1, 'process.decode-and-write': 20 }, { 'process.probe': 1, 'process.decode': 8, 'process.write': 1 }]);
+    const p = learnProfile('process', [{ timings: { 'process.probe': 1, 'process.decode-and-write': 20 } }, { timings: { 'process.probe': 1, 'process.decode': 8, 'process.write': 1 } }]);
     expect(p.learnedFrom).toBe(1);
     expect(shares(p)).toEqual([0.1, 0.8, 0.1]);
   });
@@ -50,7 +62,7 @@ describe('remaining time with a learned profile', () => {
   // Features 0–30 % of the percent but 10 s; matching 30–50 % but 40 s; mapping 50–95 % but 10 s; export 5 % and 0 s.
   const step = run([['features', 60, 10, [0, 30]], ['matching', 10, 40, [30, 50]], ['mapping', 90, 10, [50, 95]]]);
   const timings = { 'generate-ply.features': 10, 'generate-ply.loops': 0, 'generate-ply.matching': 40, 'generate-ply.mapping': 10, 'generate-ply.refine': 0, 'generate-ply.export': 0 };
-  const profile = learnProfile('generate-ply', [timings]);
+  const profile = learnProfile('generate-ply', [{ timings }]);
   const at = (ms: number) => step.samples.filter((s) => s.t <= ms);
 
   it('says the phases to come take the time they took before, not their share of the percent', () => {
@@ -71,7 +83,7 @@ describe('remaining time with a learned profile', () => {
   });
 
   it('counts the final adjustment after the last keyframe is placed, which reports nothing', () => {
-    const withTail = learnProfile('generate-ply', [{ ...timings, 'generate-ply.refine': 10 }]);
+    const withTail = learnProfile('generate-ply', [{ timings: { ...timings, 'generate-ply.refine': 10 } }]);
     // At the mapping's last report (60 s in) the 10 s of the mappers' final adjustment are still to come.
     expect(estimateRemaining(step.samples, { profile: withTail }).remaining_seconds).toBeCloseTo(10, 0);
     expect(estimateRemaining(step.samples, { profile }).remaining_seconds).toBeLessThan(1);

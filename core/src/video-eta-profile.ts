@@ -80,20 +80,51 @@ function sharesOf(segments: EtaSegment[], seconds: (stage: string) => number | u
 }
 
 /**
- * The profile of `step` from the stage timings of finished runs (a run's
- * `timings`: `{'generate-ply.features': 11.2, …}`, newest first). Runs that
+ * How each stage's time grows with the walk's length: seconds ∝ length^exponent.
+ * Measured on generated walks of 1 and 5 minutes on a quiet 2-core host
+ * (bench/walk-length-bench.ts, 2026-11-29): decoding, features and the JPEG
+ * writes grow in proportion; the loop search a little faster; matching and
+ * mapping faster (more views to verify against, a larger model to adjust);
+ * the final adjustment of the whole model fastest. A run of another length
+ * is brought to the length in hand before its shares are taken — without
+ * this, a 5-minute walk judged by 1-minute runs was told half its time.
+ */
+export const STAGE_GROWTH: Record<string, number> = {
+  'generate-ply.features': 0.9,
+  'generate-ply.loops': 1.05,
+  'generate-ply.matching': 1.12,
+  'generate-ply.mapping': 1.23,
+  'generate-ply.refine': 1.55,
+};
+
+/** A finished run: its stage timings (`{'generate-ply.features': 11.2, …}`) and the length of its walk when known. */
+export interface FinishedRun {
+  timings: Record<string, number>;
+  walkSeconds?: number;
+}
+
+/** The length the constants were measured on. */
+const DEFAULT_WALK_SECONDS = 60;
+
+/**
+ * The profile of `step` for a walk of `walkSeconds` from finished runs
+ * (newest first), each brought to that length (STAGE_GROWTH). Runs that
  * lack a stage are skipped; each segment's share is the median over the
  * runs kept (one slow run does not swing it), renormalised to a whole.
  */
-export function learnProfile(step: keyof typeof STEP_SEGMENTS, runs: readonly Record<string, number>[]): StepProfile {
+export function learnProfile(step: keyof typeof STEP_SEGMENTS, runs: readonly FinishedRun[], walkSeconds?: number): StepProfile {
   const segments = STEP_SEGMENTS[step];
+  const scaled = (seconds: number | undefined, stage: string, from: number | undefined) => {
+    if (seconds === undefined || !walkSeconds || !from) return seconds;
+    return seconds * (walkSeconds / from) ** (STAGE_GROWTH[`${step}.${stage}`] ?? 1);
+  };
   const learned = runs
-    .map((t) => sharesOf(segments, (stage) => t[`${step}.${stage}`]))
+    .map((r) => sharesOf(segments, (stage) => scaled(r.timings[`${step}.${stage}`], stage, r.walkSeconds)))
     .filter((s): s is number[] => s !== null)
     .slice(0, PROFILE_RUNS);
   const shares = learned.length
     ? segments.map((_, i) => median(learned.map((s) => s[i])))
-    : sharesOf(segments, (stage) => DEFAULT_SECONDS[step][stage])!;
+    : sharesOf(segments, (stage) => scaled(DEFAULT_SECONDS[step][stage], stage, DEFAULT_WALK_SECONDS))!;
   const sum = shares.reduce((a, b) => a + b, 0);
   return { segments: segments.map((s, i) => ({ ...s, share: shares[i] / sum })), learnedFrom: learned.length };
 }

@@ -136,8 +136,8 @@ describe('a walk-through video through the four steps', () => {
     // The mappers' final adjustment, after the last keyframe was placed, is timed on its own (the remaining time learns it).
     expect(Object.keys(run.timings)).toContain('generate-ply.refine');
     // Those stage timings are what the next runs' time left learns from: every phase of both steps is timed.
-    expect(learnProfile('process', [run.timings]).learnedFrom).toBe(1);
-    expect(learnProfile('generate-ply', [run.timings]).learnedFrom).toBe(1);
+    expect(learnProfile('process', [{ timings: run.timings }]).learnedFrom).toBe(1);
+    expect(learnProfile('generate-ply', [{ timings: run.timings }]).learnedFrom).toBe(1);
     const keyframes = run.artifacts.keyframes!;
     expect(keyframes.length).toBeGreaterThanOrEqual(4);
     for (const k of keyframes) expect(await exists(k.image_key)).toBe(true);

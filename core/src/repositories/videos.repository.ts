@@ -95,10 +95,15 @@ export async function updateRun(k: Db, row: RunWrite): Promise<void> {
   await k('video_runs').where({ id_video: row.id_video }).update(row);
 }
 
-/** The timings of the runs that timed this stage (`step.stage`), the most recently changed first, at most `limit`. */
-export async function recentRunTimings(k: Db, stageKey: string, limit: number): Promise<Record<string, number>[]> {
-  const rows = (await k('video_runs').whereRaw('timings ->> ? is not null', [stageKey]).orderBy('updated_at', 'desc').limit(limit).select('timings')) as Pick<RunRow, 'timings'>[];
-  return rows.map((r) => r.timings);
+/** The timings of the runs that timed this stage (`step.stage`), each with its walk's length in seconds, the most recently changed first, at most `limit`. */
+export async function recentRunTimings(k: Db, stageKey: string, limit: number): Promise<{ timings: Record<string, number>; walkSeconds?: number }[]> {
+  const rows = (await k('video_runs as r')
+    .join('videos as v', 'v.id', 'r.id_video')
+    .whereRaw('r.timings ->> ? is not null', [stageKey])
+    .orderBy('r.updated_at', 'desc')
+    .limit(limit)
+    .select('r.timings', 'v.duration')) as (Pick<RunRow, 'timings'> & { duration: number | string })[];
+  return rows.map((r) => ({ timings: r.timings, walkSeconds: Number(r.duration) || undefined }));
 }
 
 // ---- Resumable uploads ----

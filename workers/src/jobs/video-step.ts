@@ -69,7 +69,7 @@ export async function runVideoStep(
   if (!active) return { status: 'skipped', reason: 'the run was restarted' };
 
   const controller = new AbortController();
-  const profile = await stepProfile(step, log);
+  const profile = await stepProfile(step, Number(video.duration) || undefined, log);
   let last = { at: 0, percent: -1 };
   let pending: Promise<unknown> = Promise.resolve();
   // Every report is a sample of the remaining-time estimate, even those not written to the run.
@@ -143,15 +143,15 @@ export async function runVideoStep(
  * constants when none has, or when they cannot be read: the time left is
  * a help, never a reason to fail the step).
  */
-async function stepProfile(step: VideoStep, log: typeof logger): Promise<StepProfile | undefined> {
+async function stepProfile(step: VideoStep, walkSeconds: number | undefined, log: typeof logger): Promise<StepProfile | undefined> {
   if (!hasProfile(step)) return undefined;
   // A stage only the current worker writes: runs of an older version that timed other stages are not asked for.
   const key = `${step}.${NEWEST_STAGE[step]}`;
   try {
-    return learnProfile(step, await recentRunTimings(db(), key, PROFILE_RUNS));
+    return learnProfile(step, await recentRunTimings(db(), key, PROFILE_RUNS), walkSeconds);
   } catch (err) {
     log.warn({ err }, 'could not read the timings of finished runs; the remaining time uses constants');
-    return learnProfile(step, []);
+    return learnProfile(step, [], walkSeconds);
   }
 }
 
