@@ -8,7 +8,7 @@ describe('how a video step divides its time', () => {
   it('stands on constants until a run has finished', () => {
     const p = learnProfile('generate-ply', []);
     expect(p.learnedFrom).toBe(0);
-    expect(p.segments.map((s) => s.phase)).toEqual(['features', 'matching', 'mapping', null, null]);
+    expect(p.segments.map((s) => s.phase)).toEqual(['features', null, 'matching', 'mapping', null, null]);
     expect(p.segments.reduce((a, s) => a + s.share, 0)).toBeCloseTo(1, 9);
   });
 
@@ -21,8 +21,8 @@ describe('how a video step divides its time', () => {
     // Median over the 10 newest: 3 of them mapping-heavy, 1 outlier, 6 old-style → the old style wins the median;
     // with only the newest four, the mapping-heavy shape does.
     const newest = learnProfile('generate-ply', runs.slice(0, 4));
-    expect(shares(newest)).toEqual([0.167, 0.333, 0.5, 0, 0]);
-    expect(p.segments[2].share).toBeLessThan(0.1);
+    expect(shares(newest)).toEqual([0.167, 0, 0.333, 0.5, 0, 0]);
+    expect(p.segments[3].share).toBeLessThan(0.1);
   });
 
   it('brings a run of another length to the walk in hand: matching and mapping grow faster than features', () => {
@@ -31,8 +31,8 @@ describe('how a video step divides its time', () => {
     const longer = learnProfile('generate-ply', [oneMinute], 1200);
     // The features' share shrinks and the mapping's and final adjustment's grow on a 20-minute walk.
     expect(longer.segments[0].share).toBeLessThan(same.segments[0].share);
-    expect(longer.segments[2].share).toBeGreaterThan(same.segments[2].share);
-    expect(longer.segments[3].share).toBeGreaterThan(same.segments[3].share * 2);
+    expect(longer.segments[3].share).toBeGreaterThan(same.segments[3].share);
+    expect(longer.segments[4].share).toBeGreaterThan(same.segments[4].share * 2);
     // Without a length, the run's shares are taken as they are.
     expect(shares(learnProfile('generate-ply', [oneMinute]))).toEqual(shares(same));
   });
@@ -89,8 +89,15 @@ describe('remaining time with a learned profile', () => {
     expect(estimateRemaining(step.samples, { profile }).remaining_seconds).toBeLessThan(1);
   });
 
+  it('counts the loop search as done once it has begun (it reports only its start), not as more time the features took', () => {
+    const withLoops = learnProfile('generate-ply', [{ timings: { ...timings, 'generate-ply.loops': 3 } }]);
+    // 10 s of features, then the 3 s loop search began (30 %, no units) and has run 2 s: 1 + 40 + 10 s are left.
+    const e = estimateRemaining([...at(10000), { t: 12000, percent: 30 }], { profile: withLoops });
+    expect(Math.abs(e.remaining_seconds! - 51) / 51).toBeLessThan(0.15);
+  });
+
   it('places a report without units by its percent, and says nothing before a few percent of the time passed', () => {
-    expect(profilePosition({ t: 1000, percent: 97.5 }, profile)).toMatchObject({ segment: 4, laterShare: 0 });
+    expect(profilePosition({ t: 1000, percent: 97.5 }, profile)).toMatchObject({ segment: 5, laterShare: 0 });
     expect(estimateRemaining([{ t: 100, percent: 0 }], { profile }).remaining_seconds).toBeNull();
     expect(estimateRemaining([...step.samples, { t: step.totalMs, percent: 100 }], { profile }).remaining_seconds).toBe(0);
   });

@@ -39,8 +39,10 @@ export const STEP_SEGMENTS: Record<'process' | 'generate-ply', EtaSegment[]> = {
   ],
   'generate-ply': [
     { phase: 'features', from: 0, to: 30, stages: ['features'] },
-    // Loop closure runs between features and matching and reports nothing: its time counts with matching.
-    { phase: 'matching', from: 30, to: 50, stages: ['loops', 'matching'] },
+    // Loop closure runs between features and matching and reports nothing but its start (at 30 %): once it has begun
+    // it counts as done, so the features' time is not spread over the loop search as well.
+    { phase: null, from: 30, to: 30, stages: ['loops'] },
+    { phase: 'matching', from: 30, to: 50, stages: ['matching'] },
     { phase: 'mapping', from: 50, to: 95, stages: ['mapping'] },
     // After the last keyframe is placed, each mapper's final bundle adjustment: no report, no percent of its own, but
     // a quarter of the mapping's time on a 1-minute walk (more as the model grows). Without it the time left ran out
