@@ -40,6 +40,7 @@ browser_pid=$!
 trap 'kill -- -$browser_pid 2>/dev/null || kill $browser_pid 2>/dev/null || true; stop_services' EXIT
 
 failed=()
+failed_logs=()
 # Each suite's output is shown as it runs and kept, so that the end of this
 # script can name the failed tests: CI keeps only the last lines of a run.
 STEP_LOGS="$SERVICES_DIR/test-steps"
@@ -54,7 +55,6 @@ step() {
   "$@" 2>&1 | tee "$log_file" || status=$?
   if [ "$status" -ne 0 ]; then failed+=("$name"); failed_logs+=("$log_file"); fi
 }
-failed_logs=()
 
 step "Type checking" npm run typecheck
 step "Unit, API and worker tests" npx vitest run --config vitest.config.ts

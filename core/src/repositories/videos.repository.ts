@@ -1,3 +1,4 @@
+import type { FinishedRun } from '../video-eta-profile.js';
 import type {
   VideoCluster,
   VideoKeyframe,
@@ -96,7 +97,7 @@ export async function updateRun(k: Db, row: RunWrite): Promise<void> {
 }
 
 /** The timings of the runs that timed this stage (`step.stage`), each with its walk's length in seconds, the most recently changed first, at most `limit`. */
-export async function recentRunTimings(k: Db, stageKey: string, limit: number): Promise<{ timings: Record<string, number>; walkSeconds?: number }[]> {
+export async function recentRunTimings(k: Db, stageKey: string, limit: number): Promise<FinishedRun[]> {
   const rows = (await k('video_runs as r')
     .join('videos as v', 'v.id', 'r.id_video')
     .whereRaw('r.timings ->> ? is not null', [stageKey])
