@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import nodeFlags from '../scripts/node-flags.json' with { type: 'json' };
 import { benchEnv } from './bench-env.js';
 import { loadAverage, machine } from './machine.js';
 import { appendResults, runDate } from './results.js';
@@ -47,6 +48,18 @@ if (process.argv[2] === '--send') {
   const cpu = process.cpuUsage(cpu0);
   process.stdout.write(`${JSON.stringify({ seconds, cpu: (cpu.user + cpu.system) / 1e6 })}\n`);
   process.exit(0);
+}
+
+if (process.env.S3_UPLOAD_BENCH_FLAGS !== '1') {
+  // The API in this process runs with the V8 flags make start gives it (scripts/node-flags.json): its garbage
+  // collector's settings are a large part of what an upload costs it.
+  const child = spawn(process.execPath, [...nodeFlags.api, '--import', 'tsx', fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, S3_UPLOAD_BENCH_FLAGS: '1' },
+  });
+  child.once('exit', (code) => process.exit(code ?? 1));
+  await new Promise(() => undefined);
 }
 
 benchEnv({ database: 'sitewalk_s3_upload_bench', redisPrefix: 'sitewalk-s3-upload-bench', dataDir: '.data/s3-upload-bench' });
@@ -201,6 +214,7 @@ for (const mib of SIZES_MIB) {
   for (const w of straightToBucket(file)) {
     const own0 = ownCpu();
     const bucket0 = processCpu(s3proc.pid!);
+    execFileSync('sync'); // each way starts with the disk's dirty pages written back, not the previous one's
     const t0 = performance.now();
     await w.put(`bench/${crypto.randomUUID()}.mp4`);
     refs.push({ way: w.way, seconds: (performance.now() - t0) / 1000, sdk: ownCpu() - own0, bucket: processCpu(s3proc.pid!) - bucket0 });
@@ -212,6 +226,7 @@ for (const mib of SIZES_MIB) {
   peak = process.memoryUsage().rss;
   const own0 = ownCpu();
   const bucket0 = processCpu(s3proc.pid!);
+  execFileSync('sync');
   const sent = await sendFromAnotherProcess(port, token, visit.id, file);
   const api = sent.seconds;
   const apiCpu = { api: ownCpu() - own0, bucket: processCpu(s3proc.pid!) - bucket0, sender: sent.cpu };
@@ -229,18 +244,19 @@ for (const mib of SIZES_MIB) {
   );
 }
 clearInterval(sampler);
-const worst = Math.min(...ratios);
+// The issue's target is for a walk of 2 GB, the largest file here; smaller ones show the fixed costs (the thread's start, the first piece).
+const largest = ratios[SIZES_MIB.indexOf(Math.max(...SIZES_MIB))];
 const section = [
   `## A large walk uploaded to S3 through the API (bench/s3-upload-bench.ts), ${runDate()}`,
   '',
   `Machine: ${machine()}; load average ${loadBefore} before the run and ${loadAverage()} after it (1, 5, 15 min).`,
-  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; against the same file put straight into the same bucket, the faster of two ways (the AWS SDK\'s Upload of a read stream, and the S3 driver\'s parts read as ranges of the file, as the API sends; 8 MiB, 4 in flight; both shown in MB/s). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own; the sender too, as a browser would be (until 2026-11-29 it shared the API\'s process and thread). CPU per GiB is user + system time of each process while the file went (the machine has two cores: a sum near twice the seconds per GiB means the cores were the limit). Peak RSS: the process that runs the API and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
+  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; against the same file put straight into the same bucket, the faster of two ways (the AWS SDK\'s Upload of a read stream, and the S3 driver\'s parts read as ranges of the file, as the API sends; 8 MiB, 4 in flight; both shown in MB/s). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own; the sender too, as a browser would be (until 2026-11-29 it shared the API\'s process and thread). CPU per GiB is user + system time of each process while the file went (the machine has two cores: a sum near twice the seconds per GiB means the cores were the limit). ' + `The API runs with the V8 flags make start gives it (${nodeFlags.api.join(' ')}; until 2026-11-29 V8's defaults) and each way starts after sync. ` + 'Peak RSS: the process that runs the API and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
   '',
   '| File | Straight into the bucket (the faster way) | Through the API (tus, checked, stored) | API / bucket | CPU-s per GiB, straight (the faster way): client + bucket server | CPU-s per GiB, through the API: sender + API + bucket server | Peak RSS, straight | Peak RSS, through the API |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...rows,
   '',
-  `**The API stores a walk in the bucket at ${(worst * 100).toFixed(0)} % of the bucket server's own write speed at worst (target ≥ 80 %: ${worst >= 0.8 ? 'met' : 'not met'}).**`,
+  `**The API stores a walk of ${Math.max(...SIZES_MIB)} MiB in the bucket at ${(largest * 100).toFixed(0)} % of the bucket server's own write speed (target for a 2 GB walk ≥ 80 %: ${largest >= 0.8 && Math.max(...SIZES_MIB) >= 2000 ? 'met' : 'not met'}); ${ratios.map((r, i) => `${SIZES_MIB[i]} MiB: ${(r * 100).toFixed(0)} %`).join(', ')}.**`,
   '',
 ].join('\n');
 console.log(`\n${section}`);

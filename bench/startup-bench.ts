@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/support/free-port.js';
+import nodeFlags from '../scripts/node-flags.json' with { type: 'json' };
 import { benchEnv } from './bench-env.js';
 import { loadAverage, machine } from './machine.js';
 import { appendResults, runDate } from './results.js';
@@ -37,8 +38,8 @@ interface Variant {
   workers: string[];
 }
 const VARIANTS: Variant[] = [
-  // With the V8 flags `make start` gives them (scripts/start.sh, docker-compose.yml).
-  { name: 'compiled (dist/server, node), as make start runs it', api: ['--max-semi-space-size=2', 'dist/server/server.js'], workers: ['--max-semi-space-size=1', 'dist/server/workers.js'] },
+  // With the V8 flags `make start` gives them (scripts/node-flags.json).
+  { name: 'compiled (dist/server, node), as make start runs it', api: [...nodeFlags.api, 'dist/server/server.js'], workers: [...nodeFlags.workers, 'dist/server/workers.js'] },
   { name: 'compiled, V8 defaults', api: ['dist/server/server.js'], workers: ['dist/server/workers.js'] },
   { name: 'sources through tsx (before)', api: ['--import', 'tsx', 'api/src/server.ts'], workers: ['--import', 'tsx', 'workers/src/main.ts'] },
 ];

@@ -54,10 +54,14 @@ else
     npm run build -w client >/dev/null
   fi
   # node itself (not npx): the recorded pid is the server, so stopping it stops it.
-  # Smaller young generations (V8's default semi-space is 16 MB): an idle process keeps less memory
-  # (bench/startup-bench.ts); short-lived garbage is collected a little more often.
-  SITEWALK_SERVICE=workers node ${WORKERS_NODE_FLAGS---max-semi-space-size=1} dist/server/workers.js & pids+=($!)
-  SITEWALK_SERVICE=api node ${API_NODE_FLAGS---max-semi-space-size=2} dist/server/server.js & pids+=($!)
+  # V8 flags from scripts/node-flags.json (why each: see there and the README's configuration table).
+  node_flags() { node -p "require('./scripts/node-flags.json').$1.join(' ')"; }
+  workers_flags="${WORKERS_NODE_FLAGS-$(node_flags workers)}"
+  api_flags="${API_NODE_FLAGS-$(node_flags api)}"
+  # shellcheck disable=SC2086
+  SITEWALK_SERVICE=workers node $workers_flags dist/server/workers.js & pids+=($!)
+  # shellcheck disable=SC2086
+  SITEWALK_SERVICE=api node $api_flags dist/server/server.js & pids+=($!)
   log "SiteWalk runs on http://localhost:$PORT  (Ctrl-C stops it)"
   [ -f "$DATA_DIR/initial-admin.txt" ] && log "First sign-in: see .data/initial-admin.txt"
 fi

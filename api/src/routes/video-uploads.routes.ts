@@ -21,6 +21,7 @@ import { currentUser, requireAuth } from '../http/auth.js';
 import { envelope } from '../http/envelope.js';
 import { mapError } from '../http/error-middleware.js';
 import { parseWith } from '../http/validate.js';
+import { sendWebResponse, toWebRequest } from '../http/web-request.js';
 import type { RouteModule } from './types.js';
 
 /**
@@ -41,7 +42,7 @@ interface Sender {
 }
 const senders = new WeakMap<IncomingMessage, Sender>();
 
-/** The Node request under the tus server's web Request (srvx keeps it). */
+/** The Node request under the tus server's web Request (toWebRequest keeps it where srvx does). */
 const nodeRequest = (req: unknown): IncomingMessage | undefined =>
   (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req ?? (req as { node?: { req?: IncomingMessage } }).node?.req;
 
@@ -98,11 +99,11 @@ function tusServer(): Server {
   return server;
 }
 
-/** Hands the request to the tus server; Koa sends nothing itself. */
+/** Hands the request to the tus server (as a web request whose body chunks are not copied); Koa sends nothing itself. */
 async function toTus(ctx: Context, sender: Sender): Promise<void> {
   senders.set(ctx.req, sender);
   ctx.respond = false;
-  await tusServer().handle(ctx.req, ctx.res);
+  await sendWebResponse(ctx.res, await tusServer().handleWeb(toWebRequest(ctx.req, ctx.res)));
 }
 
 /** POST: checks the session, the visit and the length before the upload exists. */

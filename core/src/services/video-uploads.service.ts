@@ -157,7 +157,8 @@ export async function completeVideoUpload(user: Actor, id: string): Promise<Vide
     await setVideoUploadStatus(db(), id, 'uploading');
     throw conflict('The upload is not complete yet. It will carry on where it stopped.');
   }
-  const mirrored = await finishUploadMirror(id);
+  // The content check runs while the mirror puts its last parts (and the bucket joins them).
+  const mirrored = finishUploadMirror(id);
   try {
     const video = await acceptVideoUpload(
       user,
@@ -171,7 +172,8 @@ export async function completeVideoUpload(user: Actor, id: string): Promise<Vide
     await fsp.rm(`${filepath}.json`, { force: true });
     return video;
   } catch (err) {
-    if (mirrored) await remove(mirrored).catch(() => undefined);
+    const key = await mirrored;
+    if (key) await remove(key).catch(() => undefined);
     const status = err instanceof HttpError ? err.status : 500;
     if (status >= 400 && status < 500) {
       // Refused for good: the user must choose another file. Nothing is kept.

@@ -137,8 +137,12 @@ export async function acceptVideoUpload(
   file: UploadedFile,
   /** Runs in the transaction that makes the video (a resumable upload records it was accepted, exactly once). */
   inTransaction?: (trx: Knex.Transaction, video: Video) => Promise<void>,
-  /** Where the same bytes already are in storage (a resumable upload mirrored to the bucket as it arrived), if anywhere. */
-  storedKey?: string | null,
+  /**
+   * Where the same bytes already are in storage (a resumable upload mirrored
+   * to the bucket as it arrived), if anywhere; may still be settling (never
+   * rejects): it is awaited after the content check.
+   */
+  storedKeyComing?: Promise<string | null>,
 ): Promise<VideoDetail> {
   const { visit } = await requireVisit(user, visitId, 'upload');
   const { ext, probe } = await checkVideo(file);
@@ -148,6 +152,7 @@ export async function acceptVideoUpload(
     video_seconds: probe.duration - (previous?.duration ?? 0),
   });
   await checkProjectAddition(db(), user, visit.id_project, growth(await videoOfVisit(db(), visit.id)));
+  const storedKey = await storedKeyComing;
   // Bytes already in storage are used where they are when they are this visit's and the name fits their content.
   const stored = storedKey && storedKey.startsWith(`${visitFolder(visit.id_project, visit.id)}/videos/`) && storedKey.endsWith(`/source.${ext}`) ? storedKey : null;
   if (storedKey && !stored) await removeQuietly([storedKey]);

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import {
   AbortMultipartUploadCommand,
@@ -11,16 +10,19 @@ import {
 
 /**
  * A file on this machine's disk put into a bucket as a multipart upload
- * whose parts are ranges of the file, each sent as a read stream of known
- * length. The SDK's own Upload gathers a stream's chunks into part buffers
- * (a copy of every byte, often two) and hashes each buffer for its
- * signature; here no byte is copied into the process or hashed, which
- * halved the CPU an 8 GB walk costs the API machine (bench/s3-upload-bench.ts).
+ * whose parts are ranges of the file. Each lane of parts in flight reads its
+ * part into one buffer of its own, reused from part to part, and sends it
+ * unhashed (UNSIGNED-PAYLOAD, as the SDK signs streams). The SDK's own
+ * Upload gathers a stream's chunks into fresh part buffers (a copy of every
+ * byte, often two) and hashes each one; read streams of the file spared the
+ * copies but still left a megabyte of garbage per megabyte sent, and the
+ * garbage collector became the API's largest cost (bench/s3-upload-bench.ts).
+ * Memory stays lanes × part size whatever the file's size.
  *
  * The file may still be growing (an upload being received): each part waits
  * until the file holds its last byte (`bytesReady`). A part that fails is
- * sent again from the file (a stream cannot be replayed by the SDK); when
- * the upload cannot finish it is aborted, so no parts stay billed.
+ * sent again from its buffer; when the upload cannot finish it is aborted,
+ * so no parts stay billed.
  */
 
 export interface FilePartsOptions {
@@ -41,36 +43,73 @@ export async function uploadFileInParts(
   opts: FilePartsOptions,
 ): Promise<void> {
   const ready = opts.bytesReady ?? (async () => undefined);
-  const range = (start: number, end: number) => (end > start ? fs.createReadStream(filePath, { start, end: end - 1, highWaterMark: 1024 * 1024 }) : Buffer.alloc(0));
-  if (total <= opts.partSize) {
-    await ready(total);
-    await withAttempts(() => client.send(new PutObjectCommand({ ...target, Body: range(0, total), ContentLength: total })));
-    return;
-  }
-  const { UploadId } = await client.send(new CreateMultipartUploadCommand(target));
-  const { Bucket, Key } = target;
+  // Opened at the first part that is ready: a growing file may not exist before its first byte.
+  let opening: Promise<fsp.FileHandle> | undefined;
+  const file = () => (opening ??= fsp.open(filePath, 'r'));
   try {
-    const count = Math.ceil(total / opts.partSize);
-    const etags: string[] = new Array(count);
-    let next = 0;
-    const lane = async () => {
-      while (next < count) {
-        const i = next++;
-        const start = i * opts.partSize;
-        const end = Math.min(total, start + opts.partSize);
-        await ready(end);
-        const sent = await withAttempts(() =>
-          client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: i + 1, Body: range(start, end), ContentLength: end - start })),
-        );
-        etags[i] = sent.ETag!;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(opts.queueSize, count) }, lane));
-    await client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) } }));
-  } catch (err) {
-    await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => undefined);
-    throw err;
+    if (total <= opts.partSize) {
+      await ready(total);
+      const body = await readRange(await file(), Buffer.allocUnsafe(total), 0);
+      await withAttempts(() => client.send(unsignedPayload(new PutObjectCommand({ ...target, Body: body, ContentLength: total }))));
+      return;
+    }
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand(target));
+    const { Bucket, Key } = target;
+    try {
+      const count = Math.ceil(total / opts.partSize);
+      const etags: string[] = new Array(count);
+      let next = 0;
+      const lane = async () => {
+        const buffer = Buffer.allocUnsafeSlow(opts.partSize);
+        while (next < count) {
+          const i = next++;
+          const start = i * opts.partSize;
+          const end = Math.min(total, start + opts.partSize);
+          await ready(end);
+          const body = await readRange(await file(), buffer.subarray(0, end - start), start);
+          // The buffer is read again only once this part's request has ended, whichever way.
+          const sent = await withAttempts(() =>
+            client.send(unsignedPayload(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: i + 1, Body: body, ContentLength: end - start }))),
+          );
+          etags[i] = sent.ETag!;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(opts.queueSize, count) }, lane));
+      await client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) } }));
+    } catch (err) {
+      await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => undefined);
+      throw err;
+    }
+  } finally {
+    await opening?.then((f) => f.close()).catch(() => undefined);
   }
+}
+
+/** Fills `into` with the file's bytes from `position` (a read may return fewer bytes than asked). */
+async function readRange(file: fsp.FileHandle, into: Buffer, position: number): Promise<Buffer> {
+  for (let got = 0; got < into.length; ) {
+    const { bytesRead } = await file.read(into, got, into.length - got, position + got);
+    if (bytesRead === 0) throw new Error(`the file ended ${position + got} bytes in, before the ${position + into.length} expected`);
+    got += bytesRead;
+  }
+  return into;
+}
+
+/**
+ * Signs the request without hashing its body, as the SDK does for streams:
+ * SigV4 takes a given x-amz-content-sha256 as is. The connection (TLS)
+ * guards the bytes, as for every stream the SDK sends.
+ */
+function unsignedPayload<C extends PutObjectCommand | UploadPartCommand>(command: C): C {
+  (command as UploadPartCommand).middlewareStack.add(
+    (next) => async (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (request.headers) request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      return next(args);
+    },
+    { step: 'build', name: 'sitewalkUnsignedPayload' },
+  );
+  return command;
 }
 
 async function withAttempts<T>(send: () => Promise<T>): Promise<T> {
