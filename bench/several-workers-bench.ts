@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import nodeFlags from '../scripts/node-flags.json' with { type: 'json' };
 import { benchEnv } from './bench-env.js';
 import { loadAverage, machine } from './machine.js';
 import { appendResults, runDate } from './results.js';
@@ -75,7 +76,7 @@ interface Proc {
   exited: Promise<unknown>;
 }
 function startWorkers(i: number): Proc {
-  const proc = spawn(process.execPath, ['--max-semi-space-size=1', 'dist/server/workers.js'], {
+  const proc = spawn(process.execPath, [...nodeFlags.workers, 'dist/server/workers.js'], {
     cwd: ROOT,
     env: { ...env, WORKER_QUEUES: 'video,reconstruction', LOG_LEVEL: 'info', SITEWALK_SERVICE: `workers-${i}` },
     stdio: ['ignore', 'pipe', 'pipe'],
