@@ -37,6 +37,18 @@ describe('how a video step divides its time', () => {
     expect(shares(learnProfile('generate-ply', [oneMinute]))).toEqual(shares(same));
   });
 
+  it('learns from runs of a similar length first, when there are any', () => {
+    const timings = (mapping: number) => ({ 'generate-ply.features': 20, 'generate-ply.loops': 0, 'generate-ply.matching': 20, 'generate-ply.mapping': mapping, 'generate-ply.refine': 0, 'generate-ply.export': 0 });
+    const oneMinute = Array.from({ length: 5 }, () => ({ timings: timings(8), walkSeconds: 60 }));
+    const fiveMinutes = { timings: timings(60), walkSeconds: 300 };
+    const forFive = learnProfile('generate-ply', [...oneMinute, fiveMinutes], 310);
+    expect(forFive.learnedFrom).toBe(1);
+    expect(shares(forFive)).toEqual(shares(learnProfile('generate-ply', [fiveMinutes], 310)));
+    // A 1-minute walk learns from the 1-minute runs; a 20-minute one, with no run near its length, from all of them.
+    expect(learnProfile('generate-ply', [...oneMinute, fiveMinutes], 60).learnedFrom).toBe(5);
+    expect(learnProfile('generate-ply', [...oneMinute, fiveMinutes], 1200).learnedFrom).toBe(6);
+  });
+
   it('skips runs that lack a stage (another version of the worker, a failed step)', () => {
     const p = learnProfile('process', [{ timings: { 'process.probe': 1, 'process.decode-and-write': 20 } }, { timings: { 'process.probe': 1, 'process.decode': 8, 'process.write': 1 } }]);
     expect(p.learnedFrom).toBe(1);

@@ -65,6 +65,18 @@ const DEFAULT_SECONDS: Record<'process' | 'generate-ply', Record<string, number>
 /** At most this many finished runs are learned from: the newest say most about the machine as it is. */
 export const PROFILE_RUNS = 10;
 
+/** Finished runs read to choose from (the newest): enough to find runs of a walk's length among many of others. */
+export const PROFILE_CANDIDATES = 50;
+
+/**
+ * Runs of walks within this factor of the walk in hand's length are
+ * learned from first, when there are any: they divide their time most
+ * alike (how each stage grows with the length is measured on few walks,
+ * STAGE_GROWTH, and a 5-minute walk judged by 1-minute runs brought to its
+ * length was still told a third too little).
+ */
+export const SIMILAR_LENGTH = 2;
+
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -110,7 +122,8 @@ const DEFAULT_WALK_SECONDS = 60;
 
 /**
  * The profile of `step` for a walk of `walkSeconds` from finished runs
- * (newest first), each brought to that length (STAGE_GROWTH). Runs that
+ * (newest first): those of a similar length when there are any
+ * (SIMILAR_LENGTH), else all, each brought to that length (STAGE_GROWTH). Runs that
  * lack a stage are skipped; each segment's share is the median over the
  * runs kept (one slow run does not swing it), renormalised to a whole.
  */
@@ -120,7 +133,10 @@ export function learnProfile(step: keyof typeof STEP_SEGMENTS, runs: readonly Fi
     if (seconds === undefined || !walkSeconds || !from) return seconds;
     return seconds * (walkSeconds / from) ** (STAGE_GROWTH[`${step}.${stage}`] ?? 1);
   };
-  const learned = runs
+  const similar = walkSeconds
+    ? runs.filter((r) => r.walkSeconds && Math.max(r.walkSeconds / walkSeconds, walkSeconds / r.walkSeconds) <= SIMILAR_LENGTH && sharesOf(segments, (stage) => r.timings[`${step}.${stage}`]) !== null)
+    : [];
+  const learned = (similar.length ? similar : runs)
     .map((r) => sharesOf(segments, (stage) => scaled(r.timings[`${step}.${stage}`], stage, r.walkSeconds)))
     .filter((s): s is number[] => s !== null)
     .slice(0, PROFILE_RUNS);

@@ -9,7 +9,7 @@ import { logger } from '@sitewalk/core/logger.js';
 import { moveRun, readRun, type RunEvent, type RunRow } from '@sitewalk/core/services/video-run.service.js';
 import { videoWorkFolder } from '@sitewalk/core/services/videos.service.js';
 import { estimateRemaining, trimSamples, type EtaMeasure, type EtaSample } from '@sitewalk/core/video-eta.js';
-import { NEWEST_STAGE, PROFILE_RUNS, hasProfile, learnProfile, type StepProfile } from '@sitewalk/core/video-eta-profile.js';
+import { NEWEST_STAGE, PROFILE_CANDIDATES, hasProfile, learnProfile, type StepProfile } from '@sitewalk/core/video-eta-profile.js';
 import { notify } from '@sitewalk/core/services/notifications.service.js';
 import { ToolMissing, isInputError } from '@sitewalk/core/tools/errors.js';
 
@@ -148,7 +148,7 @@ async function stepProfile(step: VideoStep, walkSeconds: number | undefined, log
   // A stage only the current worker writes: runs of an older version that timed other stages are not asked for.
   const key = `${step}.${NEWEST_STAGE[step]}`;
   try {
-    return learnProfile(step, await recentRunTimings(db(), key, PROFILE_RUNS), walkSeconds);
+    return learnProfile(step, await recentRunTimings(db(), key, PROFILE_CANDIDATES), walkSeconds);
   } catch (err) {
     log.warn({ err }, 'could not read the timings of finished runs; the remaining time uses constants');
     return learnProfile(step, [], walkSeconds);
