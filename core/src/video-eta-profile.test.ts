@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { learnProfile, PROFILE_RUNS } from './video-eta-profile.js';
+import { learnProfile, PROFILE_RUNS, SIMILAR_RUNS } from './video-eta-profile.js';
 import { estimateRemaining, profilePosition, type EtaSample } from './video-eta.js';
 
 const shares = (p: ReturnType<typeof learnProfile>) => p.segments.map((s) => Number(s.share.toFixed(3)));
@@ -37,16 +37,18 @@ describe('how a video step divides its time', () => {
     expect(shares(learnProfile('generate-ply', [oneMinute]))).toEqual(shares(same));
   });
 
-  it('learns from runs of a similar length first, when there are any', () => {
+  it('learns from runs of a similar length alone once there are enough of them', () => {
     const timings = (mapping: number) => ({ 'generate-ply.features': 20, 'generate-ply.loops': 0, 'generate-ply.matching': 20, 'generate-ply.mapping': mapping, 'generate-ply.refine': 0, 'generate-ply.export': 0 });
     const oneMinute = Array.from({ length: 5 }, () => ({ timings: timings(8), walkSeconds: 60 }));
-    const fiveMinutes = { timings: timings(60), walkSeconds: 300 };
-    const forFive = learnProfile('generate-ply', [...oneMinute, fiveMinutes], 310);
-    expect(forFive.learnedFrom).toBe(1);
-    expect(shares(forFive)).toEqual(shares(learnProfile('generate-ply', [fiveMinutes], 310)));
+    const fiveMinutes = Array.from({ length: SIMILAR_RUNS }, () => ({ timings: timings(60), walkSeconds: 300 }));
+    const forFive = learnProfile('generate-ply', [...oneMinute, ...fiveMinutes], 310);
+    expect(forFive.learnedFrom).toBe(SIMILAR_RUNS);
+    expect(shares(forFive)).toEqual(shares(learnProfile('generate-ply', fiveMinutes, 310)));
+    // One 5-minute run is not enough: the median of all runs, each brought to the length, is safer.
+    expect(learnProfile('generate-ply', [...oneMinute, fiveMinutes[0]], 310).learnedFrom).toBe(6);
     // A 1-minute walk learns from the 1-minute runs; a 20-minute one, with no run near its length, from all of them.
-    expect(learnProfile('generate-ply', [...oneMinute, fiveMinutes], 60).learnedFrom).toBe(5);
-    expect(learnProfile('generate-ply', [...oneMinute, fiveMinutes], 1200).learnedFrom).toBe(6);
+    expect(learnProfile('generate-ply', [...oneMinute, ...fiveMinutes], 60).learnedFrom).toBe(5);
+    expect(learnProfile('generate-ply', [...oneMinute, ...fiveMinutes], 1200).learnedFrom).toBe(8);
   });
 
   it('skips runs that lack a stage (another version of the worker, a failed step)', () => {

@@ -70,12 +70,16 @@ export const PROFILE_CANDIDATES = 50;
 
 /**
  * Runs of walks within this factor of the walk in hand's length are
- * learned from first, when there are any: they divide their time most
- * alike (how each stage grows with the length is measured on few walks,
- * STAGE_GROWTH, and a 5-minute walk judged by 1-minute runs brought to its
- * length was still told a third too little).
+ * learned from alone once there are SIMILAR_RUNS of them: they divide their
+ * time most alike (how each stage grows with the length is measured on few
+ * walks, STAGE_GROWTH). Fewer are not enough: two generated 5-minute walks
+ * divided their time differently enough (mapping a third of one, a quarter
+ * of the other) that each, judged by the other alone, was told 30–60 % off;
+ * judged by the median of all runs brought to its length, one was within
+ * 14 % (bench/record-video-progress.ts).
  */
 export const SIMILAR_LENGTH = 2;
+export const SIMILAR_RUNS = 3;
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -122,8 +126,8 @@ const DEFAULT_WALK_SECONDS = 60;
 
 /**
  * The profile of `step` for a walk of `walkSeconds` from finished runs
- * (newest first): those of a similar length when there are any
- * (SIMILAR_LENGTH), else all, each brought to that length (STAGE_GROWTH). Runs that
+ * (newest first): those of a similar length when there are enough
+ * (SIMILAR_LENGTH, SIMILAR_RUNS), else all, each brought to that length (STAGE_GROWTH). Runs that
  * lack a stage are skipped; each segment's share is the median over the
  * runs kept (one slow run does not swing it), renormalised to a whole.
  */
@@ -136,7 +140,7 @@ export function learnProfile(step: keyof typeof STEP_SEGMENTS, runs: readonly Fi
   const similar = walkSeconds
     ? runs.filter((r) => r.walkSeconds && Math.max(r.walkSeconds / walkSeconds, walkSeconds / r.walkSeconds) <= SIMILAR_LENGTH && sharesOf(segments, (stage) => r.timings[`${step}.${stage}`]) !== null)
     : [];
-  const learned = (similar.length ? similar : runs)
+  const learned = (similar.length >= SIMILAR_RUNS ? similar : runs)
     .map((r) => sharesOf(segments, (stage) => scaled(r.timings[`${step}.${stage}`], stage, r.walkSeconds)))
     .filter((s): s is number[] => s !== null)
     .slice(0, PROFILE_RUNS);
