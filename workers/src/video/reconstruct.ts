@@ -5,7 +5,8 @@ import { ReconstructionFailed } from '@sitewalk/core/tools/errors.js';
 import { parseImages, parsePoints, type ModelImage, type ModelPoint } from './colmap-model.js';
 import { matToQuat, type Vec3 } from './linear-algebra.js';
 import { DEFAULT_LOOP_OPTIONS, findLoopPairs, panoramaOf, type LoopOptions, type LoopPair, type Panorama } from './loop-closure.js';
-import { DEFAULT_PAIR_OPTIONS, choosePairs, matchRuns, type PairOptions } from './pairs.js';
+import { DEFAULT_PAIR_OPTIONS, angleDiff, choosePairs, matchRuns, type PairOptions } from './pairs.js';
+import { DEFAULT_SUBMAP_OPTIONS, planSubmaps, type Submap, type SubmapOptions } from './submaps.js';
 import sharp from 'sharp';
 import { splitClusterByFloor, type FloorSegment } from './floors.js';
 import { upFromRotations } from './projection.js';
@@ -49,7 +50,7 @@ export interface Reconstruction {
   unplaced: number[];
   /** Seconds per stage: wall clock, and CPU of this process and its tools. */
   timings: { wall: Record<string, number>; cpu: Record<string, number> };
-  stats: { pairs: number; viewsRegistered: number; viewsTotal: number; loopPairs?: number };
+  stats: { pairs: number; viewsRegistered: number; viewsTotal: number; loopPairs?: number; submaps?: number };
   /** Keyframe pairs found to show the same place on two passes of the walk (loop-closure.ts). */
   loops?: LoopPair[];
 }
@@ -78,6 +79,8 @@ export interface ReconstructOptions {
   minClusterFrames: number;
   /** Loop closure: places the walk passes again are recognised and their views matched (false: off; a flat video has none). */
   loops: LoopOptions | false;
+  /** Windows of a long walk mapped on their own (submaps.ts). */
+  submaps: SubmapOptions;
   signal?: AbortSignal;
 }
 
@@ -118,6 +121,7 @@ export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
   },
   minClusterFrames: 3,
   loops: DEFAULT_LOOP_OPTIONS,
+  submaps: DEFAULT_SUBMAP_OPTIONS,
 };
 
 /** Size of the grey equirectangular thumbnails the keyframes are recognised by (loop-closure.ts). */
@@ -142,42 +146,67 @@ async function readComponent(dir: string, txtDir: string, signal?: AbortSignal):
 }
 
 /**
- * One COLMAP mapper for each view direction, all at once. The directions
- * are matched only among themselves (pairs.ts), so one mapper over every
- * view would build a model per direction anyway, and spend most of its time
- * trying views of the other directions at every step: measured on the 50 s
- * loop, 9 s of wall and 16 CPU-s for the three mappers together against
- * 12–27 s and 16–39 CPU-s for one. Each mapper gets its share of the threads
- * (a flat video's one direction gets them all). A direction COLMAP cannot
- * start (no initial pair) is left out while another gives a model.
+ * One COLMAP mapper for each view direction of each submap (submaps.ts),
+ * three at a time. The directions are matched only among themselves
+ * (pairs.ts), so one mapper over every view would build a model per
+ * direction anyway, and spend most of its time trying views of the other
+ * directions at every step: measured on the 50 s loop, 9 s of wall and
+ * 16 CPU-s for the three mappers together against 12–27 s and 16–39 CPU-s
+ * for one. Each mapper gets its share of the threads (a flat video's one
+ * direction gets them all). A mapper COLMAP cannot start (no initial pair)
+ * is left out while another gives a model; rig-merge.ts joins the models
+ * by the keyframes they share.
  */
-async function mapEachDirection(
+async function mapSubmaps(
   manifest: ProcessManifest,
+  submaps: Submap[],
   o: { database: string; imageDir: string; sparse: string; flat: boolean; opts: ReconstructOptions },
-  onRegistered: (views: number) => void,
+  onRegistered: (views: number, total: number) => void,
 ): Promise<RigModel[]> {
   const directions = [...new Set(manifest.keyframes.flatMap((k) => k.views.map((v) => v.view)))].sort((a, b) => a - b);
   const threads = Math.max(1, Math.floor(o.opts.threads / directions.length));
-  // Views registered so far per direction: the current model's count plus the finished models' (the count restarts with each model).
-  const done = directions.map(() => ({ finished: 0, current: 0 }));
-  const runs = await Promise.allSettled(
-    directions.map(async (d, i) => {
-      const outputDir = path.join(o.sparse, `v${d}`);
-      const imageList = manifest.keyframes.flatMap((k) => k.views.filter((v) => v.view === d).map((v) => v.name));
-      await runMapper({ database: o.database, imageDir: o.imageDir, outputDir, imageList, threads, mapper: o.opts.mapper, refineIntrinsics: o.flat, signal: o.opts.signal }, (_id, k) => {
-        const n = k ?? 0;
-        if (n < done[i].current) done[i].finished += done[i].current;
-        done[i].current = n;
-        onRegistered(done.reduce((sum, c) => sum + c.finished + c.current, 0));
-      });
-      const names = (await fsp.readdir(outputDir)).filter((m) => /^\d+$/.test(m)).sort((a, b) => Number(a) - Number(b));
-      return Promise.all(names.map((m) => readComponent(path.join(outputDir, m), path.join(o.sparse, `txt-v${d}-${m}`), o.opts.signal)));
+  const viewsOf = new Map(manifest.keyframes.map((k) => [k.index, k.views]));
+  const jobs = submaps.flatMap((s, w) =>
+    directions.map((d) => ({
+      outputDir: path.join(o.sparse, `s${w}-v${d}`),
+      imageList: [...s.keyframes, ...s.anchors].flatMap((k) => (viewsOf.get(k) ?? []).filter((v) => v.view === d).map((v) => v.name)),
+    })),
+  );
+  const total = jobs.reduce((n, j) => n + j.imageList.length, 0);
+  // Views registered so far per mapper: the current model's count plus the finished models' (the count restarts with each model).
+  const done = jobs.map(() => ({ finished: 0, current: 0 }));
+  const runOne = async (i: number) => {
+    const { outputDir, imageList } = jobs[i];
+    await runMapper({ database: o.database, imageDir: o.imageDir, outputDir, imageList, threads, mapper: o.opts.mapper, refineIntrinsics: o.flat, signal: o.opts.signal }, (_id, k) => {
+      const n = k ?? 0;
+      if (n < done[i].current) done[i].finished += done[i].current;
+      done[i].current = n;
+      onRegistered(done.reduce((sum, c) => sum + c.finished + c.current, 0), total);
+    });
+    const names = (await fsp.readdir(outputDir)).filter((m) => /^\d+$/.test(m)).sort((a, b) => Number(a) - Number(b));
+    return Promise.all(names.map((m) => readComponent(path.join(outputDir, m), path.join(outputDir, `txt-${m}`), o.opts.signal)));
+  };
+  // As many mappers at once as there are directions: one submap's directions side by side, as before submaps.
+  const runs: PromiseSettledResult<{ images: ModelImage[]; points: ModelPoint[] }[]>[] = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(
+    directions.map(async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        runs[i] = await runOne(i).then(
+          (value) => ({ status: 'fulfilled' as const, value }),
+          (reason: unknown) => ({ status: 'rejected' as const, reason }),
+        );
+        // Anything but COLMAP failing to map (a cancelled job, a disk error) stops the rest at once.
+        if (runs[i].status === 'rejected' && !((runs[i] as PromiseRejectedResult).reason instanceof ColmapError)) next = jobs.length;
+      }
     }),
   );
-  const other = runs.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof ColmapError));
+  const settled = runs.filter(Boolean);
+  const other = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof ColmapError));
   if (other) throw other.reason;
-  const models = runs.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
-  const failed = runs.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  const models = settled.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (!models.length && failed) {
     const err = failed.reason as ColmapError;
     throw new ReconstructionFailed(
@@ -246,9 +275,14 @@ export async function reconstruct(
     const sparse = path.join(stage, 'sparse');
     // The time after the last view was placed is the mappers' final adjustment: timed as a stage of its own ('refine').
     let lastPlacedAt = Date.now();
-    const models = await mapEachDirection(manifest, { database, imageDir, sparse, flat, opts }, (registered) => {
+    // A long walk is mapped in windows (submaps.ts); a loop whose two passes look the same way (their views are matched
+    // direction to direction) gives the later window its anchors.
+    const order = manifest.keyframes.map((k) => k.index);
+    const submaps = planSubmaps(order, flat ? [] : loops.filter((l) => angleDiff(l.turnDeg, 0) < opts.pairs.maxAngleDeg), opts.submaps);
+    const models = await mapSubmaps(manifest, submaps, { database, imageDir, sparse, flat, opts }, (registered, total) => {
       lastPlacedAt = Date.now();
-      onProgress(50 + 45 * Math.min(1, registered / nViews), `Placing the keyframes (${Math.min(manifest.keyframes.length, Math.ceil(registered / manifest.views.count))} of ${manifest.keyframes.length})`, { phase: 'mapping', unit: 'images', done: Math.min(registered, nViews), total: nViews, span: [50, 95] });
+      const share = Math.min(1, registered / total);
+      onProgress(50 + 45 * share, `Placing the keyframes (${Math.round(share * manifest.keyframes.length)} of ${manifest.keyframes.length})`, { phase: 'mapping', unit: 'images', done: Math.min(registered, total), total, span: [50, 95] });
     });
     clock.lapWithTail('mapping', 'refine', (Date.now() - lastPlacedAt) / 1000);
 
@@ -299,7 +333,7 @@ export async function reconstruct(
       clusters,
       unplaced: all.filter((i) => !placed.has(i)),
       timings: { wall: clock.wall, cpu: clock.cpu },
-      stats: { pairs: pairs.length, viewsRegistered, viewsTotal: nViews, loopPairs: loops.length },
+      stats: { pairs: pairs.length, viewsRegistered, viewsTotal: nViews, loopPairs: loops.length, submaps: submaps.length },
       loops,
     };
     await fsp.writeFile(path.join(outDir, 'reconstruction.json'), JSON.stringify({ ...result, clusters: clusters.map(({ path: _p, ...c }) => c) }, null, 1));
