@@ -6,7 +6,7 @@ import { parseImages, parsePoints, type ModelImage, type ModelPoint } from './co
 import { matToQuat, type Vec3 } from './linear-algebra.js';
 import { DEFAULT_LOOP_OPTIONS, findLoopPairs, panoramaOf, type LoopOptions, type LoopPair, type Panorama } from './loop-closure.js';
 import { DEFAULT_PAIR_OPTIONS, angleDiff, choosePairs, matchRuns, type PairOptions } from './pairs.js';
-import { DEFAULT_SUBMAP_OPTIONS, planSubmaps, type Submap, type SubmapOptions } from './submaps.js';
+import { DEFAULT_SUBMAP_OPTIONS, planSubmaps, type Anchor, type Submap, type SubmapOptions } from './submaps.js';
 import sharp from 'sharp';
 import { splitClusterByFloor, type FloorSegment } from './floors.js';
 import { upFromRotations } from './projection.js';
@@ -166,10 +166,18 @@ async function mapSubmaps(
   const directions = [...new Set(manifest.keyframes.flatMap((k) => k.views.map((v) => v.view)))].sort((a, b) => a - b);
   const threads = Math.max(1, Math.floor(o.opts.threads / directions.length));
   const viewsOf = new Map(manifest.keyframes.map((k) => [k.index, k.views]));
+  const yawOf = new Map(manifest.keyframes.flatMap((k) => k.views.map((v) => [v.view, v.yawDeg] as const)));
+  // An anchor's view that looks where this direction looks in its partner of the window (the loop's turn taken into
+  // account, as its views were matched: pairs.ts), whichever direction it is of the anchor's own rig.
+  const anchorView = (a: Anchor, d: number) => {
+    const views = (viewsOf.get(a.keyframe) ?? []).map((v) => ({ v, off: angleDiff(v.yawDeg + a.turnDeg, yawOf.get(d) ?? 0) }));
+    const best = views.sort((x, y) => x.off - y.off)[0];
+    return best && best.off < o.opts.pairs.maxAngleDeg ? [best.v.name] : [];
+  };
   const jobs = submaps.flatMap((s, w) =>
     directions.map((d) => ({
       outputDir: path.join(o.sparse, `s${w}-v${d}`),
-      imageList: [...s.keyframes, ...s.anchors].flatMap((k) => (viewsOf.get(k) ?? []).filter((v) => v.view === d).map((v) => v.name)),
+      imageList: [...s.keyframes.flatMap((k) => (viewsOf.get(k) ?? []).filter((v) => v.view === d).map((v) => v.name)), ...s.anchors.flatMap((a) => anchorView(a, d))],
     })),
   );
   const total = jobs.reduce((n, j) => n + j.imageList.length, 0);
@@ -275,10 +283,9 @@ export async function reconstruct(
     const sparse = path.join(stage, 'sparse');
     // The time after the last view was placed is the mappers' final adjustment: timed as a stage of its own ('refine').
     let lastPlacedAt = Date.now();
-    // A long walk is mapped in windows (submaps.ts); a loop whose two passes look the same way (their views are matched
-    // direction to direction) gives the later window its anchors.
+    // A long walk is mapped in windows (submaps.ts); the places it comes back to give the later windows their anchors.
     const order = manifest.keyframes.map((k) => k.index);
-    const submaps = planSubmaps(order, flat ? [] : loops.filter((l) => angleDiff(l.turnDeg, 0) < opts.pairs.maxAngleDeg), opts.submaps);
+    const submaps = planSubmaps(order, flat ? [] : loops, opts.submaps);
     const models = await mapSubmaps(manifest, submaps, { database, imageDir, sparse, flat, opts }, (registered, total) => {
       lastPlacedAt = Date.now();
       const share = Math.min(1, registered / total);

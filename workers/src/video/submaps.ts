@@ -29,11 +29,18 @@ export interface SubmapOptions {
 // measured at its best; 32 shared keyframes are a few metres of walk, enough for rig-merge's fit to tell scale.
 export const DEFAULT_SUBMAP_OPTIONS: SubmapOptions = { size: 256, overlap: 32, maxAnchors: 48 };
 
+/** A keyframe of an earlier window that shows a place of this one. */
+export interface Anchor {
+  keyframe: number;
+  /** Content at yaw Y in the anchor is near yaw Y + turnDeg in its partner of the window (so its views can be picked by direction). */
+  turnDeg: number;
+}
+
 export interface Submap {
   /** Keyframe numbers of the window, in walking order. */
   keyframes: number[];
-  /** Keyframe numbers of earlier windows taken as anchors (not in `keyframes`). */
-  anchors: number[];
+  /** Keyframes of earlier windows, in walking order, never in `keyframes`. */
+  anchors: Anchor[];
 }
 
 /** Picks `n` items spread evenly over `items` (all when there are no more than `n`). */
@@ -47,7 +54,7 @@ function spread<T>(items: T[], n: number): T[] {
  * `loops` the pairs of keyframes that show the same place (a, b in either
  * order). A walk no longer than one window is one window, with no anchors.
  */
-export function planSubmaps(order: number[], loops: { a: number; b: number }[], opts: SubmapOptions = DEFAULT_SUBMAP_OPTIONS): Submap[] {
+export function planSubmaps(order: number[], loops: { a: number; b: number; turnDeg: number }[], opts: SubmapOptions = DEFAULT_SUBMAP_OPTIONS): Submap[] {
   const n = order.length;
   if (opts.overlap < 0 || opts.size <= opts.overlap) throw new RangeError('A submap must be larger than its overlap');
   const count = Math.max(1, Math.ceil((n - opts.overlap) / (opts.size - opts.overlap)));
@@ -59,16 +66,16 @@ export function planSubmaps(order: number[], loops: { a: number; b: number }[], 
   for (let w = 0; w < count; w++) {
     const start = Math.round(w * step);
     const end = w === count - 1 ? n : Math.round((w + 1) * step) + opts.overlap;
-    const before = new Set<number>();
-    for (const { a, b } of loops) {
+    const before = new Map<number, Anchor>();
+    for (const { a, b, turnDeg } of loops) {
       const pa = position.get(a);
       const pb = position.get(b);
       if (pa === undefined || pb === undefined) continue;
-      // One end in this window, the other before it: the earlier one is an anchor.
-      if (pa >= start && pa < end && pb < start) before.add(b);
-      else if (pb >= start && pb < end && pa < start) before.add(a);
+      // One end in this window, the other before it: the earlier one is an anchor (the turn seen from its side).
+      if (pa >= start && pa < end && pb < start && !before.has(b)) before.set(b, { keyframe: b, turnDeg: -turnDeg });
+      else if (pb >= start && pb < end && pa < start && !before.has(a)) before.set(a, { keyframe: a, turnDeg });
     }
-    const anchors = spread([...before].sort((x, y) => position.get(x)! - position.get(y)!), opts.maxAnchors);
+    const anchors = spread([...before.values()].sort((x, y) => position.get(x.keyframe)! - position.get(y.keyframe)!), opts.maxAnchors);
     out.push({ keyframes: order.slice(start, end), anchors });
   }
   return out;
