@@ -51,12 +51,10 @@ describe('a walk that stops, turns round at a dead end and comes back', () => {
     expect(manifest.keyframes.length).toBeLessThan(40);
   }, 300_000);
 
-  it('places the rooms of both passes in one model where they agree, and every room within 0.3 m or flagged unsure', async () => {
-    recon = await reconstruct(work);
-    const c0 = recon.clusters[0];
-    expect(c0.path.length / manifest.keyframes.length).toBeGreaterThanOrEqual(0.9);
+  /** Pinned at the start and at the dead end, as a user would: the two ends of the corridor. */
+  const project = async (r: Reconstruction) => {
+    const c0 = r.clusters[0];
     const toPlan = (f: number): [number, number] => [plan.origin.px + frames[f].x * plan.pxPerMetre, plan.origin.py - frames[f].y * plan.pxPerMetre];
-    // Pinned at the start and at the dead end, as a user would: the two ends of the corridor.
     const first = c0.path[0];
     const deadEnd = c0.path.reduce((best, p) => (Math.abs(p.time - 7) < Math.abs(best.time - 7) ? p : best));
     const result = projectCluster({
@@ -64,15 +62,13 @@ describe('a walk that stops, turns round at a dead end and comes back', () => {
       path: c0.path,
       sheet: { width: plan.imageWidth, height: plan.imageHeight },
       controls: [{ keyframe: first.keyframe, sheet: toPlan(first.frame) }, { keyframe: deadEnd.keyframe, sheet: toPlan(deadEnd.frame) }],
-      loops: recon.loops,
+      loops: r.loops,
     });
-    const conf = result.confidence!;
-    const off = result.rooms.map((r) => Math.hypot(r.x - toPlan(r.frame)[0], r.y - toPlan(r.frame)[1]) / plan.pxPerMetre);
-    result.rooms.forEach((r, i) => {
-      if (off[i] > conf.thresholdM) expect(conf.unsure, `room of keyframe ${r.keyframe} is ${off[i].toFixed(2)} m off`).toContain(r.keyframe);
-    });
-    // The way back passes the rooms of the way out: each room of the way back lies where the nearest room of the
-    // way out truly is give or take their true distance and 0.2 m — the two passes agree, not two copies apart.
+    return { c0, result, toPlan };
+  };
+
+  /** The way back passes the rooms of the way out: each room of the way back lies where the nearest room of the way out truly is, give or take 0.2 m. */
+  const expectPassesAgree = (result: Awaited<ReturnType<typeof project>>['result'], toPlan: (f: number) => [number, number]) => {
     const out = result.rooms.filter((r) => r.time < 6);
     const back = result.rooms.filter((r) => r.time > 8);
     expect(back.length).toBeGreaterThan(2);
@@ -83,5 +79,29 @@ describe('a walk that stops, turns round at a dead end and comes back', () => {
       const placedGap = Math.hypot(twin.x - b.x, twin.y - b.y) / plan.pxPerMetre;
       expect(Math.abs(placedGap - trueGap)).toBeLessThan(0.2);
     }
+  };
+
+  it('places the rooms of both passes in one model where they agree, and every room within 0.3 m or flagged unsure', async () => {
+    recon = await reconstruct(work);
+    const { c0, result, toPlan } = await project(recon);
+    expect(c0.path.length / manifest.keyframes.length).toBeGreaterThanOrEqual(0.9);
+    const conf = result.confidence!;
+    const off = result.rooms.map((r) => Math.hypot(r.x - toPlan(r.frame)[0], r.y - toPlan(r.frame)[1]) / plan.pxPerMetre);
+    result.rooms.forEach((r, i) => {
+      if (off[i] > conf.thresholdM) expect(conf.unsure, `room of keyframe ${r.keyframe} is ${off[i].toFixed(2)} m off`).toContain(r.keyframe);
+    });
+    expectPassesAgree(result, toPlan);
+  }, 600_000);
+
+  // A whole-site walk is mapped in windows of a couple of minutes (submaps.ts); here in windows of about half this walk,
+  // so most of the way back is mapped apart from the way out, tied to it by the overlap and the anchors loop closure gives.
+  it('keeps both passes in one model where they agree when the walk is mapped in windows', async () => {
+    // Two windows share 8 keyframes: rig-merge joins two models on 5 shared keyframes that agree at least.
+    const size = Math.ceil(manifest.keyframes.length / 2) + 4;
+    const windowed = await reconstruct(work, undefined, { submaps: { size, overlap: 8, maxAnchors: 16 } });
+    expect(windowed.stats.submaps).toBeGreaterThanOrEqual(2);
+    const { c0, result, toPlan } = await project(windowed);
+    expect(c0.path.length / manifest.keyframes.length).toBeGreaterThanOrEqual(0.9);
+    expectPassesAgree(result, toPlan);
   }, 600_000);
 });
