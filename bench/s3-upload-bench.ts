@@ -65,7 +65,10 @@ if (process.env.S3_UPLOAD_BENCH_FLAGS !== '1') {
 benchEnv({ database: 'sitewalk_s3_upload_bench', redisPrefix: 'sitewalk-s3-upload-bench', dataDir: '.data/s3-upload-bench' });
 const env = process.env;
 env.DATA_DIR = path.resolve(ROOT, env.DATA_DIR!);
-const { values: flags } = parseArgs({ options: { sizes: { type: 'string' }, rounds: { type: 'string' } } });
+const { values: flags } = parseArgs({ options: { sizes: { type: 'string' }, rounds: { type: 'string' }, 'bucket-v8': { type: 'string', default: 'api' } } });
+// The bucket server is a Node process too (s3rver), with the same garbage collection storm the API had under V8's
+// defaults; a real bucket (S3, MinIO) has none. 'api' runs it with the API's flags, 'default' with V8's.
+const bucketV8 = flags['bucket-v8'] === 'default' ? [] : nodeFlags.api;
 const ROUNDS = Math.max(1, Number(flags.rounds ?? 2));
 const SIZES_MIB = (flags.sizes ?? '512,2048').split(',').map(Number).filter((n) => n > 0);
 env.VIDEO_MAX_BYTES = String(Math.max(...SIZES_MIB) * MiB * 2);
@@ -91,7 +94,7 @@ function bigVideo(mib: number): string {
 // The bucket server, in its own process, before any API code reads the storage settings.
 const bucketDir = path.join(env.DATA_DIR!, 's3');
 fs.rmSync(bucketDir, { recursive: true, force: true });
-const s3proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve-s3', bucketDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+const s3proc = spawn(process.execPath, [...bucketV8, '--import', 'tsx', fileURLToPath(import.meta.url), '--serve-s3', bucketDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
 const s3env = await new Promise<Record<string, string>>((resolve, reject) => {
   let out = '';
   s3proc.stdout!.on('data', (c: Buffer) => {
@@ -259,7 +262,7 @@ const section = [
   `## A large walk uploaded to S3 through the API (bench/s3-upload-bench.ts), ${runDate()}`,
   '',
   `Machine: ${machine()}; load average ${loadBefore} before the run and ${loadAverage()} after it (1, 5, 15 min).`,
-  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; in ' + `${ROUNDS} rounds that alternate the sides (each side's fastest run counts; every run is listed in MB/s), ` + 'against the same file put straight into the same bucket, the faster of two ways (the AWS SDK\'s Upload of a read stream, and the S3 driver\'s parts read as ranges of the file, as the API sends; 8 MiB, 4 in flight; both shown in MB/s). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own; the sender too, as a browser would be (until 2026-11-29 it shared the API\'s process and thread). CPU per GiB is user + system time of each process while the file went (the machine has two cores: a sum near twice the seconds per GiB means the cores were the limit). ' + `The API runs with the V8 flags make start gives it (${nodeFlags.api.join(' ')}; until 2026-11-29 V8's defaults) and each way starts after sync. ` + 'Peak RSS: the process that runs the API and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
+  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; in ' + `${ROUNDS} rounds that alternate the sides (each side's fastest run counts; every run is listed in MB/s), ` + 'against the same file put straight into the same bucket, the faster of two ways (the AWS SDK\'s Upload of a read stream, and the S3 driver\'s parts read as ranges of the file, as the API sends; 8 MiB, 4 in flight; both shown in MB/s). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own; the sender too, as a browser would be (until 2026-11-29 it shared the API\'s process and thread). CPU per GiB is user + system time of each process while the file went (the machine has two cores: a sum near twice the seconds per GiB means the cores were the limit). ' + `The API runs with the V8 flags make start gives it (${nodeFlags.api.join(' ')}; until 2026-11-29 V8's defaults), the bucket server ${bucketV8.length ? 'with the same flags (it is a Node server with the same garbage collection costs; until 2026-11-29 16:00 UTC V8\'s defaults)' : 'with V8\'s defaults'}, and each way starts after sync. ` + 'Peak RSS: the process that runs the API and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
   '',
   '| File | Straight into the bucket (the faster way) | Through the API (tus, checked, stored) | API / bucket | CPU-s per GiB, straight (the faster way): client + bucket server | CPU-s per GiB, through the API: sender + API + bucket server | Peak RSS, straight | Peak RSS, through the API |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

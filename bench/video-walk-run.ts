@@ -24,6 +24,12 @@ export interface WalkRun {
   keyframes: number;
   placed: number;
   rooms: number;
+  /** Rooms' distance to where the walk truly was, start and end pinned (metres): mean and 95th percentile. */
+  placement?: { meanM: number; p95M: number };
+  /** Rooms the projection says it is unsure of (placement-confidence.ts). */
+  unsure?: number;
+  /** Windows the walk was mapped in (submaps.ts). */
+  submaps?: number;
   /** Wall time of each step and of the projection, ms. */
   ms: { process: number; 'generate-ply': number; project: number; total: number };
   cpuSeconds: number;
@@ -96,6 +102,8 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
     const plan = JSON.parse(fs.readFileSync(path.join(walk.dir, 'walk.plan.json'), 'utf8')) as PlanJson;
     const main = [...rec.clusters].sort((a, b) => b.path.length - a.path.length)[0];
     let rooms = 0;
+    let placement: WalkRun['placement'];
+    let unsure: number | undefined;
     if (main && main.path.length >= 2) {
       const poses = [...main.path].sort((a, b) => a.frame - b.frame);
       const toSheet = (frame: number): [number, number] => [plan.origin.px + truth.frames[frame].x * plan.pxPerMetre, plan.origin.py - truth.frames[frame].y * plan.pxPerMetre];
@@ -111,12 +119,20 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
         ],
       });
       rooms = proj.rooms.length;
+      const errors = proj.rooms
+        .map((q) => Math.hypot((q.x - plan.origin.px) / plan.pxPerMetre - truth.frames[q.frame].x, (plan.origin.py - q.y) / plan.pxPerMetre - truth.frames[q.frame].y))
+        .sort((a, b) => a - b);
+      if (errors.length) placement = { meanM: errors.reduce((a, b) => a + b, 0) / errors.length, p95M: errors[Math.min(errors.length - 1, Math.floor(0.95 * errors.length))] };
+      unsure = proj.confidence?.unsure.length;
     }
     const t3 = performance.now();
     return {
       keyframes: manifest.keyframes.length,
       placed: manifest.keyframes.length - rec.unplaced.length,
       rooms,
+      placement,
+      unsure,
+      submaps: rec.stats.submaps,
       ms: { process: t1 - t0, 'generate-ply': t2 - t1, project: t3 - t2, total: t3 - t0 },
       cpuSeconds: cpuSeconds() - c0,
       peakRssBytes: Math.max(peak, treeRss()),

@@ -39,6 +39,9 @@ interface Row {
   keyframes: number;
   placed: number;
   rooms: number;
+  placement?: { meanM: number; p95M: number };
+  unsure?: number;
+  submaps?: number;
   wallS: number;
   processS: number;
   plyS: number;
@@ -57,11 +60,11 @@ function table(rows: Row[]): string {
   const perMin = (r: Row) => r.wallS / (r.seconds / 60);
   const cpuPerMin = (r: Row) => r.cpuS / (r.seconds / 60);
   const lines = sorted.map((r) =>
-    `| ${r.seconds / 60} min | ${r.keyframes} (${r.placed} placed, ${r.rooms} rooms proposed) | ${r.wallS.toFixed(0)} s (keyframes ${r.processS.toFixed(0)} s, COLMAP ${r.plyS.toFixed(0)} s) | ${(r.wallS / r.seconds).toFixed(2)}× | ${cpuPerMin(r).toFixed(0)} CPU-s | ${r.peakRssMb.toFixed(0)} MB | ${one ? `${(perMin(r) / perMin(one)).toFixed(2)}× wall, ${(cpuPerMin(r) / cpuPerMin(one)).toFixed(2)}× CPU` : '—'} | ${r.load.before} → ${r.load.after} (${r.date}) | ${r.phases} |`,
+    `| ${r.seconds / 60} min | ${r.keyframes} (${r.placed} placed, ${r.rooms} rooms proposed) | ${r.wallS.toFixed(0)} s (keyframes ${r.processS.toFixed(0)} s, COLMAP ${r.plyS.toFixed(0)} s) | ${(r.wallS / r.seconds).toFixed(2)}× | ${cpuPerMin(r).toFixed(0)} CPU-s | ${r.peakRssMb.toFixed(0)} MB | ${r.placement ? `${r.placement.meanM.toFixed(2)} / ${r.placement.p95M.toFixed(2)} m, ${r.unsure ?? 0} unsure` : '—'} | ${r.submaps ?? '—'} | ${one ? `${(perMin(r) / perMin(one)).toFixed(2)}× wall, ${(cpuPerMin(r) / cpuPerMin(one)).toFixed(2)}× CPU` : '—'} | ${r.load.before} → ${r.load.after} (${r.date}) | ${r.phases} |`,
   );
   return [
-    '| Walk | Keyframes | Upload accepted → rooms proposed | × walk | CPU per minute of walk | Peak RSS (process + tools) | Cost per minute vs the 1-minute walk | Load average before → after (1, 5, 15 min) | Stages (wall) |',
-    '| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- |',
+    '| Walk | Keyframes | Upload accepted → rooms proposed | × walk | CPU per minute of walk | Peak RSS (process + tools) | Placement, start and end pinned: mean / 95th percentile, rooms flagged unsure | Windows mapped (submaps) | Cost per minute vs the 1-minute walk | Load average before → after (1, 5, 15 min) | Stages (wall) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | --- |',
     ...lines,
   ].join('\n');
 }
@@ -84,6 +87,9 @@ for (const minutes of flags.minutes!.split(',').map(Number).filter((m) => m > 0)
       keyframes: run.keyframes,
       placed: run.placed,
       rooms: run.rooms,
+      placement: run.placement,
+      unsure: run.unsure,
+      submaps: run.submaps,
       wallS: run.ms.total / 1000,
       processS: run.ms.process / 1000,
       plyS: run.ms['generate-ply'] / 1000,
@@ -106,7 +112,7 @@ if (!flags['no-record']) {
       `## Cost per minute of walk (bench/walk-length-bench.ts), ${runDate()}`,
       '',
       `Machine: ${machine()}; COLMAP on the CPU. The machine is shared with other engineers' builds and tests: the load average beside each row says how busy it was, and wall times under a load of several times the cores measure the queue as much as the code — the CPU seconds per minute of walk are the steadier figure.`,
-      `Method: generated 360 walks (test/fixtures/walk-video, seed ${seed}, 1920 × 960, 30 fps, H.264; the six rooms walked round and round, so a longer walk passes the same places again) run through processVideo, reconstruct and projectCluster as the workers chain them after an upload is accepted (start and end of the walk as the two control points); peak RSS is the sum over this process and the tools it runs, sampled every 250 ms.`,
+      `Method: generated 360 walks (test/fixtures/walk-video, seed ${seed}, 1920 × 960, 30 fps, H.264; the six rooms walked round and round, so a longer walk passes the same places again) run through processVideo, reconstruct and projectCluster as the workers chain them after an upload is accepted (start and end of the walk as the two control points); peak RSS is the sum over this process and the tools it runs, sampled every 250 ms. Placement: each proposed room's distance to where the walk truly was (rows before 2026-11-29 17:00 UTC did not measure it); windows: how many overlapping windows of the walk were mapped on their own (submaps.ts; before 2026-11-29 17:00 UTC one, not noted).`,
       '',
       all,
     ].join('\n'),
