@@ -14,7 +14,8 @@ import sharp from 'sharp';
 import type { EtaSample } from '../core/src/video-eta.js';
 import { processVideo } from '../workers/src/video/process.js';
 import { reconstruct } from '../workers/src/video/reconstruct.js';
-import { projectCluster } from '../workers/src/video/projection.js';
+import { fitSimilarity2D, projectCluster } from '../workers/src/video/projection.js';
+import { applySimilarity } from '../workers/src/video/linear-algebra.js';
 import { decodePly } from '../workers/src/video/ply.js';
 import type { CachedWalk } from './walk-cache.js';
 
@@ -24,8 +25,11 @@ export interface WalkRun {
   keyframes: number;
   placed: number;
   rooms: number;
-  /** Rooms' distance to where the walk truly was, start and end pinned (metres): mean and 95th percentile. */
-  placement?: { meanM: number; p95M: number };
+  /**
+   * Rooms' distance to where the walk truly was, start and end pinned (metres): mean and 95th percentile; and the mean
+   * after the best 2D similarity over every room (the shape's own error, without the two pins').
+   */
+  placement?: { meanM: number; p95M: number; shapeM: number };
   /** Rooms the projection says it is unsure of (placement-confidence.ts). */
   unsure?: number;
   /** Windows the walk was mapped in (submaps.ts). */
@@ -119,10 +123,18 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
         ],
       });
       rooms = proj.rooms.length;
-      const errors = proj.rooms
-        .map((q) => Math.hypot((q.x - plan.origin.px) / plan.pxPerMetre - truth.frames[q.frame].x, (plan.origin.py - q.y) / plan.pxPerMetre - truth.frames[q.frame].y))
-        .sort((a, b) => a - b);
-      if (errors.length) placement = { meanM: errors.reduce((a, b) => a + b, 0) / errors.length, p95M: errors[Math.min(errors.length - 1, Math.floor(0.95 * errors.length))] };
+      const placed = proj.rooms.map((q): [number, number] => [(q.x - plan.origin.px) / plan.pxPerMetre, (plan.origin.py - q.y) / plan.pxPerMetre]);
+      const real = proj.rooms.map((q): [number, number] => [truth.frames[q.frame].x, truth.frames[q.frame].y]);
+      const errors = placed.map((p, i) => Math.hypot(p[0] - real[i][0], p[1] - real[i][1])).sort((a, b) => a - b);
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      if (errors.length >= 2) {
+        const best = fitSimilarity2D(placed, real);
+        const shape = placed.map((p, i) => {
+          const q = applySimilarity(best, p);
+          return Math.hypot(q[0] - real[i][0], q[1] - real[i][1]);
+        });
+        placement = { meanM: mean(errors), p95M: errors[Math.min(errors.length - 1, Math.floor(0.95 * errors.length))], shapeM: mean(shape) };
+      }
       unsure = proj.confidence?.unsure.length;
     }
     const t3 = performance.now();

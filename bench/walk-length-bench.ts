@@ -39,7 +39,7 @@ interface Row {
   keyframes: number;
   placed: number;
   rooms: number;
-  placement?: { meanM: number; p95M: number };
+  placement?: { meanM: number; p95M: number; shapeM?: number };
   unsure?: number;
   submaps?: number;
   wallS: number;
@@ -60,10 +60,10 @@ function table(rows: Row[]): string {
   const perMin = (r: Row) => r.wallS / (r.seconds / 60);
   const cpuPerMin = (r: Row) => r.cpuS / (r.seconds / 60);
   const lines = sorted.map((r) =>
-    `| ${r.seconds / 60} min | ${r.keyframes} (${r.placed} placed, ${r.rooms} rooms proposed) | ${r.wallS.toFixed(0)} s (keyframes ${r.processS.toFixed(0)} s, COLMAP ${r.plyS.toFixed(0)} s) | ${(r.wallS / r.seconds).toFixed(2)}× | ${cpuPerMin(r).toFixed(0)} CPU-s | ${r.peakRssMb.toFixed(0)} MB | ${r.placement ? `${r.placement.meanM.toFixed(2)} / ${r.placement.p95M.toFixed(2)} m, ${r.unsure ?? 0} unsure` : '—'} | ${r.submaps ?? '—'} | ${one ? `${(perMin(r) / perMin(one)).toFixed(2)}× wall, ${(cpuPerMin(r) / cpuPerMin(one)).toFixed(2)}× CPU` : '—'} | ${r.load.before} → ${r.load.after} (${r.date}) | ${r.phases} |`,
+    `| ${r.seconds / 60} min | ${r.keyframes} (${r.placed} placed, ${r.rooms} rooms proposed) | ${r.wallS.toFixed(0)} s (keyframes ${r.processS.toFixed(0)} s, COLMAP ${r.plyS.toFixed(0)} s) | ${(r.wallS / r.seconds).toFixed(2)}× | ${cpuPerMin(r).toFixed(0)} CPU-s | ${r.peakRssMb.toFixed(0)} MB | ${r.placement ? `${r.placement.meanM.toFixed(2)} / ${r.placement.p95M.toFixed(2)} m${r.placement.shapeM !== undefined ? ` (shape ${r.placement.shapeM.toFixed(2)} m)` : ''}, ${r.unsure ?? 0} unsure` : '—'} | ${r.submaps ?? '—'} | ${one ? `${(perMin(r) / perMin(one)).toFixed(2)}× wall, ${(cpuPerMin(r) / cpuPerMin(one)).toFixed(2)}× CPU` : '—'} | ${r.load.before} → ${r.load.after} (${r.date}) | ${r.phases} |`,
   );
   return [
-    '| Walk | Keyframes | Upload accepted → rooms proposed | × walk | CPU per minute of walk | Peak RSS (process + tools) | Placement, start and end pinned: mean / 95th percentile, rooms flagged unsure | Windows mapped (submaps) | Cost per minute vs the 1-minute walk | Load average before → after (1, 5, 15 min) | Stages (wall) |',
+    '| Walk | Keyframes | Upload accepted → rooms proposed | × walk | CPU per minute of walk | Peak RSS (process + tools) | Placement, start and end pinned: mean / 95th percentile (shape: the mean after the best fit over every room, the pins left out), rooms flagged unsure | Windows mapped (submaps) | Cost per minute vs the 1-minute walk | Load average before → after (1, 5, 15 min) | Stages (wall) |',
     '| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | --- |',
     ...lines,
   ].join('\n');
