@@ -81,6 +81,8 @@ export interface ReconstructOptions {
   loops: LoopOptions | false;
   /** Windows of a long walk mapped on their own (submaps.ts). */
   submaps: SubmapOptions;
+  /** Benches only: a JSON file the models' placed views and the views' keyframes are written to, to try merges offline. */
+  keepModels?: string;
   signal?: AbortSignal;
 }
 
@@ -297,6 +299,7 @@ export async function reconstruct(
     for (const k of manifest.keyframes) for (const v of k.views) refs.set(v.name, { keyframe: k.index, yawDeg: v.yawDeg });
     // A walk that took the stairs: each storey (and the stairs) becomes a cluster of its own, laid on its own sheet.
     type Level = Cluster['level'];
+    if (opts.keepModels) await fsp.writeFile(opts.keepModels, JSON.stringify({ models: models.map((m) => ({ images: m.images, points: [] })), refs: [...refs] }));
     const merged = mergeRigModels(models, refs)
       .flatMap((c): (MergedCluster & { level: Level })[] => {
         if (flat || c.poses.length < 2) return [{ ...c, level: undefined }];

@@ -163,8 +163,87 @@ export function alignSightings(source: Map<number, Sighting>, target: Map<number
 
 interface Working {
   models: number[];
+  /** Each joined model's similarity into the cluster's frame (the first model's). */
+  sims: Map<number, Similarity3>;
   sightings: Map<number, Sighting[]>;
   points: { xyz: Vec3; rgb: [number, number, number] }[];
+}
+
+const IDENTITY: Similarity3 = { scale: 1, rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0] };
+
+/** `outer` after `inner`: x ↦ outer(inner(x)). */
+const compose = (outer: Similarity3, inner: Similarity3): Similarity3 => ({
+  scale: outer.scale * inner.scale,
+  rotation: mul(outer.rotation, inner.rotation),
+  translation: applySimilarity3(outer, inner.translation),
+});
+
+/** A sighting moved by a similarity: the centre by it, the world → rig rotation by its inverse rotation. */
+const moveSighting = (sim: Similarity3, s: Sighting): Sighting => ({ centre: applySimilarity3(sim, s.centre), rotation: mul(s.rotation, transpose(sim.rotation)), views: s.views });
+
+export interface RefineOptions {
+  /** Rounds over every model at most. */
+  rounds: number;
+  /**
+   * The fraction of a model's extent within which a keyframe agrees in the first round (MergeOptions.minResidual), shrunk by
+   * `shrink` a round down to the merge's own: the places where a long walk came back may first disagree by the drift this
+   * refinement is there to remove, and must count until it is gone.
+   */
+  firstResidual: number;
+  shrink: number;
+}
+
+export const DEFAULT_REFINE_OPTIONS: RefineOptions = { rounds: 30, firstResidual: 0.2, shrink: 0.8 };
+
+/**
+ * Brings every model of a cluster to agree with all the others at once.
+ * The greedy joining fits each model to the cluster built so far, so on a
+ * long walk mapped in windows (submaps.ts) each window inherits the error
+ * of the chain before it, and the places where the walk came back — tied
+ * by anchor keyframes both windows place — are not used to pull the chain
+ * straight. Here each model in turn is fitted again to the mean of the
+ * other models' places of the keyframes it shares with them (block
+ * coordinate descent over the models' similarities; the first model fixes
+ * the frame), round after round, so the disagreements spread over all the
+ * ties instead of piling up at the end of the chain. Returns, per model,
+ * the keyframes it places that disagree with the others (left out).
+ */
+function refineCluster(c: Working, own: Map<number, Sighting>[], opts: MergeOptions, refine: RefineOptions): Map<number, Set<number>> {
+  const disagree = new Map<number, Set<number>>(c.models.map((m) => [m, new Set<number>()]));
+  if (c.models.length < 2) return disagree;
+  // Which models place each keyframe, and each model's places in the cluster's frame (kept up to date).
+  const placers = new Map<number, number[]>();
+  for (const m of c.models) for (const k of own[m].keys()) placers.set(k, [...(placers.get(k) ?? []), m]);
+  const moved = new Map<number, Map<number, Sighting>>();
+  const move = (m: number) => moved.set(m, new Map([...own[m]].map(([k, s]) => [k, moveSighting(c.sims.get(m)!, s)])));
+  c.models.forEach(move);
+  // In walking order, so that a correction travels along the chain of windows within one round.
+  const order = [...c.models.slice(1)].sort((a, b) => Math.min(...own[a].keys()) - Math.min(...own[b].keys()));
+  let residual = refine.firstResidual;
+  for (let round = 0; round < refine.rounds; round++) {
+    let change = 0;
+    for (const m of order) {
+      const target = new Map<number, Sighting>();
+      for (const k of own[m].keys()) {
+        const others = placers.get(k)!.filter((n) => n !== m && !disagree.get(n)!.has(k));
+        if (!others.length) continue;
+        const places = others.map((n) => moved.get(n)!.get(k)!);
+        target.set(k, { centre: meanOf(places.map((p) => p.centre)), rotation: places[0].rotation, views: 1 });
+      }
+      const fit = alignSightings(own[m], target, { ...opts, minResidual: Math.max(opts.minResidual, residual) });
+      if (!fit) continue;
+      const before = moved.get(m)!;
+      c.sims.set(m, { scale: fit.scale, rotation: fit.rotation, translation: fit.translation });
+      move(m);
+      const agreed = new Set(fit.shared);
+      disagree.set(m, new Set([...target.keys()].filter((k) => !agreed.has(k))));
+      for (const [k, s] of moved.get(m)!) change = Math.max(change, norm(sub(s.centre, before.get(k)!.centre)));
+    }
+    residual = Math.max(opts.minResidual, residual * refine.shrink);
+    // Settled: nothing moved by more than a thousandth of the first model's extent, and the tolerance is the merge's own.
+    if (residual === opts.minResidual && change < 1e-3 * extentOf([...own[c.models[0]].values()].map((s) => s.centre)) * c.sims.get(c.models[0])!.scale) break;
+  }
+  return disagree;
 }
 
 /** One sighting per keyframe of a working cluster: the mean centre, the first rotation. */
@@ -178,10 +257,12 @@ const summary = (c: Working): Map<number, Sighting> =>
  * could not be joined place stays with the larger one. Clusters are
  * returned by number of keyframes, most first.
  */
-export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, opts: MergeOptions = DEFAULT_MERGE_OPTIONS): MergedCluster[] {
+export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, opts: MergeOptions = DEFAULT_MERGE_OPTIONS, refine: RefineOptions = DEFAULT_REFINE_OPTIONS): MergedCluster[] {
+  const own = models.map((m) => sightingsOf(m, refs));
   let clusters: Working[] = models.map((m, i) => ({
     models: [i],
-    sightings: new Map([...sightingsOf(m, refs)].map(([k, s]) => [k, [s]])),
+    sims: new Map([[i, IDENTITY]]),
+    sightings: new Map([...own[i]].map(([k, s]) => [k, [s]])),
     points: m.points.map((p) => ({ xyz: p.xyz, rgb: p.rgb })),
   }));
   clusters = clusters.filter((c) => c.sightings.size > 0);
@@ -215,12 +296,31 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
         a.sightings.set(k, [...(a.sightings.get(k) ?? []), ...moved]);
       }
       for (const p of b.points) a.points.push({ xyz: applySimilarity3(sim, p.xyz), rgb: p.rgb });
+      for (const m of b.models) a.sims.set(m, compose(sim, b.sims.get(m)!));
       a.models.push(...b.models);
       clusters = clusters.filter((c) => c !== b);
       joined = true;
       break;
     }
     if (!joined) break;
+  }
+  // Each cluster of several models: all its models fitted again to each other at once, then its places and points
+  // gathered again from the models (a keyframe a model places away from the others' places left out of the mean).
+  for (const c of clusters) {
+    if (c.models.length < 2) continue;
+    const disagree = refineCluster(c, own, opts, refine);
+    c.sightings = new Map();
+    c.points = [];
+    for (const m of c.models) {
+      const sim = c.sims.get(m)!;
+      for (const [k, s] of own[m]) {
+        if (disagree.get(m)!.has(k)) continue;
+        c.sightings.set(k, [...(c.sightings.get(k) ?? []), moveSighting(sim, s)]);
+      }
+      for (const p of models[m].points) c.points.push({ xyz: applySimilarity3(sim, p.xyz), rgb: p.rgb });
+    }
+    // A keyframe every model that places it disagrees on keeps the first one's place, as the greedy joining kept it.
+    for (const m of c.models) for (const [k, s] of own[m]) if (!c.sightings.has(k)) c.sightings.set(k, [moveSighting(c.sims.get(m)!, s)]);
   }
   clusters.sort((x, y) => y.sightings.size - x.sightings.size || x.models[0] - y.models[0]);
   const taken = new Set<number>();

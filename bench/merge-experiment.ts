@@ -1,0 +1,53 @@
+/**
+ * Fast loop for joining a walk's models (not the bench, records nothing):
+ * reads the models a reconstruction kept (`reconstruct(work, _, { keepModels })`,
+ * e.g. through bench/video-experiment.ts --reconstruct '{"keepModels":"/tmp/m.json"}'),
+ * joins them with rig-merge.ts as it stands and prints, for the largest
+ * cluster, the keyframes it holds and the error of its shape seen from above
+ * (the best 2D similarity to the true path over every keyframe), overall
+ * and by tenths of the walk. A try of the merge costs seconds instead of a
+ * reconstruction.
+ *
+ *   npx tsx bench/merge-experiment.ts --models /tmp/m.json --work /tmp/w1200 --walk .data/walk-cache/walk-1200s-… [--merge '{"minShared":5}'] [--refine '{"rounds":30}']
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_MERGE_OPTIONS, DEFAULT_REFINE_OPTIONS, mergeRigModels, type RigModel, type ViewRef } from '../workers/src/video/rig-merge.js';
+import { applySimilarity, type Vec2 } from '../workers/src/video/linear-algebra.js';
+import { fitSimilarity2D, topDownFrame, toTopDown, upFromRotations } from '../workers/src/video/projection.js';
+
+const { values: f } = parseArgs({ options: { models: { type: 'string' }, work: { type: 'string' }, walk: { type: 'string' }, merge: { type: 'string', default: '{}' }, refine: { type: 'string', default: '{}' } } });
+const kept = JSON.parse(fs.readFileSync(f.models!, 'utf8')) as { models: RigModel[]; refs: [string, ViewRef][] };
+const manifest = JSON.parse(fs.readFileSync(path.join(f.work!, 'manifest.json'), 'utf8')) as { keyframes: { index: number; frame: number }[] };
+const truth = JSON.parse(fs.readFileSync(path.join(f.walk!, 'walk.path.json'), 'utf8')) as { frames: { x: number; y: number }[] };
+const frameOf = new Map(manifest.keyframes.map((k) => [k.index, k.frame]));
+
+const t0 = performance.now();
+const clusters = mergeRigModels(kept.models, new Map(kept.refs), { ...DEFAULT_MERGE_OPTIONS, ...JSON.parse(f.merge!) }, { ...DEFAULT_REFINE_OPTIONS, ...JSON.parse(f.refine!) });
+const ms = performance.now() - t0;
+const main = clusters[0];
+const up = upFromRotations(main.poses.map((p) => p.rotation));
+const frame = topDownFrame(up);
+const placed = main.poses.map((p) => toTopDown(frame, p.centre));
+const real = main.poses.map((p): Vec2 => {
+  const t = truth.frames[frameOf.get(p.keyframe)!];
+  return [t.x, t.y];
+});
+// Seen from above the model may be mirrored against the plan's axes: the better of the two fits.
+const errorsOf = (src: Vec2[]) => {
+  const sim = fitSimilarity2D(src, real);
+  return src.map((p, i) => {
+    const q = applySimilarity(sim, p);
+    return Math.hypot(q[0] - real[i][0], q[1] - real[i][1]);
+  });
+};
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const a = errorsOf(placed);
+const b = errorsOf(placed.map(([x, y]): Vec2 => [x, -y]));
+const errors = mean(a) <= mean(b) ? a : b;
+const tenths = Array.from({ length: 10 }, (_, k) => mean(errors.slice(Math.floor((k * errors.length) / 10), Math.floor(((k + 1) * errors.length) / 10))).toFixed(2)).join(' ');
+console.log(
+  `${kept.models.length} models → ${clusters.length} clusters (${clusters.map((c) => c.poses.length).join(', ')} keyframes) in ${ms.toFixed(0)} ms; ` +
+    `largest: ${main.poses.length} of ${manifest.keyframes.length} keyframes, shape error mean ${mean(errors).toFixed(3)} m, max ${Math.max(...errors).toFixed(3)} m; by tenths: ${tenths}`,
+);
