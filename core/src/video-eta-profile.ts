@@ -103,16 +103,20 @@ function sharesOf(segments: EtaSegment[], seconds: (stage: string) => number | u
  * (bench/walk-length-bench.ts, 2026-11-29): decoding, features and the JPEG
  * writes grow in proportion; the loop search a little faster; matching and
  * mapping faster (more views to verify against, a larger model to adjust);
- * the final adjustment of the whole model fastest. A run of another length
- * is brought to the length in hand before its shares are taken — without
- * this, a 5-minute walk judged by 1-minute runs was told half its time.
+ * the final adjustment of the whole model fastest. Since long walks are
+ * mapped in windows of about two minutes (workers/src/video/submaps.ts),
+ * mapping grows nearly in proportion (5, 35 and 160 s for walks of 1, 5
+ * and 20 minutes, 2026-11-29 17:12–18:03) and the final adjustment is the
+ * last window's alone (0–2 s). A run of another length is brought to the
+ * length in hand before its shares are taken — without this, a 5-minute
+ * walk judged by 1-minute runs was told half its time.
  */
 export const STAGE_GROWTH: Record<string, number> = {
   'generate-ply.features': 0.9,
   'generate-ply.loops': 1.05,
   'generate-ply.matching': 1.12,
-  'generate-ply.mapping': 1.23,
-  'generate-ply.refine': 1.55,
+  'generate-ply.mapping': 1.15,
+  'generate-ply.refine': 0.5,
 };
 
 /** A finished run: its stage timings (`{'generate-ply.features': 11.2, …}`) and the length of its walk when known. */
