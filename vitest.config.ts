@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import aloneTests from './test/alone-tests.json' with { type: 'json' };
 
 /** Test environment defaults so `npx vitest` works outside `make test` too. */
 const testEnv = {
@@ -15,6 +16,9 @@ const testEnv = {
 };
 Object.assign(process.env, testEnv);
 
+/** Files that change a site-wide setting for a while run alone, in a step of their own (test/alone-tests.json). */
+const alone = process.env.ALONE_TESTS ? [] : aloneTests.files;
+
 export default defineConfig({
   test: {
     env: testEnv,
@@ -28,9 +32,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'proto', include: ['proto/src/**/*.test.ts'] } },
       { extends: true, test: { name: 'core', include: ['core/src/**/*.test.ts'] } },
-      // storage.test.ts switches the site's storage to a bucket and back: it runs alone (scripts/test.sh), never beside files that store files.
-      { extends: true, test: { name: 'api', include: ['api/src/**/*.test.ts', 'api/test/**/*.test.ts'], exclude: process.env.STORAGE_TESTS_ALONE ? [] : ['api/test/storage.test.ts'] } },
-      { extends: true, test: { name: 'workers', include: ['workers/src/**/*.test.ts', 'workers/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'api', include: ['api/src/**/*.test.ts', 'api/test/**/*.test.ts'], exclude: alone } },
+      { extends: true, test: { name: 'workers', include: ['workers/src/**/*.test.ts', 'workers/test/**/*.test.ts'], exclude: alone } },
       { extends: true, test: { name: 'client', include: ['client/src/**/*.test.ts'] } },
       { extends: true, test: { name: 'scripts', include: ['test/**/*.test.ts'] } },
     ],

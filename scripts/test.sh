@@ -58,8 +58,10 @@ step() {
 
 step "Type checking" npm run typecheck
 step "Unit, API and worker tests" npx vitest run --config vitest.config.ts
-step "Storage tests on both drivers, alone (they switch the site's storage; a local S3-compatible server is started by the tests)" \
-  env STORAGE_TESTS_ALONE=1 npx vitest run --config vitest.config.ts api/test/storage.test.ts
+# Storage on both drivers (a local S3-compatible server is started by the tests) and the mail server switched off.
+mapfile -t alone_tests < <(node -e 'for (const f of require("./test/alone-tests.json").files) console.log(f)')
+step "Tests that change a site-wide setting (storage driver, mail server), alone, one file at a time" \
+  env ALONE_TESTS=1 npx vitest run --config vitest.config.ts --no-file-parallelism "${alone_tests[@]}"
 step "Features that store files, again with the files in a bucket (a local S3-compatible server started by the test setup)" \
   env STORAGE_DRIVER=s3 npx vitest run --config vitest.config.ts \
   api/test/user-images.test.ts api/test/visits.test.ts workers/test/sheet-from-pdf.test.ts workers/test/snag-exports.test.ts workers/test/invoice-generate.test.ts
