@@ -14,8 +14,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MERGE_OPTIONS, DEFAULT_REFINE_OPTIONS, mergeRigModels, type RigModel, type ViewRef } from '../workers/src/video/rig-merge.js';
-import { applySimilarity, type Vec2 } from '../workers/src/video/linear-algebra.js';
-import { fitSimilarity2D, topDownFrame, toTopDown, upFromRotations } from '../workers/src/video/projection.js';
+import type { Vec2 } from '../workers/src/video/linear-algebra.js';
+import { topDownFrame, toTopDown, upFromRotations } from '../workers/src/video/projection.js';
+import { shapeErrors } from './shape-error.js';
 
 const { values: f } = parseArgs({ options: { models: { type: 'string' }, work: { type: 'string' }, walk: { type: 'string' }, merge: { type: 'string', default: '{}' }, refine: { type: 'string', default: '{}' } } });
 const kept = JSON.parse(fs.readFileSync(f.models!, 'utf8')) as { models: RigModel[]; refs: [string, ViewRef][] };
@@ -35,16 +36,9 @@ const real = main.poses.map((p): Vec2 => {
   return [t.x, t.y];
 });
 // Seen from above the model may be mirrored against the plan's axes: the better of the two fits.
-const errorsOf = (src: Vec2[]) => {
-  const sim = fitSimilarity2D(src, real);
-  return src.map((p, i) => {
-    const q = applySimilarity(sim, p);
-    return Math.hypot(q[0] - real[i][0], q[1] - real[i][1]);
-  });
-};
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-const a = errorsOf(placed);
-const b = errorsOf(placed.map(([x, y]): Vec2 => [x, -y]));
+const a = shapeErrors(placed, real);
+const b = shapeErrors(placed.map(([x, y]): Vec2 => [x, -y]), real);
 const errors = mean(a) <= mean(b) ? a : b;
 const tenths = Array.from({ length: 10 }, (_, k) => mean(errors.slice(Math.floor((k * errors.length) / 10), Math.floor(((k + 1) * errors.length) / 10))).toFixed(2)).join(' ');
 console.log(

@@ -17,8 +17,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { processVideo } from '../workers/src/video/process.js';
 import { reconstruct } from '../workers/src/video/reconstruct.js';
-import { applySimilarity } from '../workers/src/video/linear-algebra.js';
-import { fitSimilarity2D, projectCluster } from '../workers/src/video/projection.js';
+import { projectCluster } from '../workers/src/video/projection.js';
+import { shapeErrors } from './shape-error.js';
 import { decodePly } from '../workers/src/video/ply.js';
 import sharp from 'sharp';
 
@@ -59,8 +59,7 @@ for (let r = 0; r < Number(f.runs); r++) {
     // The shape alone: the placed positions fitted to the truth by the best 2D similarity over all of them.
     const src = proj.rooms.map((q): [number, number] => [(q.x - plan.origin.px) / plan.pxPerMetre, (plan.origin.py - q.y) / plan.pxPerMetre]);
     const dst = proj.rooms.map((q): [number, number] => [truth.frames[q.frame].x, truth.frames[q.frame].y]);
-    const sim = fitSimilarity2D(src, dst);
-    const best = src.map((p, i) => { const a = applySimilarity(sim, p); return Math.hypot(a[0] - dst[i][0], a[1] - dst[i][1]); });
+    const best = shapeErrors(src, dst);
     const tenths = Array.from({ length: 10 }, (_, k) => { const part = errs.slice(Math.floor((k * errs.length) / 10), Math.floor(((k + 1) * errs.length) / 10)); return (part.reduce((a, b) => a + b, 0) / part.length).toFixed(2); }).join(' ');
     console.log(`  best-fit shape error mean ${(best.reduce((a, b) => a + b, 0) / best.length).toFixed(3)}; errors along the walk (tenths): ${tenths}; ends ${errs[0].toFixed(3)} ${errs[errs.length - 1].toFixed(3)}`);
     const cpu = Object.values(rec.timings.cpu).reduce((a, b) => a + b, 0);

@@ -14,8 +14,8 @@ import sharp from 'sharp';
 import type { EtaSample } from '../core/src/video-eta.js';
 import { processVideo } from '../workers/src/video/process.js';
 import { reconstruct } from '../workers/src/video/reconstruct.js';
-import { fitSimilarity2D, projectCluster } from '../workers/src/video/projection.js';
-import { applySimilarity } from '../workers/src/video/linear-algebra.js';
+import { projectCluster } from '../workers/src/video/projection.js';
+import { shapeErrors } from './shape-error.js';
 import { decodePly } from '../workers/src/video/ply.js';
 import type { CachedWalk } from './walk-cache.js';
 
@@ -127,14 +127,7 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
       const real = proj.rooms.map((q): [number, number] => [truth.frames[q.frame].x, truth.frames[q.frame].y]);
       const errors = placed.map((p, i) => Math.hypot(p[0] - real[i][0], p[1] - real[i][1])).sort((a, b) => a - b);
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      if (errors.length >= 2) {
-        const best = fitSimilarity2D(placed, real);
-        const shape = placed.map((p, i) => {
-          const q = applySimilarity(best, p);
-          return Math.hypot(q[0] - real[i][0], q[1] - real[i][1]);
-        });
-        placement = { meanM: mean(errors), p95M: errors[Math.min(errors.length - 1, Math.floor(0.95 * errors.length))], shapeM: mean(shape) };
-      }
+      if (errors.length >= 2) placement = { meanM: mean(errors), p95M: errors[Math.min(errors.length - 1, Math.floor(0.95 * errors.length))], shapeM: mean(shapeErrors(placed, real)) };
       unsure = proj.confidence?.unsure.length;
     }
     const t3 = performance.now();

@@ -166,7 +166,6 @@ interface Working {
   /** Each joined model's similarity into the cluster's frame (the first model's). */
   sims: Map<number, Similarity3>;
   sightings: Map<number, Sighting[]>;
-  points: { xyz: Vec3; rgb: [number, number, number] }[];
 }
 
 const IDENTITY: Similarity3 = { scale: 1, rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0] };
@@ -263,7 +262,6 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
     models: [i],
     sims: new Map([[i, IDENTITY]]),
     sightings: new Map([...own[i]].map(([k, s]) => [k, [s]])),
-    points: m.points.map((p) => ({ xyz: p.xyz, rgb: p.rgb })),
   }));
   clusters = clusters.filter((c) => c.sightings.size > 0);
   const failed = new Set<string>();
@@ -286,16 +284,13 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
         failed.add(key(a, b));
         continue;
       }
-      // b into a's frame: centres and points by the similarity, rotations by R_b Rᵀ.
-      const back = transpose(sim.rotation);
+      // b into a's frame (its points follow from the models' similarities, once, at the end).
       const agreed = new Set(sim.shared);
       for (const [k, ss] of b.sightings) {
         // A keyframe both place but far off in b (or turned) keeps a's place only.
         if (a.sightings.has(k) && !agreed.has(k)) continue;
-        const moved = ss.map((s) => ({ centre: applySimilarity3(sim, s.centre), rotation: mul(s.rotation, back), views: s.views }));
-        a.sightings.set(k, [...(a.sightings.get(k) ?? []), ...moved]);
+        a.sightings.set(k, [...(a.sightings.get(k) ?? []), ...ss.map((s) => moveSighting(sim, s))]);
       }
-      for (const p of b.points) a.points.push({ xyz: applySimilarity3(sim, p.xyz), rgb: p.rgb });
       for (const m of b.models) a.sims.set(m, compose(sim, b.sims.get(m)!));
       a.models.push(...b.models);
       clusters = clusters.filter((c) => c !== b);
@@ -304,20 +299,18 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
     }
     if (!joined) break;
   }
-  // Each cluster of several models: all its models fitted again to each other at once, then its places and points
-  // gathered again from the models (a keyframe a model places away from the others' places left out of the mean).
+  // Each cluster of several models: all its models fitted again to each other at once, then its places gathered
+  // again from the models (a keyframe a model places away from the others' places left out of the mean).
   for (const c of clusters) {
     if (c.models.length < 2) continue;
     const disagree = refineCluster(c, own, opts, refine);
     c.sightings = new Map();
-    c.points = [];
     for (const m of c.models) {
       const sim = c.sims.get(m)!;
       for (const [k, s] of own[m]) {
         if (disagree.get(m)!.has(k)) continue;
         c.sightings.set(k, [...(c.sightings.get(k) ?? []), moveSighting(sim, s)]);
       }
-      for (const p of models[m].points) c.points.push({ xyz: applySimilarity3(sim, p.xyz), rgb: p.rgb });
     }
     // A keyframe every model that places it disagrees on keeps the first one's place, as the greedy joining kept it.
     for (const m of c.models) for (const [k, s] of own[m]) if (!c.sightings.has(k)) c.sightings.set(k, [moveSighting(c.sims.get(m)!, s)]);
@@ -331,12 +324,19 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
       taken.add(k);
       poses.push({ keyframe: k, centre: s.centre, rotation: s.rotation, views: s.views });
     }
-    const xyz = new Float32Array(c.points.length * 3);
-    const rgb = new Uint8Array(c.points.length * 3);
-    c.points.forEach((p, i) => {
-      xyz.set(p.xyz, i * 3);
-      rgb.set(p.rgb, i * 3);
-    });
+    // Every model's points in the cluster's frame, by its similarity.
+    const count = c.models.reduce((n, m) => n + models[m].points.length, 0);
+    const xyz = new Float32Array(count * 3);
+    const rgb = new Uint8Array(count * 3);
+    let i = 0;
+    for (const m of c.models) {
+      const sim = c.sims.get(m)!;
+      for (const p of models[m].points) {
+        xyz.set(applySimilarity3(sim, p.xyz), i * 3);
+        rgb.set(p.rgb, i * 3);
+        i++;
+      }
+    }
     return { models: c.models, poses, xyz, rgb };
   });
   return merged.sort((x, y) => y.poses.length - x.poses.length);
