@@ -32,6 +32,13 @@ export interface WalkRun {
   placement?: { meanM: number; p95M: number; shapeM: number };
   /** Rooms the projection says it is unsure of (placement-confidence.ts). */
   unsure?: number;
+  /** Rooms placed further off than the confidence threshold (0.3 m) and not flagged unsure: misplaced in silence. */
+  silent?: number;
+  /**
+   * The user's next move when rooms are unsure: one more control point at the keyframe the projection suggests (its
+   * true place), projected again — the placement and the rooms still unsure and misplaced in silence then.
+   */
+  withSuggested?: { meanM: number; p95M: number; unsure: number; silent: number };
   /** Windows the walk was mapped in (submaps.ts). */
   submaps?: number;
   /** Wall time of each step and of the projection, ms. */
@@ -108,27 +115,51 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
     let rooms = 0;
     let placement: WalkRun['placement'];
     let unsure: number | undefined;
+    let silent: number | undefined;
+    let withSuggested: WalkRun['withSuggested'];
     if (main && main.path.length >= 2) {
       const poses = [...main.path].sort((a, b) => a.frame - b.frame);
       const toSheet = (frame: number): [number, number] => [plan.origin.px + truth.frames[frame].x * plan.pxPerMetre, plan.origin.py - truth.frames[frame].y * plan.pxPerMetre];
       const { data: grey, info } = await sharp(path.join(walk.dir, 'walk.plan.png')).greyscale().raw().toBuffer({ resolveWithObject: true });
-      const proj = projectCluster({
-        plan: { width: info.width, height: info.height, grey: new Uint8Array(grey.buffer, grey.byteOffset, grey.length), scale: 1 },
-        points: decodePly(fs.readFileSync(main.plyPath)).xyz,
-        path: poses,
-        sheet: { width: plan.imageWidth, height: plan.imageHeight },
-        controls: [
-          { keyframe: poses[0].keyframe, sheet: toSheet(poses[0].frame) },
-          { keyframe: poses[poses.length - 1].keyframe, sheet: toSheet(poses[poses.length - 1].frame) },
-        ],
-      });
-      rooms = proj.rooms.length;
-      const placed = proj.rooms.map((q): [number, number] => [(q.x - plan.origin.px) / plan.pxPerMetre, (plan.origin.py - q.y) / plan.pxPerMetre]);
-      const real = proj.rooms.map((q): [number, number] => [truth.frames[q.frame].x, truth.frames[q.frame].y]);
-      const errors = placed.map((p, i) => Math.hypot(p[0] - real[i][0], p[1] - real[i][1])).sort((a, b) => a - b);
+      const project = (extra: number[]) =>
+        projectCluster({
+          plan: { width: info.width, height: info.height, grey: new Uint8Array(grey.buffer, grey.byteOffset, grey.length), scale: 1 },
+          points: decodePly(fs.readFileSync(main.plyPath)).xyz,
+          path: poses,
+          sheet: { width: plan.imageWidth, height: plan.imageHeight },
+          controls: [poses[0], ...extra.map((k) => poses.find((q) => q.keyframe === k)!), poses[poses.length - 1]].map((q) => ({ keyframe: q.keyframe, sheet: toSheet(q.frame) })),
+        });
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      if (errors.length >= 2) placement = { meanM: mean(errors), p95M: errors[Math.min(errors.length - 1, Math.floor(0.95 * errors.length))], shapeM: mean(shapeErrors(placed, real)) };
-      unsure = proj.confidence?.unsure.length;
+      /** Each room's distance to where the walk truly was, how many are flagged unsure, and how many are off in silence. */
+      const judge = (proj: ReturnType<typeof projectCluster>) => {
+        const placed = proj.rooms.map((q): [number, number] => [(q.x - plan.origin.px) / plan.pxPerMetre, (plan.origin.py - q.y) / plan.pxPerMetre]);
+        const real = proj.rooms.map((q): [number, number] => [truth.frames[q.frame].x, truth.frames[q.frame].y]);
+        const off = placed.map((p, i) => Math.hypot(p[0] - real[i][0], p[1] - real[i][1]));
+        const flagged = new Set(proj.confidence?.unsure ?? []);
+        const threshold = proj.confidence?.thresholdM ?? 0.3;
+        const errors = [...off].sort((a, b) => a - b);
+        return {
+          placed,
+          real,
+          meanM: mean(errors),
+          p95M: errors[Math.min(errors.length - 1, Math.floor(0.95 * errors.length))],
+          unsure: flagged.size,
+          silent: proj.rooms.filter((q, i) => off[i] > threshold && !flagged.has(q.keyframe)).length,
+        };
+      };
+      const proj = project([]);
+      rooms = proj.rooms.length;
+      if (proj.rooms.length >= 2) {
+        const first = judge(proj);
+        placement = { meanM: first.meanM, p95M: first.p95M, shapeM: mean(shapeErrors(first.placed, first.real)) };
+        unsure = first.unsure;
+        silent = first.silent;
+        const suggested = proj.confidence?.suggested;
+        if (suggested !== null && suggested !== undefined) {
+          const again = judge(project([suggested]));
+          withSuggested = { meanM: again.meanM, p95M: again.p95M, unsure: again.unsure, silent: again.silent };
+        }
+      }
     }
     const t3 = performance.now();
     return {
@@ -137,6 +168,8 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
       rooms,
       placement,
       unsure,
+      silent,
+      withSuggested,
       submaps: rec.stats.submaps,
       ms: { process: t1 - t0, 'generate-ply': t2 - t1, project: t3 - t2, total: t3 - t0 },
       cpuSeconds: cpuSeconds() - c0,
