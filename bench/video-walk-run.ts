@@ -127,6 +127,8 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
           points: decodePly(fs.readFileSync(main.plyPath)).xyz,
           path: poses,
           sheet: { width: plan.imageWidth, height: plan.imageHeight },
+          // The loop closures, as the projection job reads them from reconstruction.json.
+          loops: (rec.loops ?? []).map((l) => ({ a: l.a, b: l.b })),
           controls: [poses[0], ...extra.map((k) => poses.find((q) => q.keyframe === k)!), poses[poses.length - 1]].map((q) => ({ keyframe: q.keyframe, sheet: toSheet(q.frame) })),
         });
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
