@@ -66,6 +66,26 @@ describe('motion measure', () => {
     // Nearly 600 frames drawn and measured in plain JavaScript: seconds on a quiet machine, half a minute on a busy one.
   }, 180_000);
 
+  it('keeps keyframes only on the candidate frames given, a keyframe due in between at the next candidate', () => {
+    const pano = panorama(3);
+    // Turning on the spot 1.5° a frame, then 90° more: two new directions, each due at a quarter turn.
+    const turn = (i: number) => pano((i * 1.5 * W) / 360);
+    const every = new KeyframeChooser();
+    const third = new KeyframeChooser();
+    for (let i = 1; i <= 140; i++) {
+      every.push(i, i / 30, turn(i));
+      third.push(i, i / 30, turn(i), i % 3 === 0);
+    }
+    const a = every.finish();
+    const b = third.finish();
+    // None off the candidates; each due as far from the one before as over every frame, kept at most two frames later.
+    expect(b.every((k) => k.frame % 3 === 0)).toBe(true);
+    expect(a.some((k) => k.frame % 3 !== 0)).toBe(true);
+    expect(b.map((k) => k.reason)).toEqual(a.map((k) => k.reason));
+    expect(b[0].frame - a[0].frame).toBeLessThanOrEqual(2);
+    for (let i = 1; i < b.length; i++) expect(Math.abs(b[i].frame - b[i - 1].frame - (a[i].frame - a[i - 1].frame))).toBeLessThanOrEqual(2);
+  });
+
   it('refuses nothing but reports no contrast on a blank picture', () => {
     const c = new KeyframeChooser();
     for (let i = 0; i < 10; i++) c.push(i, i / 30, { data: new Uint8Array(W * H).fill(128), width: W, height: H });

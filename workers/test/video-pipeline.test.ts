@@ -159,6 +159,26 @@ describe('a generated walk, process → generate-ply → project', () => {
   }, 60_000);
 });
 
+describe('a camera\'s large frames', () => {
+  it('writes rooms no wider than the room width, and keeps as many keyframes when only a tenth of a second\'s frames are passed on in full', async () => {
+    // The walk as a camera without B-frames encodes it (every frame decoded): all frames are full below the
+    // threshold; with a threshold of 0 (as for 5.7K frames) only every third frame of 30 a second is.
+    const video = path.join(ROOT, 'walk8-ippp.mp4');
+    ffmpeg(['-i', walk.video, '-c:v', 'libx264', '-preset', 'ultrafast', '-bf', '0', '-g', '30', video]);
+    expect(await probeVideo(video)).toMatchObject({ bFrames: false, fps: 30 });
+    const every = await processVideo(video, path.join(ROOT, 'work-every'));
+    const tenth = await processVideo(video, path.join(ROOT, 'work-tenth'), undefined, { fullFramesAllUpTo: 0, roomWidth: 512 });
+    expect(tenth.keyframes.every((k) => k.frame % 3 === 0)).toBe(true);
+    expect(every.keyframes.some((k) => k.frame % 3 !== 0)).toBe(true);
+    expect(tenth.keyframes.length).toBeGreaterThanOrEqual(Math.floor(every.keyframes.length * 0.8));
+    expect(tenth.keyframes.length).toBeLessThanOrEqual(Math.ceil(every.keyframes.length * 1.2));
+    // The last stretch of the walk is kept as in a run over every frame.
+    expect(tenth.keyframes.at(-1)!.time).toBeGreaterThan(every.keyframes.at(-1)!.time - 0.5);
+    expect(await sharp(path.join(ROOT, 'work-tenth', tenth.keyframes[1].room)).metadata()).toMatchObject({ width: 512, height: 256 });
+    expect(await sharp(path.join(ROOT, 'work-every', every.keyframes[1].room)).metadata()).toMatchObject({ width: WALK.width, height: WALK.height });
+  }, 120_000);
+});
+
 describe('uploads that are not a usable walk', () => {
   it('refuses a text file renamed .mp4, leaving nothing in the work folder', async () => {
     const file = path.join(ROOT, 'notes.mp4');

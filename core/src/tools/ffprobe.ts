@@ -18,6 +18,8 @@ export interface VideoProbe {
   is360: boolean;
   /** Number of frames when the container says so (else estimated from duration × fps). */
   frames: number;
+  /** The encoder predicts frames from later ones (B-frames): skipping the frames nothing is predicted from then halves decoding. */
+  bFrames: boolean;
 }
 
 const rate = (s: string | undefined): number => {
@@ -64,5 +66,5 @@ export async function probeVideo(filePath: string): Promise<VideoProbe> {
   if (!width || !height) throw new VideoRejected('The video picture has no size; the file is probably damaged.');
   if (!(duration > 0) || !(fps > 0)) throw new VideoRejected('The video has no length; the file is probably cut off or damaged.');
   const frames = Number(v.nb_frames) || Math.round(duration * fps);
-  return { hasVideo: true, codec: String(v.codec_name ?? 'unknown'), duration, width, height, fps, rotation, is360: isEquirect(width, height), frames };
+  return { hasVideo: true, codec: String(v.codec_name ?? 'unknown'), duration, width, height, fps, rotation, is360: isEquirect(width, height), frames, bFrames: Number(v.has_b_frames) > 0 };
 }

@@ -4,11 +4,14 @@ import { ToolMissing, VideoRejected } from '@sitewalk/core/tools/errors.js';
 import { diesWithParent } from '@sitewalk/core/tools/dies-with-parent.js';
 import { toolPath } from '@sitewalk/core/tools/run-tool.js';
 
-/** One decoded frame: the small grey picture for motion and the full picture (YUV 4:2:0 planar, owned by the receiver). */
+/**
+ * One decoded frame: the small grey picture for motion and the full picture (YUV 4:2:0 planar, owned by the
+ * receiver) — null on the frames between those passed on in full (`fullEvery`).
+ */
 export interface DecodedFrame {
   index: number;
   grey: Uint8Array;
-  full: Uint8Array;
+  full: Uint8Array | null;
 }
 
 /**
@@ -35,6 +38,11 @@ export async function decodeTwoStreams(
      * `index` then counts decoded frames only; `onTime` gives each one's time.
      */
     skipNonReference?: boolean;
+    /**
+     * Pass on the full picture of every n-th decoded frame only (index 0, n, 2n, …; default every frame): large
+     * frames cost more to scale and pass on than to decode.
+     */
+    fullEvery?: number;
   } = {},
 ): Promise<{ frames: number; errors: string; lastTime: number }> {
   const gw = sizes.greyWidth;
@@ -42,9 +50,11 @@ export async function decodeTwoStreams(
   const fw = sizes.fullWidth;
   const fh = sizes.fullHeight;
   const fSize = fw * fh + 2 * ((fw >> 1) * (fh >> 1));
+  const every = Math.max(1, Math.round(opts.fullEvery ?? 1));
+  // `n` of select counts the frames split hands on: the grey stream's index.
   const graph =
     `[0:v:0]split=2[a][b];[a]scale=${gw}:${gw / 2}:flags=area,format=gray,showinfo[g];` +
-    `[b]scale=${fw}:${fh}:flags=bicubic,format=yuv420p[f]`;
+    `[b]${every > 1 ? `select='not(mod(n\\,${every}))',` : ''}scale=${fw}:${fh}:flags=bicubic,format=yuv420p[f]`;
   // Info level for showinfo's timestamp lines; every line carries its level, so only real errors are kept.
   const args = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'level+info', ...(opts.skipNonReference ? ['-skip_frame', 'noref'] : []), '-i', file, '-an', '-sn', '-dn', '-filter_complex', graph,
     '-map', '[g]', '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1',
@@ -56,7 +66,9 @@ export async function decodeTwoStreams(
   const greys: Uint8Array[] = [];
   const fulls: Uint8Array[] = [];
   let gBuf: Buffer = Buffer.alloc(0);
-  let fCur = new Uint8Array(fSize);
+  // Every decoded frame passes through here at full size (25 MB at 5.7K): not zero-filled first, it is written over.
+  const frame = () => new Uint8Array(Buffer.allocUnsafeSlow(fSize).buffer, 0, fSize);
+  let fCur = frame();
   let fFill = 0;
   let index = 0;
   let stderr = '';
@@ -65,8 +77,10 @@ export async function decodeTwoStreams(
   let lastTime = 0;
   let failure: unknown = null;
   const drain = () => {
-    while (!pending && greys.length && fulls.length) {
-      const r = onFrame({ index: index++, grey: greys.shift()!, full: fulls.shift()! });
+    while (!pending && greys.length) {
+      const full = index % every === 0 ? fulls.shift() : null;
+      if (full === undefined) break; // its full picture is still on its way
+      const r = onFrame({ index: index++, grey: greys.shift()!, full });
       if (r && typeof (r as Promise<void>).then === 'function') {
         child.stdout!.pause();
         fullPipe.pause();
@@ -103,7 +117,7 @@ export async function decodeTwoStreams(
       off += n;
       if (fFill === fSize) {
         fulls.push(fCur);
-        fCur = new Uint8Array(fSize);
+        fCur = frame();
         fFill = 0;
       }
     }

@@ -83,27 +83,17 @@ export function yuv420ToRgb(yuv: Uint8Array, width: number, height: number, out 
   const ySize = width * height;
   const cw = width >> 1;
   const uOff = ySize, vOff = ySize + (ySize >> 2);
-  // Hot: the full frame of every keyframe. Each chroma sample's three terms are worked out once for its two
-  // pixels of the row; the clamp is the typed array's own (Uint8ClampedArray view: rounds and clamps to 0–255).
-  const clamped = new Uint8ClampedArray(out.buffer, out.byteOffset, out.length);
   for (let j = 0; j < height; j++) {
     const crow = (j >> 1) * cw;
-    const yrow = j * width;
-    for (let ci = 0; ci < cw; ci++) {
-      const U = yuv[uOff + crow + ci] - 128;
-      const V = yuv[vOff + crow + ci] - 128;
-      const rv = 1.596 * V, guv = -0.392 * U - 0.813 * V, bu = 2.017 * U;
-      const i = yrow + 2 * ci;
-      let Y = 1.164 * (yuv[i] - 16) - 0.5;
-      let o = i * 3;
-      clamped[o] = Y + rv;
-      clamped[o + 1] = Y + guv;
-      clamped[o + 2] = Y + bu;
-      Y = 1.164 * (yuv[i + 1] - 16) - 0.5;
-      o += 3;
-      clamped[o] = Y + rv;
-      clamped[o + 1] = Y + guv;
-      clamped[o + 2] = Y + bu;
+    for (let i = 0; i < width; i++) {
+      const Y = 1.164 * (yuv[j * width + i] - 16);
+      const U = yuv[uOff + crow + (i >> 1)] - 128;
+      const V = yuv[vOff + crow + (i >> 1)] - 128;
+      const o = (j * width + i) * 3;
+      const r = Y + 1.596 * V, g = Y - 0.392 * U - 0.813 * V, b = Y + 2.017 * U;
+      out[o] = r < 0 ? 0 : r > 255 ? 255 : r;
+      out[o + 1] = g < 0 ? 0 : g > 255 ? 255 : g;
+      out[o + 2] = b < 0 ? 0 : b > 255 ? 255 : b;
     }
   }
   return out;

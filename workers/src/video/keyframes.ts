@@ -229,6 +229,8 @@ export class KeyframeChooser {
   private flowA = 0;
   private flowB = 0;
   private last: { frame: number; time: number; sig: FrameSignature; heading: number; parallax: number } | null = null;
+  /** The last frame that could be kept (its full picture is at hand); the end of the walk is kept from it. */
+  private lastCandidate: KeyframeChooser['last'] = null;
   private maxContrast = 0;
   private frames = 0;
   /** Headings (degrees) of the keyframes kept at the current spot (since the camera last moved). */
@@ -247,17 +249,21 @@ export class KeyframeChooser {
     return this.frames;
   }
 
-  /** Measures one frame; true when it is kept as a keyframe. */
-  push(frame: number, time: number, grey: GreyFrame): boolean {
+  /**
+   * Measures one frame; true when it is kept as a keyframe. Every frame is measured (motion is followed frame to
+   * frame), but only a `candidate` can be kept: a keyframe due on another frame is kept at the next candidate
+   * (where the full picture of only some frames is passed on, process.ts).
+   */
+  push(frame: number, time: number, grey: GreyFrame, candidate = true): boolean {
     this.frames++;
     const sig = signature(grey);
     this.maxContrast = Math.max(this.maxContrast, sig.contrast);
     const degPerPx = 360 / grey.width;
     if (!this.ref) {
-      if (sig.contrast < this.opts.minContrast) return false;
+      if (sig.contrast < this.opts.minContrast || !candidate) return false;
       this.ref = this.prev = sig;
       this.keyframes.push({ frame, time, headingDeg: 0, reason: 'first' });
-      this.last = { frame, time, sig, heading: 0, parallax: 0 };
+      this.last = this.lastCandidate = { frame, time, sig, heading: 0, parallax: 0 };
       this.spot = [0];
       this.motion.push({ frame, time, turnDeg: 0, parallaxDeg: 0, contrast: sig.contrast });
       return true;
@@ -278,6 +284,8 @@ export class KeyframeChooser {
     const turnDeg = this.heading - this.refHeading;
     this.motion.push({ frame, time, turnDeg, parallaxDeg, contrast: sig.contrast });
     this.last = { frame, time, sig, heading: this.heading, parallax: parallaxDeg };
+    if (!candidate) return false;
+    this.lastCandidate = this.last;
     const prev = this.keyframes[this.keyframes.length - 1];
     const gap = time - prev.time;
     if (gap < this.opts.minGapSec || sig.contrast < this.opts.minContrast) return false;
@@ -300,20 +308,21 @@ export class KeyframeChooser {
     });
   }
 
+  /** Keeps the last candidate frame (in push, the frame just measured). */
   private keep(reason: string, atSpot = false): void {
-    const l = this.last!;
+    const l = this.lastCandidate!;
     this.spot = atSpot ? [...this.spot, l.heading] : [l.heading];
     this.turned = 0;
     this.keyframes.push({ frame: l.frame, time: l.time, headingDeg: l.heading, reason });
     this.ref = l.sig;
     this.refHeading = l.heading;
     this.flowA = this.flowB = 0;
-    this.last = { ...l, parallax: 0 };
+    this.last = this.lastCandidate = { ...l, parallax: 0 };
   }
 
-  /** Ends the stream: the last frame is kept when it moved since the last keyframe. */
+  /** Ends the stream: the last candidate frame is kept when it moved since the last keyframe. */
   finish(): Keyframe[] {
-    const l = this.last;
+    const l = this.lastCandidate;
     const prev = this.keyframes[this.keyframes.length - 1];
     const turnedAway = l !== null && Math.abs(l.heading - this.refHeading) >= this.opts.maxTurnDeg / 2 && (l.parallax >= this.opts.spotParallaxDeg || this.newDirection(l.heading));
     if (l && prev && l.frame !== prev.frame && (l.parallax >= this.opts.maxParallaxDeg / 3 || turnedAway)) this.keep('last');
@@ -348,12 +357,12 @@ export class FlatKeyframeChooser {
     return this.maxContrast;
   }
 
-  push(frame: number, time: number, grey: GreyFrame): boolean {
+  push(frame: number, time: number, grey: GreyFrame, candidate = true): boolean {
     const sig = signature(grey);
     this.maxContrast = Math.max(this.maxContrast, sig.contrast);
-    this.last = { frame, time };
+    if (candidate) this.last = { frame, time };
     if (!this.prev) {
-      if (sig.contrast < this.opts.minContrast) return false;
+      if (sig.contrast < this.opts.minContrast || !candidate) return false;
       this.prev = sig;
       this.keyframes.push({ frame, time, headingDeg: 0, reason: 'first' });
       return true;
@@ -363,6 +372,7 @@ export class FlatKeyframeChooser {
     // Blocks near the picture's left and right edges would match across the seam a 360 picture has; left out.
     const inner = shifts.filter((s) => Math.abs(s.azimuth) < Math.PI * 0.85);
     if (inner.length >= 6) this.moved += (inner.reduce((a, s) => a + Math.abs(s.shift), 0) / inner.length) * (this.hFovDeg / grey.width);
+    if (!candidate) return false;
     const prevKf = this.keyframes[this.keyframes.length - 1];
     const gap = time - prevKf.time;
     if (gap < this.opts.minGapSec || sig.contrast < this.opts.minContrast) return false;

@@ -43,8 +43,10 @@ export interface ProcessOptions {
   views: ViewsOptions;
   /** Width of the grey stream motion is measured on. */
   motionWidth: number;
-  /** Width the 360 room images are written at (default: the video's). */
+  /** Widest the 360 room images are written (narrower videos keep their width). */
   roomWidth?: number;
+  /** Full pictures of at most this many pixels are passed on for every decoded frame; larger ones for about ten a second. */
+  fullFramesAllUpTo: number;
   /** Shortest walk accepted, seconds. */
   minDuration: number;
   /** Fewest keyframes a walk must give. */
@@ -66,6 +68,15 @@ export const DEFAULT_PROCESS_OPTIONS: ProcessOptions = {
   minDuration: 1,
   minKeyframes: 4,
   skipNonReference: true,
+  // A 4K panorama per room. A consumer camera's 5.7K (5760 × 2880) frames, every one of them passed on from the
+  // decoder at full size while keyframes are chosen, cost more than decoding them: measured on a 10 s clip at
+  // 60 Mbit/s with the machine otherwise idle, ffmpeg alone 11.2 s (7 s of it copying frames) against 7.7 s scaled to
+  // 3840, and the worker's side 2.25× fewer pixels to copy, convert and compress per frame. The views COLMAP sees
+  // (520 px over 130°) need no more than 1,440 px around.
+  roomWidth: 3840,
+  // 2880 × 1440: a 1920 or 2880 walk keeps every frame a possible keyframe; 3840 and above (from 4K and 5.7K
+  // cameras) keep about ten a second.
+  fullFramesAllUpTo: 2880 * 1440,
   // About what a phone's main camera films (26 mm equivalent, 16:9).
   flat: { hFovDeg: 68, viewWidth: 640, stepDeg: 10 },
 };
@@ -155,7 +166,7 @@ export async function processVideo(
     const yawsDeg = Array.from({ length: v.count }, (_, k) => (k * 360) / v.count);
     const roomWidth = flat
       ? Math.min(4096, Math.max(1024, 4 * Math.round(((360 / opts.flat.hFovDeg) * frameWidth) / 8)))
-      : Math.min(video.width, opts.roomWidth ?? video.width) & ~1;
+      : Math.min(video.width, opts.roomWidth ?? Infinity) & ~1;
     const roomHeight = (roomWidth / 2) & ~1;
     const fullWidth = flat ? frameWidth : roomWidth;
     const fullHeight = flat ? frameHeight : roomHeight;
@@ -191,6 +202,11 @@ export async function processVideo(
       await Promise.all([room, ...views]);
     };
 
+    // Large frames (a 360 camera's 5.7K, scaled to the rooms' 3840) cost more to scale and pass on than to decode:
+    // then only the frames about a tenth of a second apart can be keyframes (motion is still followed on every frame;
+    // a keyframe due in between is kept at the next). Smaller frames all can.
+    const decodedFps = opts.skipNonReference && video.bFrames ? video.fps / 2 : video.fps;
+    const fullEvery = fullWidth * fullHeight > opts.fullFramesAllUpTo ? Math.max(1, Math.floor(decodedFps / 10)) : 1;
     onProgress(2, 'Finding where the camera moved');
     const chooser = flat ? new FlatKeyframeChooser(opts.keyframes, opts.flat.hFovDeg, opts.flat.stepDeg) : new KeyframeChooser(opts.keyframes);
     const times: number[] = [];
@@ -205,8 +221,8 @@ export async function processVideo(
       ({ index, grey, full }) => {
         const time = timeOf(index);
         if (index % 15 === 0) onProgress(2 + 93 * Math.min(1, time / video.duration), `Finding where the camera moved (${Math.round(time)} s of ${Math.round(video.duration)} s, ${chooser.keyframes.length} keyframes)`, { phase: 'motion', unit: 'video_seconds', done: time, total: video.duration, span: [2, 95] });
-        last = { index, full };
-        if (!chooser.push(index, time, { data: grey, width: mw, height: mw / 2 })) return;
+        if (full) last = { index, full };
+        if (!chooser.push(index, time, { data: grey, width: mw, height: mw / 2 }, full !== null) || !full) return;
         // Two keyframes are written while decoding goes on; a third waits for one of them (bounded memory).
         const write = writeKeyframe(chooser.keyframes.length - 1, full, chooser.keyframes[chooser.keyframes.length - 1].headingDeg).finally(() => writing.delete(write));
         // Awaited below; when decoding fails first (the video was deleted, the run cancelled) the
@@ -218,6 +234,7 @@ export async function processVideo(
       {
         signal: opts.signal,
         skipNonReference: opts.skipNonReference,
+        fullEvery,
         onTime: (i, t) => {
           times[i] = t;
           if (i > known.index) known = { index: i, time: t };
