@@ -121,10 +121,12 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
       const poses = [...main.path].sort((a, b) => a.frame - b.frame);
       const toSheet = (frame: number): [number, number] => [plan.origin.px + truth.frames[frame].x * plan.pxPerMetre, plan.origin.py - truth.frames[frame].y * plan.pxPerMetre];
       const { data: grey, info } = await sharp(path.join(walk.dir, 'walk.plan.png')).greyscale().raw().toBuffer({ resolveWithObject: true });
+      const sheetPlan = { width: info.width, height: info.height, grey: new Uint8Array(grey.buffer, grey.byteOffset, grey.length), scale: 1 };
+      const points = decodePly(fs.readFileSync(main.plyPath)).xyz;
       const project = (extra: number[]) =>
         projectCluster({
-          plan: { width: info.width, height: info.height, grey: new Uint8Array(grey.buffer, grey.byteOffset, grey.length), scale: 1 },
-          points: decodePly(fs.readFileSync(main.plyPath)).xyz,
+          plan: sheetPlan,
+          points,
           path: poses,
           sheet: { width: plan.imageWidth, height: plan.imageHeight },
           // The loop closures, as the projection job reads them from reconstruction.json.

@@ -29,15 +29,15 @@ export interface WalkSpec {
   seed?: number;
   width?: number;
   fps?: number;
-  /** The walk as real capture makes it (HARD_WALK): plainer walls, noise, blur, light swings, people, stops, a turn round. */
+  /** The walk as real capture makes it (hardWalk): plainer walls, noise, blur, light swings, people, stops, a turn round. */
   hard?: boolean;
 }
 
 /**
  * A hard walk of `seconds`: the rooms at a third of their texture (bare concrete, white drywall), sensor noise, motion
  * blur, rolling shutter, the light swinging by ±30 %, someone crossing the view every 25 s, a bobbing, tilting
- * handheld camera, a stop standing still every two minutes or so, and a turn round on the spot at a dead end
- * two-fifths of the way, after which the walk goes back through the rooms it passed.
+ * handheld camera, two stops standing still (at 15 % and 70 % of the walk), and a turn round on the spot at a dead
+ * end two-fifths of the way, after which the walk goes back through the rooms it passed.
  */
 export function hardWalk(seconds: number): Pick<WalkOptions, 'variant' | 'conditions'> {
   const stops = [0.15, 0.7].map((f) => ({ at: Math.round(f * seconds), seconds: 3 }));

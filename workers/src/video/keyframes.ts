@@ -228,9 +228,8 @@ export class KeyframeChooser {
   private refHeading = 0;
   private flowA = 0;
   private flowB = 0;
+  /** The last frame that could be kept (a candidate: its full picture is at hand); the end of the walk is kept from it. */
   private last: { frame: number; time: number; sig: FrameSignature; heading: number; parallax: number } | null = null;
-  /** The last frame that could be kept (its full picture is at hand); the end of the walk is kept from it. */
-  private lastCandidate: KeyframeChooser['last'] = null;
   private maxContrast = 0;
   private frames = 0;
   /** Headings (degrees) of the keyframes kept at the current spot (since the camera last moved). */
@@ -263,7 +262,7 @@ export class KeyframeChooser {
       if (sig.contrast < this.opts.minContrast || !candidate) return false;
       this.ref = this.prev = sig;
       this.keyframes.push({ frame, time, headingDeg: 0, reason: 'first' });
-      this.last = this.lastCandidate = { frame, time, sig, heading: 0, parallax: 0 };
+      this.last = { frame, time, sig, heading: 0, parallax: 0 };
       this.spot = [0];
       this.motion.push({ frame, time, turnDeg: 0, parallaxDeg: 0, contrast: sig.contrast });
       return true;
@@ -283,9 +282,8 @@ export class KeyframeChooser {
     const parallaxDeg = Math.hypot(this.flowA, this.flowB) * degPerPx;
     const turnDeg = this.heading - this.refHeading;
     this.motion.push({ frame, time, turnDeg, parallaxDeg, contrast: sig.contrast });
-    this.last = { frame, time, sig, heading: this.heading, parallax: parallaxDeg };
     if (!candidate) return false;
-    this.lastCandidate = this.last;
+    this.last = { frame, time, sig, heading: this.heading, parallax: parallaxDeg };
     const prev = this.keyframes[this.keyframes.length - 1];
     const gap = time - prev.time;
     if (gap < this.opts.minGapSec || sig.contrast < this.opts.minContrast) return false;
@@ -310,19 +308,19 @@ export class KeyframeChooser {
 
   /** Keeps the last candidate frame (in push, the frame just measured). */
   private keep(reason: string, atSpot = false): void {
-    const l = this.lastCandidate!;
+    const l = this.last!;
     this.spot = atSpot ? [...this.spot, l.heading] : [l.heading];
     this.turned = 0;
     this.keyframes.push({ frame: l.frame, time: l.time, headingDeg: l.heading, reason });
     this.ref = l.sig;
     this.refHeading = l.heading;
     this.flowA = this.flowB = 0;
-    this.last = this.lastCandidate = { ...l, parallax: 0 };
+    this.last = { ...l, parallax: 0 };
   }
 
   /** Ends the stream: the last candidate frame is kept when it moved since the last keyframe. */
   finish(): Keyframe[] {
-    const l = this.lastCandidate;
+    const l = this.last;
     const prev = this.keyframes[this.keyframes.length - 1];
     const turnedAway = l !== null && Math.abs(l.heading - this.refHeading) >= this.opts.maxTurnDeg / 2 && (l.parallax >= this.opts.spotParallaxDeg || this.newDirection(l.heading));
     if (l && prev && l.frame !== prev.frame && (l.parallax >= this.opts.maxParallaxDeg / 3 || turnedAway)) this.keep('last');
