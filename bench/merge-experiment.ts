@@ -13,16 +13,37 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MERGE_OPTIONS, DEFAULT_REFINE_OPTIONS, mergeRigModels, type RigModel, type ViewRef } from '../workers/src/video/rig-merge.js';
+import { DEFAULT_MERGE_OPTIONS, DEFAULT_REFINE_OPTIONS, alignSightings, mergeRigModels, sightingsOf, type RigModel, type ViewRef } from '../workers/src/video/rig-merge.js';
 import type { Vec2 } from '../workers/src/video/linear-algebra.js';
 import { topDownFrame, toTopDown, upFromRotations } from '../workers/src/video/projection.js';
 import { shapeErrors } from './shape-error.js';
 
-const { values: f } = parseArgs({ options: { models: { type: 'string' }, work: { type: 'string' }, walk: { type: 'string' }, merge: { type: 'string', default: '{}' }, refine: { type: 'string', default: '{}' } } });
+const { values: f } = parseArgs({ options: { models: { type: 'string' }, work: { type: 'string' }, walk: { type: 'string' }, merge: { type: 'string', default: '{}' }, refine: { type: 'string', default: '{}' }, explain: { type: 'boolean', default: false } } });
 const kept = JSON.parse(fs.readFileSync(f.models!, 'utf8')) as { models: RigModel[]; refs: [string, ViewRef][] };
 const manifest = JSON.parse(fs.readFileSync(path.join(f.work!, 'manifest.json'), 'utf8')) as { keyframes: { index: number; frame: number }[] };
 const truth = JSON.parse(fs.readFileSync(path.join(f.walk!, 'walk.path.json'), 'utf8')) as { frames: { x: number; y: number }[] };
 const frameOf = new Map(manifest.keyframes.map((k) => [k.index, k.frame]));
+
+if (f.explain) {
+  // Each model (a window's view direction, or a piece of it): its keyframes and direction; then every pair of models
+  // sharing keyframes, and whether the merge's fit takes them together.
+  const refs = new Map(kept.refs);
+  const own = kept.models.map((m) => sightingsOf(m, refs));
+  own.forEach((s, i) => {
+    const ks = [...s.keys()].sort((a, b) => a - b);
+    const yaws = [...new Set(kept.models[i].images.map((im) => refs.get(im.name)?.yawDeg))].join('/');
+    console.log(`model ${i}: ${ks.length} keyframes ${ks[0]}–${ks[ks.length - 1]}, views at yaw ${yaws}`);
+  });
+  const opts = { ...DEFAULT_MERGE_OPTIONS, ...JSON.parse(f.merge!) };
+  for (let i = 0; i < own.length; i++) {
+    for (let j = i + 1; j < own.length; j++) {
+      const shared = [...own[i].keys()].filter((k) => own[j].has(k));
+      if (!shared.length) continue;
+      const fit = alignSightings(own[j], own[i], opts);
+      console.log(`  ${i} ~ ${j}: ${shared.length} shared (${Math.min(...shared)}–${Math.max(...shared)}) → ${fit ? `joined by ${fit.shared.length}, scale ${fit.scale.toFixed(3)}` : 'not joined'}`);
+    }
+  }
+}
 
 const t0 = performance.now();
 const clusters = mergeRigModels(kept.models, new Map(kept.refs), { ...DEFAULT_MERGE_OPTIONS, ...JSON.parse(f.merge!) }, { ...DEFAULT_REFINE_OPTIONS, ...JSON.parse(f.refine!) });
