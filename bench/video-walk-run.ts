@@ -13,7 +13,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { EtaSample } from '../core/src/video-eta.js';
 import { processVideo } from '../workers/src/video/process.js';
-import { reconstruct } from '../workers/src/video/reconstruct.js';
+import { reconstruct, type Cluster } from '../workers/src/video/reconstruct.js';
 import { projectCluster } from '../workers/src/video/projection.js';
 import { shapeErrors } from './shape-error.js';
 import { decodePly } from '../workers/src/video/ply.js';
@@ -39,6 +39,8 @@ export interface WalkRun {
    * true place), projected again — the placement and the rooms still unsure and misplaced in silence then.
    */
   withSuggested?: { meanM: number; p95M: number; unsure: number; silent: number };
+  /** A walk that took the stairs: its segments as the reconstruction split them, keyframes laid on the wrong floor, and kept apart as stairs. */
+  floors?: { segments: string; wrongFloor: number; stairs: number };
   /** Windows the walk was mapped in (submaps.ts). */
   submaps?: number;
   /** Wall time of each step and of the projection, ms. */
@@ -83,6 +85,67 @@ export function treeRss(): number {
   }
 }
 
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const p95 = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))];
+};
+
+/** What the user gets on one sheet: rooms, their distances to where the walk truly was, unsure and silent ones, and again with the suggested third control point. */
+interface Judged {
+  rooms: number;
+  off: number[];
+  shape: number[];
+  unsure: number;
+  silent: number;
+  withSuggested?: { off: number[]; unsure: number; silent: number };
+}
+
+/**
+ * One cluster proposed on the plan `planName` (walk.plan, walk.plan-0, …) with its first and last keyframes pinned
+ * where the walk truly was, judged against the truth; then with the third control point the projection asks for.
+ */
+async function judgeOnSheet(walk: CachedWalk, cluster: Cluster, planName: string, frames: { x: number; y: number }[], loops: { a: number; b: number }[]): Promise<Judged> {
+  const plan = JSON.parse(fs.readFileSync(path.join(walk.dir, `${planName}.json`), 'utf8')) as PlanJson;
+  const poses = [...cluster.path].sort((a, b) => a.frame - b.frame);
+  const toSheet = (frame: number): [number, number] => [plan.origin.px + frames[frame].x * plan.pxPerMetre, plan.origin.py - frames[frame].y * plan.pxPerMetre];
+  const { data: grey, info } = await sharp(path.join(walk.dir, `${planName}.png`)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const sheetPlan = { width: info.width, height: info.height, grey: new Uint8Array(grey.buffer, grey.byteOffset, grey.length), scale: 1 };
+  const points = decodePly(fs.readFileSync(cluster.plyPath)).xyz;
+  const project = (extra: number[]) =>
+    projectCluster({
+      plan: sheetPlan,
+      points,
+      path: poses,
+      sheet: { width: plan.imageWidth, height: plan.imageHeight },
+      // The loop closures, as the projection job reads them from reconstruction.json.
+      loops: loops.map((l) => ({ a: l.a, b: l.b })),
+      controls: [poses[0], ...extra.map((k) => poses.find((q) => q.keyframe === k)!), poses[poses.length - 1]].map((q) => ({ keyframe: q.keyframe, sheet: toSheet(q.frame) })),
+    });
+  /** Each room's distance to where the walk truly was, how many are flagged unsure, and how many are off in silence. */
+  const judge = (proj: ReturnType<typeof projectCluster>) => {
+    const placed = proj.rooms.map((q): [number, number] => [(q.x - plan.origin.px) / plan.pxPerMetre, (plan.origin.py - q.y) / plan.pxPerMetre]);
+    const real = proj.rooms.map((q): [number, number] => [frames[q.frame].x, frames[q.frame].y]);
+    const off = placed.map((p, i) => Math.hypot(p[0] - real[i][0], p[1] - real[i][1]));
+    const flagged = new Set(proj.confidence?.unsure ?? []);
+    const threshold = proj.confidence?.thresholdM ?? 0.3;
+    return { placed, real, off, unsure: flagged.size, silent: proj.rooms.filter((q, i) => off[i] > threshold && !flagged.has(q.keyframe)).length };
+  };
+  const proj = project([]);
+  if (proj.rooms.length < 2) return { rooms: proj.rooms.length, off: [], shape: [], unsure: 0, silent: 0 };
+  const first = judge(proj);
+  const suggested = proj.confidence?.suggested;
+  const again = suggested !== null && suggested !== undefined ? judge(project([suggested])) : undefined;
+  return {
+    rooms: proj.rooms.length,
+    off: first.off,
+    shape: shapeErrors(first.placed, first.real),
+    unsure: first.unsure,
+    silent: first.silent,
+    ...(again ? { withSuggested: { off: again.off, unsure: again.unsure, silent: again.silent } } : {}),
+  };
+}
+
 interface PlanJson {
   pxPerMetre: number;
   origin: { px: number; py: number };
@@ -108,63 +171,36 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
     const t1 = performance.now();
     const rec = await reconstruct(work, record(steps['generate-ply'], t1));
     const t2 = performance.now();
-    // The rooms proposed on the sheet: the largest cluster with the start and end pinned where the walk really was.
-    const truth = JSON.parse(fs.readFileSync(walk.pathJson, 'utf8')) as { frames: { x: number; y: number }[] };
-    const plan = JSON.parse(fs.readFileSync(path.join(walk.dir, 'walk.plan.json'), 'utf8')) as PlanJson;
-    const main = [...rec.clusters].sort((a, b) => b.path.length - a.path.length)[0];
-    let rooms = 0;
+    // The rooms proposed on the sheet: the largest cluster with the start and end pinned where the walk really was; on
+    // a walk that took the stairs, each floor segment on its own storey's plan with its own start and end pinned.
+    const truth = JSON.parse(fs.readFileSync(walk.pathJson, 'utf8')) as { frames: { x: number; y: number; level?: number | 'stairs' }[] };
+    const levelled = rec.clusters.filter((c) => c.level);
+    const proposed = levelled.length
+      ? levelled.filter((c) => c.level!.kind === 'floor' && c.path.length >= 2).map((c) => ({ cluster: c, plan: `walk.plan-${c.level!.floor}` }))
+      : [...rec.clusters].sort((a, b) => b.path.length - a.path.length).slice(0, 1).filter((c) => c.path.length >= 2).map((c) => ({ cluster: c, plan: 'walk.plan' }));
+    const judged = [];
+    for (const { cluster, plan } of proposed) judged.push(await judgeOnSheet(walk, cluster, plan, truth.frames, rec.loops ?? []));
+    const rooms = judged.reduce((n, j) => n + j.rooms, 0);
+    const all = judged.flatMap((j) => j.off);
     let placement: WalkRun['placement'];
-    let unsure: number | undefined;
-    let silent: number | undefined;
     let withSuggested: WalkRun['withSuggested'];
-    if (main && main.path.length >= 2) {
-      const poses = [...main.path].sort((a, b) => a.frame - b.frame);
-      const toSheet = (frame: number): [number, number] => [plan.origin.px + truth.frames[frame].x * plan.pxPerMetre, plan.origin.py - truth.frames[frame].y * plan.pxPerMetre];
-      const { data: grey, info } = await sharp(path.join(walk.dir, 'walk.plan.png')).greyscale().raw().toBuffer({ resolveWithObject: true });
-      const sheetPlan = { width: info.width, height: info.height, grey: new Uint8Array(grey.buffer, grey.byteOffset, grey.length), scale: 1 };
-      const points = decodePly(fs.readFileSync(main.plyPath)).xyz;
-      const project = (extra: number[]) =>
-        projectCluster({
-          plan: sheetPlan,
-          points,
-          path: poses,
-          sheet: { width: plan.imageWidth, height: plan.imageHeight },
-          // The loop closures, as the projection job reads them from reconstruction.json.
-          loops: (rec.loops ?? []).map((l) => ({ a: l.a, b: l.b })),
-          controls: [poses[0], ...extra.map((k) => poses.find((q) => q.keyframe === k)!), poses[poses.length - 1]].map((q) => ({ keyframe: q.keyframe, sheet: toSheet(q.frame) })),
-        });
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      /** Each room's distance to where the walk truly was, how many are flagged unsure, and how many are off in silence. */
-      const judge = (proj: ReturnType<typeof projectCluster>) => {
-        const placed = proj.rooms.map((q): [number, number] => [(q.x - plan.origin.px) / plan.pxPerMetre, (plan.origin.py - q.y) / plan.pxPerMetre]);
-        const real = proj.rooms.map((q): [number, number] => [truth.frames[q.frame].x, truth.frames[q.frame].y]);
-        const off = placed.map((p, i) => Math.hypot(p[0] - real[i][0], p[1] - real[i][1]));
-        const flagged = new Set(proj.confidence?.unsure ?? []);
-        const threshold = proj.confidence?.thresholdM ?? 0.3;
-        const errors = [...off].sort((a, b) => a - b);
-        return {
-          placed,
-          real,
-          meanM: mean(errors),
-          p95M: errors[Math.min(errors.length - 1, Math.floor(0.95 * errors.length))],
-          unsure: flagged.size,
-          silent: proj.rooms.filter((q, i) => off[i] > threshold && !flagged.has(q.keyframe)).length,
-        };
-      };
-      const proj = project([]);
-      rooms = proj.rooms.length;
-      if (proj.rooms.length >= 2) {
-        const first = judge(proj);
-        placement = { meanM: first.meanM, p95M: first.p95M, shapeM: mean(shapeErrors(first.placed, first.real)) };
-        unsure = first.unsure;
-        silent = first.silent;
-        const suggested = proj.confidence?.suggested;
-        if (suggested !== null && suggested !== undefined) {
-          const again = judge(project([suggested]));
-          withSuggested = { meanM: again.meanM, p95M: again.p95M, unsure: again.unsure, silent: again.silent };
-        }
+    if (all.length >= 2) {
+      placement = { meanM: mean(all), p95M: p95(all), shapeM: mean(judged.flatMap((j) => j.shape)) };
+      const again = judged.flatMap((j) => j.withSuggested?.off ?? j.off);
+      if (judged.some((j) => j.withSuggested)) {
+        withSuggested = { meanM: mean(again), p95M: p95(again), unsure: judged.reduce((n, j) => n + (j.withSuggested ?? j).unsure, 0), silent: judged.reduce((n, j) => n + (j.withSuggested ?? j).silent, 0) };
       }
     }
+    const unsure = all.length >= 2 ? judged.reduce((n, j) => n + j.unsure, 0) : undefined;
+    const silent = all.length >= 2 ? judged.reduce((n, j) => n + j.silent, 0) : undefined;
+    // Floors: segments, keyframes laid on a floor they were not on (the truth's level), keyframes kept apart as stairs.
+    const floors = levelled.length
+      ? {
+          segments: levelled.map((c) => (c.level!.kind === 'floor' ? `floor ${c.level!.floor} (${c.path.length})` : `stairs (${c.path.length})`)).join(', '),
+          wrongFloor: levelled.filter((c) => c.level!.kind === 'floor').reduce((n, c) => n + c.path.filter((p) => typeof truth.frames[p.frame].level === 'number' && truth.frames[p.frame].level !== c.level!.floor).length, 0),
+          stairs: levelled.filter((c) => c.level!.kind === 'stairs').reduce((n, c) => n + c.path.length, 0),
+        }
+      : undefined;
     const t3 = performance.now();
     return {
       keyframes: manifest.keyframes.length,
@@ -174,6 +210,7 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
       unsure,
       silent,
       withSuggested,
+      floors,
       submaps: rec.stats.submaps,
       ms: { process: t1 - t0, 'generate-ply': t2 - t1, project: t3 - t2, total: t3 - t0 },
       cpuSeconds: cpuSeconds() - c0,

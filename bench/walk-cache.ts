@@ -4,7 +4,8 @@
  * (a changed generator makes a new one). Generating a minute of 1920 × 960
  * video takes minutes on 2 cores, so benches share these folders.
  *
- *   npx tsx bench/walk-cache.ts --seconds 60 [--seed 1] [--hard]   (makes one ahead of a bench)
+ *   npx tsx bench/walk-cache.ts --seconds 60 [--seed 1] [--hard] [--building]   (makes one ahead of a bench; --building: the
+ *   two-storey site with stairs, whose whole route is --seconds 735)
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -31,6 +32,8 @@ export interface WalkSpec {
   fps?: number;
   /** The walk as real capture makes it (hardWalk): plainer walls, noise, blur, light swings, people, stops, a turn round. */
   hard?: boolean;
+  /** The two-storey site with stairs (test/fixtures/walk-video building layout) instead of the one-storey loop. */
+  building?: boolean;
 }
 
 /**
@@ -58,22 +61,22 @@ function generatorHash(): string {
 
 /** The walk of `spec`, generated into the cache when it is not there yet. */
 export async function cachedWalk(spec: WalkSpec): Promise<CachedWalk> {
-  const { seconds, seed = 1, width = 1920, fps = 30, hard = false } = spec;
-  const dir = path.join(walkCacheDir(), `walk-${seconds}s-${width}-seed${seed}${hard ? '-hard' : ''}-${generatorHash()}`);
+  const { seconds, seed = 1, width = 1920, fps = 30, hard = false, building = false } = spec;
+  const dir = path.join(walkCacheDir(), `walk-${seconds}s-${width}-seed${seed}${building ? '-building' : ''}${hard ? '-hard' : ''}-${generatorHash()}`);
   const video = path.join(dir, 'walk.mp4');
   const pathJson = path.join(dir, 'walk.path.json');
   if (fs.existsSync(video) && fs.existsSync(pathJson)) return { dir, video, pathJson, generatedIn: 'reused' };
   // Made beside the final folder and renamed in: a generation stopped half-way is never taken for a walk.
   const tmp = `${dir}.part-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
-  const g = await generateWalk({ kind: '360', seconds, width, height: width / 2, fps, seed, outDir: tmp, ...(hard ? hardWalk(seconds) : {}) });
+  const g = await generateWalk({ kind: '360', seconds, width, height: width / 2, fps, seed, outDir: tmp, ...(building ? { layout: 'building' as const } : {}), ...(hard ? hardWalk(seconds) : {}) });
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmp, dir);
   return { dir, video, pathJson, generatedIn: `generated in ${(g.ms / 1000).toFixed(0)} s` };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string' }, seed: { type: 'string' }, hard: { type: 'boolean', default: false } } });
-  const w = await cachedWalk({ seconds: Number(values.seconds ?? 60), seed: Number(values.seed ?? 1), hard: values.hard });
+  const { values } = parseArgs({ options: { seconds: { type: 'string' }, seed: { type: 'string' }, hard: { type: 'boolean', default: false }, building: { type: 'boolean', default: false } } });
+  const w = await cachedWalk({ seconds: Number(values.seconds ?? 60), seed: Number(values.seed ?? 1), hard: values.hard, building: values.building });
   console.log(`${w.dir}: ${w.generatedIn}`);
 }

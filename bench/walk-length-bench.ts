@@ -33,13 +33,17 @@ import { loadAverage, machine } from './machine.js';
 import { appendResults, runDate } from './results.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values: flags } = parseArgs({ options: { minutes: { type: 'string', default: '1,5' }, 'no-record': { type: 'boolean', default: false }, seed: { type: 'string', default: '1' }, hard: { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({ options: { minutes: { type: 'string', default: '1,5' }, 'no-record': { type: 'boolean', default: false }, seed: { type: 'string', default: '1' }, hard: { type: 'boolean', default: false }, building: { type: 'boolean', default: false } } });
 const ROWS = path.join(ROOT, '.data/walk-length-bench/rows.json');
 
 interface Row {
   seconds: number;
   /** The hard walk (bench/walk-cache.ts hardWalk): plain walls, noise, blur, light swings, people, stops, a turn round. */
   hard?: boolean;
+  /** The two-storey site with stairs (--building; test/fixtures/walk-video building layout). */
+  building?: boolean;
+  /** Its floor segments, keyframes laid on the wrong floor, keyframes kept apart as stairs. */
+  floors?: { segments: string; wrongFloor: number; stairs: number };
   date: string;
   load: { before: string; after: string };
   keyframes: number;
@@ -61,18 +65,20 @@ interface Row {
 const readRows = (): Row[] => (fs.existsSync(ROWS) ? (JSON.parse(fs.readFileSync(ROWS, 'utf8')) as Row[]) : []);
 
 function table(rows: Row[]): string {
-  const key = (r: Row) => `${r.hard ? 'hard' : 'textured'} ${r.seconds}`;
+  const key = (r: Row) => `${r.building ? 'building ' : ''}${r.hard ? 'hard' : 'textured'} ${r.seconds}`;
   const newest = new Map<string, Row>();
   for (const r of rows) newest.set(key(r), r);
-  const sorted = [...newest.values()].sort((a, b) => Number(!!a.hard) - Number(!!b.hard) || a.seconds - b.seconds);
+  const sorted = [...newest.values()].sort((a, b) => Number(!!a.building) - Number(!!b.building) || Number(!!a.hard) - Number(!!b.hard) || a.seconds - b.seconds);
   const perMin = (r: Row) => r.wallS / (r.seconds / 60);
   const cpuPerMin = (r: Row) => r.cpuS / (r.seconds / 60);
   const lines = sorted.map((r) => {
-    const one = newest.get(key({ ...r, seconds: 60 }));
-    return `| ${r.seconds / 60} min${r.hard ? ', hard' : ''} | ${r.keyframes} (${r.placed} placed, ${r.rooms} rooms proposed) | ${r.wallS.toFixed(0)} s (keyframes ${r.processS.toFixed(0)} s, COLMAP ${r.plyS.toFixed(0)} s) | ${(r.wallS / r.seconds).toFixed(2)}× | ${cpuPerMin(r).toFixed(0)} CPU-s | ${r.peakRssMb.toFixed(0)} MB | ${r.placement ? `${r.placement.meanM.toFixed(2)} / ${r.placement.p95M.toFixed(2)} m${r.placement.shapeM !== undefined ? ` (shape ${r.placement.shapeM.toFixed(2)} m)` : ''}, ${r.unsure ?? 0} unsure${r.silent !== undefined ? `, ${r.silent} off > 0.3 m in silence` : ''}` : '—'} | ${r.withSuggested ? `${r.withSuggested.meanM.toFixed(2)} / ${r.withSuggested.p95M.toFixed(2)} m, ${r.withSuggested.unsure} unsure, ${r.withSuggested.silent} in silence` : '—'} | ${r.submaps ?? '—'} | ${one ? `${(perMin(r) / perMin(one)).toFixed(2)}× wall, ${(cpuPerMin(r) / cpuPerMin(one)).toFixed(2)}× CPU` : '—'} | ${r.load.before} → ${r.load.after} (${r.date}) | ${r.phases} |`;
+    // The building is compared with the one-storey minute of the same texture (it has no walk of a minute of its own).
+    const one = newest.get(key({ ...r, building: false, seconds: 60 }));
+    const floors = r.floors ? ` (segments: ${r.floors.segments}; ${r.floors.wrongFloor} keyframes on the wrong floor, ${r.floors.stairs} kept apart as stairs)` : r.building ? ' (not split into floors)' : '';
+    return `| ${+(r.seconds / 60).toFixed(2)} min${r.building ? ', two-storey building with stairs' : ''}${r.hard ? ', hard' : ''}${floors} | ${r.keyframes} (${r.placed} placed, ${r.rooms} rooms proposed) | ${r.wallS.toFixed(0)} s (keyframes ${r.processS.toFixed(0)} s, COLMAP ${r.plyS.toFixed(0)} s) | ${(r.wallS / r.seconds).toFixed(2)}× | ${cpuPerMin(r).toFixed(0)} CPU-s | ${r.peakRssMb.toFixed(0)} MB | ${r.placement ? `${r.placement.meanM.toFixed(2)} / ${r.placement.p95M.toFixed(2)} m${r.placement.shapeM !== undefined ? ` (shape ${r.placement.shapeM.toFixed(2)} m)` : ''}, ${r.unsure ?? 0} unsure${r.silent !== undefined ? `, ${r.silent} off > 0.3 m in silence` : ''}` : '—'} | ${r.withSuggested ? `${r.withSuggested.meanM.toFixed(2)} / ${r.withSuggested.p95M.toFixed(2)} m, ${r.withSuggested.unsure} unsure, ${r.withSuggested.silent} in silence` : '—'} | ${r.submaps ?? '—'} | ${one ? `${(perMin(r) / perMin(one)).toFixed(2)}× wall, ${(cpuPerMin(r) / cpuPerMin(one)).toFixed(2)}× CPU` : '—'} | ${r.load.before} → ${r.load.after} (${r.date}) | ${r.phases} |`;
   });
   return [
-    '| Walk | Keyframes | Upload accepted → rooms proposed | × walk | CPU per minute of walk | Peak RSS (process + tools) | Placement, start and end pinned: mean / 95th percentile (shape: the mean after the best fit over every room, the pins left out), rooms flagged unsure, rooms off by more than the 0.3 m threshold not flagged | With the suggested third control point: mean / 95th percentile, unsure, in silence | Windows mapped (submaps) | Cost per minute vs the 1-minute walk (of the same kind) | Load average before → after (1, 5, 15 min) | Stages (wall) |',
+    '| Walk | Keyframes | Upload accepted → rooms proposed | × walk | CPU per minute of walk | Peak RSS (process + tools) | Placement, start and end pinned: mean / 95th percentile (shape: the mean after the best fit over every room, the pins left out), rooms flagged unsure, rooms off by more than the 0.3 m threshold not flagged | With the suggested third control point: mean / 95th percentile, unsure, in silence | Windows mapped (submaps) | Cost per minute vs the 1-minute walk (of the same kind; for the building, the one-storey minute) | Load average before → after (1, 5, 15 min) | Stages (wall) |',
     '| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | --- | --- | --- |',
     ...lines,
   ].join('\n');
@@ -81,7 +87,7 @@ function table(rows: Row[]): string {
 const seed = Number(flags.seed);
 for (const minutes of flags.minutes!.split(',').map(Number).filter((m) => m > 0)) {
   const seconds = Math.round(minutes * 60);
-  const walk = await cachedWalk({ seconds, seed, hard: flags.hard });
+  const walk = await cachedWalk({ seconds, seed, hard: flags.hard, building: flags.building });
   console.log(`${minutes} min walk: ${walk.generatedIn}; running the pipeline …`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sitewalk-walk-length-'));
   const before = loadAverage();
@@ -92,6 +98,7 @@ for (const minutes of flags.minutes!.split(',').map(Number).filter((m) => m > 0)
     const row: Row = {
       seconds,
       ...(flags.hard ? { hard: true } : {}),
+      ...(flags.building ? { building: true, floors: run.floors } : {}),
       date: runDate(),
       load: { before, after },
       keyframes: run.keyframes,
