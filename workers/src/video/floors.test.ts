@@ -61,4 +61,26 @@ describe('splitFloors', () => {
     expect(parts[2].poses.map((p) => p.keyframe)).toEqual(parts[2].segment.keyframes);
     expect(splitClusterByFloor(poses.slice(0, 30), xyz, rgb, up)[0].xyz).toBe(xyz);
   });
+
+  it('lays a walk that comes back down to its start as one ground floor, the two flights apart', () => {
+    const poses = walk([
+      { n: 30, rise: 0, dir: [1, 0] },
+      { n: 10, rise: 0.3, dir: [0, 1] },
+      { n: 30, rise: 0, dir: [-1, 0] },
+      { n: 10, rise: -0.3, dir: [0, -1] },
+      { n: 12, rise: 0, dir: [1, 0] },
+    ]);
+    const world: Vec3[] = [[2, 1, 0], [5, 2, 2.7], [3, 4, 3], [6, 1, 5.7]];
+    const parts = splitClusterByFloor(poses, new Float32Array(world.flatMap(toModel)), new Uint8Array(12), up);
+    expect(parts.map((p) => `${p.segment.kind}${p.segment.floor ?? ''}`)).toEqual(['floor0', 'stairs', 'floor1', 'stairs']);
+    // The ground floor: the walk's first 30-odd keyframes and its last 12-odd, in walking order, with the ground floor's points.
+    const ground = parts[0].poses.map((p) => p.keyframe);
+    expect(ground).toEqual([...ground].sort((a, b) => a - b));
+    expect(ground).toContain(0);
+    expect(ground).toContain(poses.length - 1);
+    expect(ground.length).toBeGreaterThan(38);
+    expect(parts[0].xyz.length).toBe(6);
+    // Every keyframe in exactly one part.
+    expect(parts.flatMap((p) => p.poses.map((q) => q.keyframe)).sort((a, b) => a - b)).toEqual(poses.map((p) => p.keyframe));
+  });
 });

@@ -115,22 +115,37 @@ export interface FloorPart<P extends FloorPose> {
 }
 
 /**
- * A merged cluster cut by floor: each segment keeps its own keyframes and
- * the points of its storey — from 0.6 of a storey below its cameras to 0.4
+ * A merged cluster cut by floor: each storey keeps its own keyframes —
+ * every stretch the walk spent on it, so a walk that comes back down to
+ * where it started is one ground floor, laid on its sheet by one pair of
+ * control points (the stretches are in the same frame already) — and the
+ * points of its storey, from 0.6 of a storey below its cameras to 0.4
  * above (the floor under them to the ceiling over them), the storey's
- * height being the smallest climb — so that each floor is laid on its own
- * sheet by its own walls. A walk on one storey is returned whole.
+ * height being the smallest climb, so that each floor is laid on its own
+ * sheet by its own walls. Each flight of stairs is a part of its own. A
+ * walk on one storey is returned whole.
  */
 export function splitClusterByFloor<P extends FloorPose>(poses: P[], xyz: Float32Array, rgb: Uint8Array, up: Vec3, options: Partial<FloorOptions> = {}): FloorPart<P>[] {
   const segments = splitFloors(poses, up, options);
   if (segments.length <= 1) return segments.map((segment) => ({ segment, poses, xyz, rgb }));
   const u = unit(up);
   const byKeyframe = new Map(poses.map((p) => [p.keyframe, p]));
+  const heightOf = (k: number) => dot(u, byKeyframe.get(k)!.centre);
   const floors = segments.filter((s) => s.kind === 'floor');
   const levels = [...new Set(floors.map((s) => s.floor!))].map((f) => median(floors.filter((s) => s.floor === f).map((s) => s.height))).sort((a, b) => a - b);
   const storey = levels.length > 1 ? Math.min(...levels.slice(1).map((l, i) => l - levels[i])) : Math.abs(segments.reduce((m, s) => Math.max(m, s.height), -Infinity) - segments.reduce((m, s) => Math.min(m, s.height), Infinity));
-  return segments.map((segment) => {
-    const hs = segment.keyframes.map((k) => dot(u, byKeyframe.get(k)!.centre));
+  // One part per storey (its stretches joined, in walking order, where the first of them was) and per flight.
+  const parts: FloorSegment[] = [];
+  for (const s of segments) {
+    const same = s.kind === 'floor' ? parts.find((p) => p.kind === 'floor' && p.floor === s.floor) : undefined;
+    if (!same) parts.push({ ...s, keyframes: [...s.keyframes] });
+    else {
+      same.keyframes.push(...s.keyframes);
+      same.height = median(same.keyframes.map(heightOf));
+    }
+  }
+  return parts.map((segment) => {
+    const hs = segment.keyframes.map(heightOf);
     const lo = Math.min(...hs) - 0.6 * storey;
     const hi = Math.max(...hs) + 0.4 * storey;
     const keep: number[] = [];
