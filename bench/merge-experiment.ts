@@ -31,8 +31,7 @@ if (f.explain) {
   const own = kept.models.map((m) => sightingsOf(m, refs));
   own.forEach((s, i) => {
     const ks = [...s.keys()].sort((a, b) => a - b);
-    const yaws = [...new Set(kept.models[i].images.map((im) => refs.get(im.name)?.yawDeg))].join('/');
-    console.log(`model ${i}: ${ks.length} keyframes ${ks[0]}–${ks[ks.length - 1]}, views at yaw ${yaws}`);
+    console.log(`model ${i}${kept.models[i].source ? ` (${kept.models[i].source})` : ''}: ${ks.length} keyframes ${ks[0]}–${ks[ks.length - 1]}`);
   });
   const opts = { ...DEFAULT_MERGE_OPTIONS, ...JSON.parse(f.merge!) };
   for (let i = 0; i < own.length; i++) {

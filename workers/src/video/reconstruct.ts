@@ -7,6 +7,7 @@ import { matToQuat, type Vec3 } from './linear-algebra.js';
 import { DEFAULT_LOOP_OPTIONS, findLoopPairs, panoramaOf, type LoopOptions, type LoopPair, type Panorama } from './loop-closure.js';
 import { DEFAULT_PAIR_OPTIONS, angleDiff, choosePairs, matchRuns, type PairOptions } from './pairs.js';
 import { DEFAULT_SUBMAP_OPTIONS, planSubmaps, type Anchor, type Submap, type SubmapOptions } from './submaps.js';
+import { DEFAULT_BRIDGE_OPTIONS, planBridges, type BridgeOptions } from './bridges.js';
 import sharp from 'sharp';
 import { splitClusterByFloor, type FloorSegment } from './floors.js';
 import { upFromRotations } from './projection.js';
@@ -50,7 +51,7 @@ export interface Reconstruction {
   unplaced: number[];
   /** Seconds per stage: wall clock, and CPU of this process and its tools. */
   timings: { wall: Record<string, number>; cpu: Record<string, number> };
-  stats: { pairs: number; viewsRegistered: number; viewsTotal: number; loopPairs?: number; submaps?: number };
+  stats: { pairs: number; viewsRegistered: number; viewsTotal: number; loopPairs?: number; submaps?: number; bridges?: number };
   /** Keyframe pairs found to show the same place on two passes of the walk (loop-closure.ts). */
   loops?: LoopPair[];
 }
@@ -81,6 +82,10 @@ export interface ReconstructOptions {
   loops: LoopOptions | false;
   /** Windows of a long walk mapped on their own (submaps.ts). */
   submaps: SubmapOptions;
+  /** Where the walk's clusters meet, a short stretch mapped again with `bridgeMapper` to tie them (bridges.ts; false: off). */
+  bridges: BridgeOptions | false;
+  /** `Mapper.*` options of a bridge over those of `mapper`. */
+  bridgeMapper: Record<string, string | number | boolean>;
   /** Benches only: a JSON file the models' placed views and the views' keyframes are written to, to try merges offline. */
   keepModels?: string;
   signal?: AbortSignal;
@@ -124,6 +129,10 @@ export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
   minClusterFrames: 3,
   loops: DEFAULT_LOOP_OPTIONS,
   submaps: DEFAULT_SUBMAP_OPTIONS,
+  bridges: DEFAULT_BRIDGE_OPTIONS,
+  // Half of COLMAP's 30 inliers to place a view and of its 100 for the first pair: enough to go through a door into
+  // a plain room that every direction's model stopped at, on a stretch short enough not to drift.
+  bridgeMapper: { abs_pose_min_num_inliers: 15, init_min_num_inliers: 50 },
 };
 
 /** Size of the grey equirectangular thumbnails the keyframes are recognised by (loop-closure.ts). */
@@ -194,10 +203,10 @@ async function mapSubmaps(
       onRegistered(done.reduce((sum, c) => sum + c.finished + c.current, 0), total);
     });
     const names = (await fsp.readdir(outputDir)).filter((m) => /^\d+$/.test(m)).sort((a, b) => Number(a) - Number(b));
-    return Promise.all(names.map((m) => readComponent(path.join(outputDir, m), path.join(outputDir, `txt-${m}`), o.opts.signal)));
+    return Promise.all(names.map(async (m) => ({ ...(await readComponent(path.join(outputDir, m), path.join(outputDir, `txt-${m}`), o.opts.signal)), source: `${path.basename(outputDir)}/${m}` })));
   };
   // As many mappers at once as there are directions: one submap's directions side by side, as before submaps.
-  const runs: PromiseSettledResult<{ images: ModelImage[]; points: ModelPoint[] }[]>[] = new Array(jobs.length);
+  const runs: PromiseSettledResult<RigModel[]>[] = new Array(jobs.length);
   let next = 0;
   await Promise.all(
     directions.map(async () => {
@@ -297,10 +306,30 @@ export async function reconstruct(
 
     const refs = new Map<string, ViewRef>();
     for (const k of manifest.keyframes) for (const v of k.views) refs.set(v.name, { keyframe: k.index, yawDeg: v.yawDeg });
+    let joined = mergeRigModels(models, refs);
+    // Where the walk goes from one cluster into another (a door into a plain room every direction stopped at), a short
+    // stretch around the break is mapped again with a lower threshold, and the clusters joined through it.
+    const bridges = opts.bridges ? planBridges(order, joined.filter((c) => c.poses.length >= opts.minClusterFrames).map((c) => c.poses.map((p) => p.keyframe)), opts.bridges) : [];
+    if (bridges.length) {
+      onProgress(95, `Joining the walk's pieces (${bridges.length} ${bridges.length === 1 ? 'break' : 'breaks'})`);
+      const bridgeModels = await mapSubmaps(
+        manifest,
+        bridges.map((keyframes) => ({ keyframes, anchors: [] })),
+        { database, imageDir, sparse: path.join(stage, 'bridges'), flat, opts: { ...opts, mapper: { ...opts.mapper, ...opts.bridgeMapper } } },
+        () => undefined,
+      ).catch((err: unknown) => {
+        // A bridge COLMAP cannot map leaves the clusters as they were; a cancelled job stops.
+        if (err instanceof ReconstructionFailed) return [];
+        throw err;
+      });
+      models.push(...bridgeModels.map((m) => ({ ...m, source: `bridge ${m.source}`, bridge: true })));
+      if (bridgeModels.length) joined = mergeRigModels(models, refs);
+      lap('bridges');
+    }
     // A walk that took the stairs: each storey (and the stairs) becomes a cluster of its own, laid on its own sheet.
     type Level = Cluster['level'];
-    if (opts.keepModels) await fsp.writeFile(opts.keepModels, JSON.stringify({ models: models.map((m) => ({ images: m.images, points: [] })), refs: [...refs] }));
-    const merged = mergeRigModels(models, refs)
+    if (opts.keepModels) await fsp.writeFile(opts.keepModels, JSON.stringify({ models: models.map((m) => ({ images: m.images, points: [], source: m.source, bridge: m.bridge })), refs: [...refs] }));
+    const merged = joined
       .flatMap((c): (MergedCluster & { level: Level })[] => {
         if (flat || c.poses.length < 2) return [{ ...c, level: undefined }];
         const parts = splitClusterByFloor(c.poses, c.xyz, c.rgb, upFromRotations(c.poses.map((p) => p.rotation)));
@@ -343,7 +372,7 @@ export async function reconstruct(
       clusters,
       unplaced: all.filter((i) => !placed.has(i)),
       timings: { wall: clock.wall, cpu: clock.cpu },
-      stats: { pairs: pairs.length, viewsRegistered, viewsTotal: nViews, loopPairs: loops.length, submaps: submaps.length },
+      stats: { pairs: pairs.length, viewsRegistered, viewsTotal: nViews, loopPairs: loops.length, submaps: submaps.length, bridges: bridges.length },
       loops,
     };
     await fsp.writeFile(path.join(outDir, 'reconstruction.json'), JSON.stringify({ ...result, clusters: clusters.map(({ path: _p, ...c }) => c) }, null, 1));

@@ -97,6 +97,28 @@ describe('joining the view directions of a walk (rig merge)', () => {
     expect(c.poses[17].views).toBe(1);
   });
 
+  it('joins two pieces of a walk through a bridge mapped over their break, keeping the pieces’ own places', () => {
+    const truth = walk(40);
+    // Every direction stopped at a door: keyframes 0–19 in one pair of models, 22–39 in another, 20 and 21 nowhere.
+    const pieces = [model(0, range(0, 20), IDENTITY), model(1, range(0, 20), IDENTITY), model(0, range(22, 40), FRAME_B), model(1, range(22, 40), FRAME_B)];
+    expect(mergeRigModels(pieces, refs(40)).map((c) => c.poses.length)).toEqual([20, 18]);
+    // The bridge over the break, mapped with a lower threshold: a few centimetres off here and there, with points of its own.
+    const rough = truth.map((p, k) => ({ ...p, centre: [p.centre[0] + (k % 2 ? 0.04 : -0.03), p.centre[1], p.centre[2]] as Vec3 }));
+    const bridge: RigModel = { ...model(0, range(8, 32), FRAME_C, rough, [[9, 9, 9]]), bridge: true };
+    const [c, ...rest] = mergeRigModels([...pieces, bridge], refs(40));
+    expect(rest).toEqual([]);
+    expect(c.poses.map((p) => p.keyframe)).toEqual(range(0, 40));
+    // Each keyframe within the bridge's few centimetres of where it was; the pieces' own places where they have one
+    // (keyframe 10: its two directions, not the bridge's view too), the bridge's only where neither placed the keyframe.
+    for (const p of c.poses) close(p.centre, truth[p.keyframe].centre, 1);
+    expect(c.poses[10].views).toBe(2);
+    expect(c.poses[20].views).toBe(1);
+    expect(c.poses[30].views).toBe(2);
+    expect(c.xyz.length).toBe(4 * 3);
+    // A bridge that ties nothing is no cluster of its own.
+    expect(mergeRigModels([model(0, range(0, 20), IDENTITY), { ...model(1, range(25, 40), FRAME_B), bridge: true }], refs(40)).map((x) => x.poses.length)).toEqual([20]);
+  });
+
   it('finds the similarity from keyframes both place, or none without enough of them spread out', () => {
     const a = sightingsOf(model(0, range(0, 40), IDENTITY), refs(40));
     const b = sightingsOf(model(2, range(0, 40), FRAME_B), refs(40));

@@ -26,6 +26,13 @@ export interface ViewRef {
 export interface RigModel {
   images: ModelImage[];
   points: ModelPoint[];
+  /** Where the model comes from (the mapper's folder and model number: `s0-v1/0`), for the benches' explanations. */
+  source?: string;
+  /**
+   * A bridge (bridges.ts): a short stretch mapped again with a lower threshold where the walk's clusters met. It ties
+   * models together; its places count only for keyframes no other model of its cluster places, and its points are left out.
+   */
+  bridge?: boolean;
 }
 
 /** A keyframe as one model places it. */
@@ -266,11 +273,13 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
   clusters = clusters.filter((c) => c.sightings.size > 0);
   const failed = new Set<string>();
   const key = (a: Working, b: Working) => `${a.models.join(',')}|${b.models.join(',')}`;
+  // The larger cluster's frame is kept; a bridge alone counts as none (its places are the rougher ones).
+  const size = (c: Working) => (c.models.some((m) => !models[m].bridge) ? c.sightings.size : 0);
   for (;;) {
     const candidates: { a: Working; b: Working; shared: number }[] = [];
     for (const a of clusters) {
       for (const b of clusters) {
-        if (a === b || a.sightings.size < b.sightings.size || (a.sightings.size === b.sightings.size && a.models[0] > b.models[0])) continue;
+        if (a === b || size(a) < size(b) || (size(a) === size(b) && a.models[0] > b.models[0])) continue;
         const shared = [...b.sightings.keys()].filter((k) => a.sightings.has(k)).length;
         if (shared >= opts.minShared && !failed.has(key(a, b))) candidates.push({ a, b, shared });
       }
@@ -305,16 +314,21 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
     if (c.models.length < 2) continue;
     const disagree = refineCluster(c, own, opts, refine);
     c.sightings = new Map();
-    for (const m of c.models) {
+    // The mapped models' places first; a bridge's only where none of them has one.
+    for (const m of [...c.models.filter((i) => !models[i].bridge), ...c.models.filter((i) => models[i].bridge)]) {
       const sim = c.sims.get(m)!;
+      const bridge = models[m].bridge;
+      const before = bridge ? new Set(c.sightings.keys()) : null;
       for (const [k, s] of own[m]) {
-        if (disagree.get(m)!.has(k)) continue;
+        if (disagree.get(m)!.has(k) || before?.has(k)) continue;
         c.sightings.set(k, [...(c.sightings.get(k) ?? []), moveSighting(sim, s)]);
       }
     }
     // A keyframe every model that places it disagrees on keeps the first one's place, as the greedy joining kept it.
     for (const m of c.models) for (const [k, s] of own[m]) if (!c.sightings.has(k)) c.sightings.set(k, [moveSighting(c.sims.get(m)!, s)]);
   }
+  // A bridge that joined nothing ties nothing: its keyframes are placed by the models it failed to join, or not at all.
+  clusters = clusters.filter((c) => c.models.some((m) => !models[m].bridge));
   clusters.sort((x, y) => y.sightings.size - x.sightings.size || x.models[0] - y.models[0]);
   const taken = new Set<number>();
   const merged = clusters.map((c) => {
@@ -324,12 +338,13 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
       taken.add(k);
       poses.push({ keyframe: k, centre: s.centre, rotation: s.rotation, views: s.views });
     }
-    // Every model's points in the cluster's frame, by its similarity.
-    const count = c.models.reduce((n, m) => n + models[m].points.length, 0);
+    // Every mapped model's points in the cluster's frame, by its similarity (a bridge's, mapped with a lower threshold, left out).
+    const mapped = c.models.filter((m) => !models[m].bridge);
+    const count = mapped.reduce((n, m) => n + models[m].points.length, 0);
     const xyz = new Float32Array(count * 3);
     const rgb = new Uint8Array(count * 3);
     let i = 0;
-    for (const m of c.models) {
+    for (const m of mapped) {
       const sim = c.sims.get(m)!;
       for (const p of models[m].points) {
         xyz.set(applySimilarity3(sim, p.xyz), i * 3);

@@ -1,0 +1,69 @@
+/**
+ * Bridges over the breaks of a walk's map (pure).
+ *
+ * COLMAP's mapper places a view only when at least `abs_pose_min_num_inliers`
+ * (30) of its features agree with points already mapped. Where the walk
+ * goes through a door into a plain room, every view direction can fall
+ * below that at once: each direction's model stops at the door and a new
+ * one starts behind it, the models on either side share a keyframe or
+ * none, and rig-merge.ts cannot tie them — the walk comes out as two
+ * clusters, the second laid on the sheet with control points of its own.
+ * Mapping the whole walk with a lower threshold ties them, but lets weak
+ * views in everywhere (measured on the hard 3-minute walk: one cluster
+ * instead of two, but 0.30 m placement instead of 0.06).
+ *
+ * So the walk is mapped as before, and only where two clusters meet along
+ * the walk is a short stretch around the break mapped again, on its own,
+ * with the lower threshold: a bridge. A bridge places keyframes of both
+ * sides, so rig-merge joins the clusters through it when it agrees with
+ * both; its own places count only where no other model has any.
+ */
+
+export interface BridgeOptions {
+  /** Keyframes of the walk taken on each side of a break. */
+  half: number;
+  /** Bridges at most (the breaks between the largest clusters first). */
+  max: number;
+}
+
+export const DEFAULT_BRIDGE_OPTIONS: BridgeOptions = { half: 16, max: 8 };
+
+/**
+ * The stretches of the walk to map again: `order` is the keyframes in
+ * walking order, `clusters` the keyframes of each cluster (keyframes in
+ * none are unplaced). Wherever the walk goes on from a keyframe of one
+ * cluster to the next placed keyframe of another, the `half` keyframes
+ * before the break and the `half` after (the unplaced between them too)
+ * are a bridge. Breaks closer than a bridge make one; at most `max`
+ * bridges, those whose smaller cluster is largest
+ * first (a long stretch cut off matters more than a stray keyframe).
+ */
+export function planBridges(order: number[], clusters: number[][], opts: BridgeOptions = DEFAULT_BRIDGE_OPTIONS): number[][] {
+  if (clusters.length < 2 || opts.max < 1 || opts.half < 1) return [];
+  const owner = new Map<number, number>();
+  clusters.forEach((ks, c) => ks.forEach((k) => owner.set(k, c)));
+  const breaks: { from: number; to: number; weight: number }[] = [];
+  let last: { pos: number; cluster: number } | null = null;
+  order.forEach((k, pos) => {
+    const c = owner.get(k);
+    if (c === undefined) return;
+    if (last && last.cluster !== c) {
+      const from = Math.max(0, last.pos - opts.half + 1);
+      const to = Math.min(order.length, pos + opts.half);
+      const weight = Math.min(clusters[last.cluster].length, clusters[c].length);
+      const previous = breaks[breaks.length - 1];
+      // The walk going back and forth over a break, or breaks closer than a bridge: one bridge over all of it.
+      if (previous && from <= previous.to) {
+        previous.to = Math.max(previous.to, to);
+        previous.weight = Math.max(previous.weight, weight);
+      } else breaks.push({ from, to, weight });
+    }
+    last = { pos, cluster: c };
+  });
+  return breaks
+    .map((b, i) => ({ ...b, i }))
+    .sort((a, b) => b.weight - a.weight || a.i - b.i)
+    .slice(0, opts.max)
+    .sort((a, b) => a.i - b.i)
+    .map((b) => order.slice(b.from, b.to));
+}
