@@ -67,3 +67,58 @@ export function planBridges(order: number[], clusters: number[][], opts: BridgeO
     .sort((a, b) => a.i - b.i)
     .map((b) => order.slice(b.from, b.to));
 }
+
+export interface LoopBridgeOptions {
+  /** Keyframes taken on each side of each end of the loop. */
+  half: number;
+  /** Loop bridges at most, spread along the walk. */
+  max: number;
+}
+
+export const DEFAULT_LOOP_BRIDGE_OPTIONS: LoopBridgeOptions = { half: 3, max: 4 };
+
+/** A stretch of the walk and, as anchors (submaps.ts), the stretch of the place it passes again. */
+export interface LoopBridge {
+  keyframes: number[];
+  anchors: { keyframe: number; turnDeg: number }[];
+}
+
+/**
+ * Bridges over the loops no model ties: a loop pair (loop-closure.ts) says
+ * the walk passed the same place twice, but when the pieces holding its two
+ * ends share no model, only the chain of bridges and windows between them
+ * says where one is against the other, and a short piece tied by a bridge at
+ * one end only (a start cut off at a door) can sit a few decimetres off. A
+ * loop bridge maps the few keyframes around one end with those around the
+ * other (the views looking the same way, the loop's turn taken into
+ * account), so that both places are in one model. `placedBy` gives, per
+ * mapped model, the keyframes it places; loops whose ends some model places
+ * both are tied already, and loops with an end no model places cannot be
+ * tied to anything.
+ */
+export function planLoopBridges(order: number[], loops: { a: number; b: number; turnDeg: number }[], placedBy: number[][], opts: LoopBridgeOptions = DEFAULT_LOOP_BRIDGE_OPTIONS): LoopBridge[] {
+  if (!loops.length || opts.max < 1) return [];
+  const position = new Map(order.map((k, i) => [k, i]));
+  const models = new Map<number, Set<number>>();
+  placedBy.forEach((ks, m) => ks.forEach((k) => models.set(k, (models.get(k) ?? new Set()).add(m))));
+  const untied = loops
+    .filter(({ a, b }) => {
+      const ma = models.get(a);
+      const mb = models.get(b);
+      if (!ma || !mb || position.get(a) === undefined || position.get(b) === undefined) return false;
+      for (const m of ma) if (mb.has(m)) return false;
+      return true;
+    })
+    .sort((x, y) => position.get(x.a)! - position.get(y.a)!);
+  const chosen = untied.length <= opts.max ? untied : Array.from({ length: opts.max }, (_, i) => untied[Math.floor(((i + 0.5) * untied.length) / opts.max)]);
+  const around = (k: number) => {
+    const p = position.get(k)!;
+    return order.slice(Math.max(0, p - opts.half), p + opts.half + 1);
+  };
+  return chosen.map(({ a, b, turnDeg }) => {
+    const keyframes = around(a);
+    const own = new Set(keyframes);
+    // Content at yaw Y in the other end is near yaw Y − turnDeg in this one (LoopPair's turn is from a to b).
+    return { keyframes, anchors: around(b).filter((k) => !own.has(k)).map((keyframe) => ({ keyframe, turnDeg: -turnDeg })) };
+  });
+}

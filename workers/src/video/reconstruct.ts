@@ -7,7 +7,7 @@ import { matToQuat, type Vec3 } from './linear-algebra.js';
 import { DEFAULT_LOOP_OPTIONS, findLoopPairs, panoramaOf, type LoopOptions, type LoopPair, type Panorama } from './loop-closure.js';
 import { DEFAULT_PAIR_OPTIONS, angleDiff, choosePairs, matchRuns, type PairOptions } from './pairs.js';
 import { DEFAULT_SUBMAP_OPTIONS, planSubmaps, type Anchor, type Submap, type SubmapOptions } from './submaps.js';
-import { DEFAULT_BRIDGE_OPTIONS, planBridges, type BridgeOptions } from './bridges.js';
+import { DEFAULT_BRIDGE_OPTIONS, DEFAULT_LOOP_BRIDGE_OPTIONS, planBridges, planLoopBridges, type BridgeOptions, type LoopBridgeOptions } from './bridges.js';
 import sharp from 'sharp';
 import { splitClusterByFloor, type FloorSegment } from './floors.js';
 import { upFromRotations } from './projection.js';
@@ -84,6 +84,8 @@ export interface ReconstructOptions {
   submaps: SubmapOptions;
   /** Where the walk's clusters meet, a short stretch mapped again with `bridgeMapper` to tie them (bridges.ts; false: off). */
   bridges: BridgeOptions | false;
+  /** The two ends of loops no model ties mapped together (bridges.ts planLoopBridges; false: off). */
+  loopBridges: LoopBridgeOptions | false;
   /** `Mapper.*` options of a bridge over those of `mapper`. */
   bridgeMapper: Record<string, string | number | boolean>;
   /** Benches only: a JSON file the models' placed views and the views' keyframes are written to, to try merges offline. */
@@ -130,6 +132,7 @@ export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
   loops: DEFAULT_LOOP_OPTIONS,
   submaps: DEFAULT_SUBMAP_OPTIONS,
   bridges: DEFAULT_BRIDGE_OPTIONS,
+  loopBridges: DEFAULT_LOOP_BRIDGE_OPTIONS,
   // Half of COLMAP's 30 inliers to place a view and of its 100 for the first pair: enough to go through a door into
   // a plain room that every direction's model stopped at, on a stretch short enough not to drift.
   bridgeMapper: { abs_pose_min_num_inliers: 15, init_min_num_inliers: 50 },
@@ -309,12 +312,18 @@ export async function reconstruct(
     let joined = mergeRigModels(models, refs);
     // Where the walk goes from one cluster into another (a door into a plain room every direction stopped at), a short
     // stretch around the break is mapped again with a lower threshold, and the clusters joined through it.
-    const bridges = opts.bridges ? planBridges(order, joined.filter((c) => c.poses.length >= opts.minClusterFrames).map((c) => c.poses.map((p) => p.keyframe)), opts.bridges) : [];
+    // And where the walk passed a place twice but no model holds both passes (a piece cut off at a door, tied to the
+    // rest at one end only), the two passes are mapped together.
+    const placedBy = models.map((m) => [...new Set(m.images.flatMap((i) => refs.get(i.name)?.keyframe ?? []))]);
+    const bridges: Submap[] = [
+      ...(opts.bridges ? planBridges(order, joined.filter((c) => c.poses.length >= opts.minClusterFrames).map((c) => c.poses.map((p) => p.keyframe)), opts.bridges) : []).map((keyframes) => ({ keyframes, anchors: [] })),
+      ...(opts.loopBridges && !flat ? planLoopBridges(order, loops, placedBy, opts.loopBridges) : []),
+    ];
     if (bridges.length) {
-      onProgress(95, `Joining the walk's pieces (${bridges.length} ${bridges.length === 1 ? 'break' : 'breaks'})`);
+      onProgress(95, `Joining the walk's pieces (${bridges.length} ${bridges.length === 1 ? 'bridge' : 'bridges'})`);
       const bridgeModels = await mapSubmaps(
         manifest,
-        bridges.map((keyframes) => ({ keyframes, anchors: [] })),
+        bridges,
         { database, imageDir, sparse: path.join(stage, 'bridges'), flat, opts: { ...opts, mapper: { ...opts.mapper, ...opts.bridgeMapper } } },
         () => undefined,
       ).catch((err: unknown) => {
