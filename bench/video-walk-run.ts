@@ -102,8 +102,9 @@ interface Judged {
 }
 
 /**
- * One cluster proposed on the plan `planName` (walk.plan, walk.plan-0, …) with its first and last keyframes pinned
- * where the walk truly was, judged against the truth; then with the third control point the projection asks for.
+ * One cluster proposed on the plan `planName` (walk.plan, walk.plan-0, …) with two keyframes pinned where the walk
+ * truly was (its first and last, or its first and the one furthest from it when the walk ends where it began),
+ * judged against the truth; then with the third control point the projection asks for.
  */
 async function judgeOnSheet(walk: CachedWalk, cluster: Cluster, planName: string, frames: { x: number; y: number }[], loops: { a: number; b: number }[]): Promise<Judged> {
   const plan = JSON.parse(fs.readFileSync(path.join(walk.dir, `${planName}.json`), 'utf8')) as PlanJson;
@@ -112,6 +113,12 @@ async function judgeOnSheet(walk: CachedWalk, cluster: Cluster, planName: string
   const { data: grey, info } = await sharp(path.join(walk.dir, `${planName}.png`)).greyscale().raw().toBuffer({ resolveWithObject: true });
   const sheetPlan = { width: info.width, height: info.height, grey: new Uint8Array(grey.buffer, grey.byteOffset, grey.length), scale: 1 };
   const points = decodePly(fs.readFileSync(cluster.plyPath)).xyz;
+  // The two control points a user would give: the walk's start and end — unless they are the same place (a storey
+  // entered and left by the same stairs, a walk that ends where it began), then the start and the room furthest from it.
+  const trueAt = (q: { frame: number }) => frames[q.frame];
+  const gap = (a: { frame: number }, b: { frame: number }) => Math.hypot(trueAt(a).x - trueAt(b).x, trueAt(a).y - trueAt(b).y);
+  const furthest = poses.reduce((best, q) => (gap(q, poses[0]) > gap(best, poses[0]) ? q : best), poses[0]);
+  const second = gap(poses[poses.length - 1], poses[0]) >= gap(furthest, poses[0]) / 4 ? poses[poses.length - 1] : furthest;
   const project = (extra: number[]) =>
     projectCluster({
       plan: sheetPlan,
@@ -120,7 +127,7 @@ async function judgeOnSheet(walk: CachedWalk, cluster: Cluster, planName: string
       sheet: { width: plan.imageWidth, height: plan.imageHeight },
       // The loop closures, as the projection job reads them from reconstruction.json.
       loops: loops.map((l) => ({ a: l.a, b: l.b })),
-      controls: [poses[0], ...extra.map((k) => poses.find((q) => q.keyframe === k)!), poses[poses.length - 1]].map((q) => ({ keyframe: q.keyframe, sheet: toSheet(q.frame) })),
+      controls: [poses[0], ...extra.map((k) => poses.find((q) => q.keyframe === k)!), second].map((q) => ({ keyframe: q.keyframe, sheet: toSheet(q.frame) })),
     });
   /** Each room's distance to where the walk truly was, how many are flagged unsure, and how many are off in silence. */
   const judge = (proj: ReturnType<typeof projectCluster>) => {
