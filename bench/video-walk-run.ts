@@ -141,6 +141,17 @@ async function judgeOnSheet(walk: CachedWalk, cluster: Cluster, planName: string
   const proj = project([]);
   if (proj.rooms.length < 2) return { rooms: proj.rooms.length, off: [], shape: [], unsure: 0, silent: 0 };
   const first = judge(proj);
+  // WALK_BENCH_DETAIL=dir: each room's error, flag and place along the walk, to see where rooms are off in silence.
+  if (process.env.WALK_BENCH_DETAIL) {
+    const flagged = new Set(proj.confidence?.unsure ?? []);
+    fs.mkdirSync(process.env.WALK_BENCH_DETAIL, { recursive: true });
+    fs.writeFileSync(
+      path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.json`),
+      JSON.stringify({ pins: [poses[0].keyframe, second.keyframe], confidence: proj.confidence, rooms: proj.rooms.map((q, i) => ({ keyframe: q.keyframe, frame: q.frame, off: first.off[i], unsure: flagged.has(q.keyframe), placed: first.placed[i], real: first.real[i] })) }),
+    );
+    fs.copyFileSync(cluster.plyPath, path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.ply`));
+    fs.writeFileSync(path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.path.json`), JSON.stringify(cluster.path));
+  }
   const suggested = proj.confidence?.suggested;
   const again = suggested !== null && suggested !== undefined ? judge(project([suggested])) : undefined;
   return {
