@@ -147,7 +147,7 @@ async function judgeOnSheet(walk: CachedWalk, cluster: Cluster, planName: string
     fs.mkdirSync(process.env.WALK_BENCH_DETAIL, { recursive: true });
     fs.writeFileSync(
       path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.json`),
-      JSON.stringify({ pins: [poses[0].keyframe, second.keyframe], confidence: proj.confidence, rooms: proj.rooms.map((q, i) => ({ keyframe: q.keyframe, frame: q.frame, off: first.off[i], unsure: flagged.has(q.keyframe), placed: first.placed[i], real: first.real[i] })) }),
+      JSON.stringify({ pins: [poses[0].keyframe, second.keyframe], loops, confidence: proj.confidence, rooms: proj.rooms.map((q, i) => ({ keyframe: q.keyframe, frame: q.frame, off: first.off[i], unsure: flagged.has(q.keyframe), placed: first.placed[i], real: first.real[i] })) }),
     );
     fs.copyFileSync(cluster.plyPath, path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.ply`));
     fs.writeFileSync(path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.path.json`), JSON.stringify(cluster.path));

@@ -203,8 +203,12 @@ function walkGraph(input: ConfidenceInput, o: ConfidenceOptions): { graph: Graph
     if (a === undefined || b === undefined) continue;
     const gap = Math.hypot(track[a][0] - track[b][0], track[a][1] - track[b][1]) / unitsPerMetre;
     if (gap <= o.loopGapM) {
-      graph[a].push({ to: b, w: o.loopM });
-      graph[b].push({ to: a, w: o.loopM });
+      // A loop is only as tight as its two passes agree: placed g apart, it ties them no better than (g / driftM)²
+      // metres of walk would. Counted as one metre whatever its gap, a chain of loops each a few decimetres apart tied
+      // the far end of a whole storey to its control points, and rooms a metre off passed for sure (the building bench).
+      const w = o.loopM + (gap / o.driftM) ** 2;
+      graph[a].push({ to: b, w });
+      graph[b].push({ to: a, w });
     } else {
       // The two passes saw the same place but were placed apart: one of them (which, unknown) is off.
       loopGap[a] = Math.max(loopGap[a], gap / 2);
