@@ -136,18 +136,17 @@ async function judgeOnSheet(walk: CachedWalk, cluster: Cluster, planName: string
     const off = placed.map((p, i) => Math.hypot(p[0] - real[i][0], p[1] - real[i][1]));
     const flagged = new Set(proj.confidence?.unsure ?? []);
     const threshold = proj.confidence?.thresholdM ?? 0.3;
-    return { placed, real, off, unsure: flagged.size, silent: proj.rooms.filter((q, i) => off[i] > threshold && !flagged.has(q.keyframe)).length };
+    return { placed, real, off, flagged, unsure: flagged.size, silent: proj.rooms.filter((q, i) => off[i] > threshold && !flagged.has(q.keyframe)).length };
   };
   const proj = project([]);
   if (proj.rooms.length < 2) return { rooms: proj.rooms.length, off: [], shape: [], unsure: 0, silent: 0 };
   const first = judge(proj);
   // WALK_BENCH_DETAIL=dir: each room's error, flag and place along the walk, to see where rooms are off in silence.
   if (process.env.WALK_BENCH_DETAIL) {
-    const flagged = new Set(proj.confidence?.unsure ?? []);
     fs.mkdirSync(process.env.WALK_BENCH_DETAIL, { recursive: true });
     fs.writeFileSync(
       path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.json`),
-      JSON.stringify({ pins: [poses[0].keyframe, second.keyframe], loops, confidence: proj.confidence, rooms: proj.rooms.map((q, i) => ({ keyframe: q.keyframe, frame: q.frame, off: first.off[i], unsure: flagged.has(q.keyframe), placed: first.placed[i], real: first.real[i] })) }),
+      JSON.stringify({ pins: [poses[0].keyframe, second.keyframe], loops, confidence: proj.confidence, rooms: proj.rooms.map((q, i) => ({ keyframe: q.keyframe, frame: q.frame, off: first.off[i], unsure: first.flagged.has(q.keyframe), placed: first.placed[i], real: first.real[i] })) }),
     );
     fs.copyFileSync(cluster.plyPath, path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.ply`));
     fs.writeFileSync(path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.path.json`), JSON.stringify(cluster.path));

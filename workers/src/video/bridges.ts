@@ -19,6 +19,8 @@
  * both; its own places count only where no other model has any.
  */
 
+import { spread, type Submap } from './submaps.js';
+
 export interface BridgeOptions {
   /** Keyframes of the walk taken on each side of a break. */
   half: number;
@@ -77,12 +79,6 @@ export interface LoopBridgeOptions {
 
 export const DEFAULT_LOOP_BRIDGE_OPTIONS: LoopBridgeOptions = { half: 3, max: 4 };
 
-/** A stretch of the walk and, as anchors (submaps.ts), the stretch of the place it passes again. */
-export interface LoopBridge {
-  keyframes: number[];
-  anchors: { keyframe: number; turnDeg: number }[];
-}
-
 /**
  * Bridges over the loops no model ties: a loop pair (loop-closure.ts) says
  * the walk passed the same place twice, but when the pieces holding its two
@@ -94,9 +90,10 @@ export interface LoopBridge {
  * account), so that both places are in one model. `placedBy` gives, per
  * mapped model, the keyframes it places; loops whose ends some model places
  * both are tied already, and loops with an end no model places cannot be
- * tied to anything.
+ * tied to anything. Each is a submap: the stretch around one end, and the
+ * stretch around the other as its anchors.
  */
-export function planLoopBridges(order: number[], loops: { a: number; b: number; turnDeg: number }[], placedBy: number[][], opts: LoopBridgeOptions = DEFAULT_LOOP_BRIDGE_OPTIONS): LoopBridge[] {
+export function planLoopBridges(order: number[], loops: { a: number; b: number; turnDeg: number }[], placedBy: number[][], opts: LoopBridgeOptions = DEFAULT_LOOP_BRIDGE_OPTIONS): Submap[] {
   if (!loops.length || opts.max < 1) return [];
   const position = new Map(order.map((k, i) => [k, i]));
   const models = new Map<number, Set<number>>();
@@ -110,7 +107,7 @@ export function planLoopBridges(order: number[], loops: { a: number; b: number; 
       return true;
     })
     .sort((x, y) => position.get(x.a)! - position.get(y.a)!);
-  const chosen = untied.length <= opts.max ? untied : Array.from({ length: opts.max }, (_, i) => untied[Math.floor(((i + 0.5) * untied.length) / opts.max)]);
+  const chosen = spread(untied, opts.max);
   const around = (k: number) => {
     const p = position.get(k)!;
     return order.slice(Math.max(0, p - opts.half), p + opts.half + 1);

@@ -22,15 +22,18 @@ function walk(legs: { n: number; rise: number; dir: [number, number] }[]): Floor
   return out;
 }
 
+/** Along the ground floor, up a flight, along the upper floor, down the flight and a little way on. */
+const UP_AND_BACK_DOWN = [
+  { n: 30, rise: 0, dir: [1, 0] as [number, number] },
+  { n: 10, rise: 0.3, dir: [0, 1] as [number, number] },
+  { n: 30, rise: 0, dir: [-1, 0] as [number, number] },
+  { n: 10, rise: -0.3, dir: [0, -1] as [number, number] },
+  { n: 12, rise: 0, dir: [1, 0] as [number, number] },
+];
+
 describe('splitFloors', () => {
   it('cuts a walk up the stairs and back into floors and stairs, the same storey twice numbered alike', () => {
-    const poses = walk([
-      { n: 30, rise: 0, dir: [1, 0] },
-      { n: 10, rise: 0.3, dir: [0, 1] },
-      { n: 30, rise: 0, dir: [-1, 0] },
-      { n: 10, rise: -0.3, dir: [0, -1] },
-      { n: 12, rise: 0, dir: [1, 0] },
-    ]);
+    const poses = walk(UP_AND_BACK_DOWN);
     const segments = splitFloors(poses, up);
     expect(segments.map((s) => `${s.kind}${s.floor ?? ''}`)).toEqual(['floor0', 'stairs', 'floor1', 'stairs', 'floor0']);
     // Every keyframe in exactly one segment, in walking order; the stairs hold about the stair keyframes.
@@ -63,13 +66,7 @@ describe('splitFloors', () => {
   });
 
   it('lays a walk that comes back down to its start as one ground floor, the two flights apart', () => {
-    const poses = walk([
-      { n: 30, rise: 0, dir: [1, 0] },
-      { n: 10, rise: 0.3, dir: [0, 1] },
-      { n: 30, rise: 0, dir: [-1, 0] },
-      { n: 10, rise: -0.3, dir: [0, -1] },
-      { n: 12, rise: 0, dir: [1, 0] },
-    ]);
+    const poses = walk(UP_AND_BACK_DOWN);
     const world: Vec3[] = [[2, 1, 0], [5, 2, 2.7], [3, 4, 3], [6, 1, 5.7]];
     const parts = splitClusterByFloor(poses, new Float32Array(world.flatMap(toModel)), new Uint8Array(12), up);
     expect(parts.map((p) => `${p.segment.kind}${p.segment.floor ?? ''}`)).toEqual(['floor0', 'stairs', 'floor1', 'stairs']);

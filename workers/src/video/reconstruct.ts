@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { splitClusterByFloor, type FloorSegment } from './floors.js';
 import { upFromRotations } from './projection.js';
 import { writePly } from './ply.js';
-import { mergeRigModels, type MergedCluster, type RigModel, type ViewRef } from './rig-merge.js';
+import { mergeRigModels, sightingsOf, type MergedCluster, type RigModel, type ViewRef } from './rig-merge.js';
 import { readManifest, type OnProgress, type ProcessManifest } from './process.js';
 import { StageClock } from '@sitewalk/core/tools/run-tool.js';
 
@@ -314,7 +314,7 @@ export async function reconstruct(
     // stretch around the break is mapped again with a lower threshold, and the clusters joined through it.
     // And where the walk passed a place twice but no model holds both passes (a piece cut off at a door, tied to the
     // rest at one end only), the two passes are mapped together.
-    const placedBy = models.map((m) => [...new Set(m.images.flatMap((i) => refs.get(i.name)?.keyframe ?? []))]);
+    const placedBy = models.map((m) => [...sightingsOf(m, refs).keys()]);
     const bridges: Submap[] = [
       ...(opts.bridges ? planBridges(order, joined.filter((c) => c.poses.length >= opts.minClusterFrames).map((c) => c.poses.map((p) => p.keyframe)), opts.bridges) : []).map((keyframes) => ({ keyframes, anchors: [] })),
       ...(opts.loopBridges && !flat ? planLoopBridges(order, loops, placedBy, opts.loopBridges) : []),

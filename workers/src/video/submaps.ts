@@ -44,7 +44,7 @@ export interface Submap {
 }
 
 /** Picks `n` items spread evenly over `items` (all when there are no more than `n`). */
-function spread<T>(items: T[], n: number): T[] {
+export function spread<T>(items: T[], n: number): T[] {
   if (items.length <= n) return items;
   return Array.from({ length: n }, (_, i) => items[Math.floor(((i + 0.5) * items.length) / n)]);
 }
