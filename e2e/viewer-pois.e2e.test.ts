@@ -79,9 +79,16 @@ describe('points of interest in the public viewer', () => {
       ];
       for (const [i, [title, text, file]] of attach.entries()) {
         await page.getByRole('button', { name: 'Add a point of interest' }).click();
-        await page.mouse.click(box.x + box.width * (0.35 + i * 0.25), box.y + box.height * 0.5);
+        await expect.poll(() => page.getByText('Click in the 360° view on what you want to point out.').isVisible(), EVENTUALLY).toBe(true);
         const form = page.getByTestId('poi-form');
-        await expect.poll(() => form.isVisible(), EVENTUALLY).toBe(true);
+        // As a user does when the view was still settling after the last save (it can let a click pass on a busy
+        // machine): click again until the form opens.
+        await expect
+          .poll(async () => {
+            if (!(await form.isVisible())) await page.mouse.click(box.x + box.width * (0.35 + i * 0.25), box.y + box.height * 0.5);
+            return form.isVisible();
+          }, { ...EVENTUALLY, interval: 1000 })
+          .toBe(true);
         await form.getByLabel('Title').fill(title);
         await form.getByLabel('Text').fill(text);
         await form.getByLabel('Image or document').setInputFiles(file);
