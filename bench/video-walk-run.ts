@@ -15,6 +15,7 @@ import type { EtaSample } from '../core/src/video-eta.js';
 import { processVideo } from '../workers/src/video/process.js';
 import { reconstruct, type Cluster } from '../workers/src/video/reconstruct.js';
 import { projectCluster } from '../workers/src/video/projection.js';
+import type { ConfidenceOptions } from '../workers/src/video/placement-confidence.js';
 import { shapeErrors } from './shape-error.js';
 import { decodePly } from '../workers/src/video/ply.js';
 import type { CachedWalk } from './walk-cache.js';
@@ -92,7 +93,7 @@ const p95 = (xs: number[]) => {
 };
 
 /** What the user gets on one sheet: rooms, their distances to where the walk truly was, unsure and silent ones, and again with the suggested third control point. */
-interface Judged {
+export interface Judged {
   rooms: number;
   off: number[];
   shape: number[];
@@ -106,7 +107,14 @@ interface Judged {
  * truly was (its first and last, or its first and the one furthest from it when the walk ends where it began),
  * judged against the truth; then with the third control point the projection asks for.
  */
-async function judgeOnSheet(walk: CachedWalk, cluster: Cluster, planName: string, frames: { x: number; y: number }[], loops: { a: number; b: number }[]): Promise<Judged> {
+export async function judgeOnSheet(
+  walk: CachedWalk,
+  cluster: Pick<Cluster, 'id' | 'plyPath' | 'path'>,
+  planName: string,
+  frames: { x: number; y: number }[],
+  loops: { a: number; b: number }[],
+  confidence?: Partial<ConfidenceOptions>,
+): Promise<Judged> {
   const plan = JSON.parse(fs.readFileSync(path.join(walk.dir, `${planName}.json`), 'utf8')) as PlanJson;
   const poses = [...cluster.path].sort((a, b) => a.frame - b.frame);
   const toSheet = (frame: number): [number, number] => [plan.origin.px + frames[frame].x * plan.pxPerMetre, plan.origin.py - frames[frame].y * plan.pxPerMetre];
@@ -127,6 +135,7 @@ async function judgeOnSheet(walk: CachedWalk, cluster: Cluster, planName: string
       sheet: { width: plan.imageWidth, height: plan.imageHeight },
       // The loop closures, as the projection job reads them from reconstruction.json.
       loops: loops.map((l) => ({ a: l.a, b: l.b })),
+      confidence,
       controls: [poses[0], ...extra.map((k) => poses.find((q) => q.keyframe === k)!), second].map((q) => ({ keyframe: q.keyframe, sheet: toSheet(q.frame) })),
     });
   /** Each room's distance to where the walk truly was, how many are flagged unsure, and how many are off in silence. */
@@ -146,7 +155,7 @@ async function judgeOnSheet(walk: CachedWalk, cluster: Cluster, planName: string
     fs.mkdirSync(process.env.WALK_BENCH_DETAIL, { recursive: true });
     fs.writeFileSync(
       path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.json`),
-      JSON.stringify({ pins: [poses[0].keyframe, second.keyframe], loops, confidence: proj.confidence, rooms: proj.rooms.map((q, i) => ({ keyframe: q.keyframe, frame: q.frame, off: first.off[i], unsure: first.flagged.has(q.keyframe), placed: first.placed[i], real: first.real[i] })) }),
+      JSON.stringify({ pins: [poses[0].keyframe, second.keyframe], loops, fittedBy: proj.fittedBy, unitsPerMetre: proj.floor.cameraHeight / 1.6, controlResiduals: proj.controlResiduals, pxPerMetre: plan.pxPerMetre, confidence: proj.confidence, rooms: proj.rooms.map((q, i) => ({ keyframe: q.keyframe, frame: q.frame, off: first.off[i], unsure: first.flagged.has(q.keyframe), placed: first.placed[i], real: first.real[i] })) }),
     );
     fs.copyFileSync(cluster.plyPath, path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.ply`));
     fs.writeFileSync(path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.path.json`), JSON.stringify(cluster.path));
@@ -186,7 +195,10 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
     const t0 = performance.now();
     const manifest = await processVideo(walk.video, work, record(steps.process, t0));
     const t1 = performance.now();
-    const rec = await reconstruct(work, record(steps['generate-ply'], t1));
+    // With WALK_BENCH_DETAIL the mappers' models are kept too, to try merges and certainty offline (merge-experiment.ts).
+    const detail = process.env.WALK_BENCH_DETAIL;
+    if (detail) fs.mkdirSync(detail, { recursive: true });
+    const rec = await reconstruct(work, record(steps['generate-ply'], t1), detail ? { keepModels: path.join(detail, 'models.json') } : {});
     const t2 = performance.now();
     // The rooms proposed on the sheet: the largest cluster with the start and end pinned where the walk really was; on
     // a walk that took the stairs, each floor segment on its own storey's plan with its own start and end pinned.

@@ -117,6 +117,36 @@ describe('placementConfidence', () => {
     expect(c.unsure.length).toBeGreaterThan(0);
   });
 
+  it('takes a walk whose models disagree more than usual to drift more, and never less', () => {
+    const track = walkThrough([[0, 0], [20, 0], [20, 15]]);
+    const ends = [0, track.length - 1];
+    const options = { spreadRefM: 0.04 };
+    // Two models place each keyframe; their places 2s apart scatter by s round the mean, one model being off by s·√2.
+    const scatter = (oneModelM: number) => ({ spread: track.map(() => (oneModelM / Math.SQRT2) * UNITS), placers: track.map(() => 2), options });
+    const usual = placementConfidence(input(track, ends, scatter(0.04)));
+    expect(usual.driftM).toBeCloseTo(0.05, 9);
+    expect(usual.unsure).toEqual([]);
+    const rough = placementConfidence(input(track, ends, scatter(0.12)));
+    expect(rough.driftM).toBeCloseTo(0.15, 9);
+    expect(rough.unsure.length).toBeGreaterThan(track.length / 3);
+    // Models that agree closely may still drift together: no surer than the usual walk.
+    const calm = placementConfidence(input(track, ends, scatter(0.01)));
+    // Without the models' disagreement (an older reconstruction), the usual drift.
+    const older = placementConfidence(input(track, ends, { options }));
+    expect(older.driftM).toBe(0.05);
+    expect(calm.driftM).toBe(0.05);
+    expect(calm.errorM).toEqual(older.errorM);
+  });
+
+  it('is less sure of a keyframe its models place apart, even next to a control point', () => {
+    const track = walkThrough([[0, 0], [10, 0]]);
+    const ends = [0, track.length - 1];
+    const spread = track.map((_, i) => (i === 2 ? 0.5 * UNITS : 0));
+    const c = placementConfidence(input(track, ends, { spread, placers: track.map(() => 2), options: { spreadWeight: 1 } }));
+    expect(c.unsure).toEqual([2]);
+    expect(c.errorM[2]).toBeGreaterThan(0.5);
+  });
+
   it('refuses fewer than two control points', () => {
     const track = walkThrough([[0, 0], [5, 0]]);
     expect(() => placementConfidence(input(track, [0]))).toThrow(/Two or more/);

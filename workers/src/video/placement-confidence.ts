@@ -48,6 +48,13 @@ export interface ConfidenceOptions {
   jumpFactor: number;
   /** Weight of the prior (in control points) when the leave-one-out errors calibrate the model. */
   priorWeight: number;
+  /** How much the models' disagreement at a keyframe adds to its error (0: nothing). */
+  spreadWeight: number;
+  /**
+   * The models' typical disagreement (one model's error, metres) on walks that drift `driftM`: a walk whose models
+   * disagree more drifts more in proportion (0: the drift is `driftM` whatever the walk).
+   */
+  spreadRefM: number;
 }
 
 /**
@@ -64,6 +71,8 @@ export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
   loopGapM: 0.5,
   jumpFactor: 3,
   priorWeight: 2,
+  spreadWeight: 0,
+  spreadRefM: 0,
 };
 
 export interface ConfidenceInput {
@@ -73,6 +82,10 @@ export interface ConfidenceInput {
   keyframes: number[];
   /** Views of each keyframe placed by the reconstruction (absent: all). */
   views?: number[];
+  /** How far the models placing each keyframe disagree, reconstruction units (rig-merge.ts; absent: unknown). */
+  spread?: number[];
+  /** How many models place each keyframe (with `spread`). */
+  placers?: number[];
   /** Top-down → sheet pixels, as fitted. */
   transform: Similarity2D;
   /** Control points: index into `track`, and the sheet pixel the user gave. */
@@ -102,6 +115,8 @@ export interface PlacementConfidence {
   leaveOneOutM: number[] | null;
   /** The factor the leave-one-out errors put on the model (1 without them). */
   calibration: number;
+  /** The drift the model took for this walk, metres per √metre (`driftM`, or more where the models disagree more). */
+  driftM: number;
 }
 
 /** A binary min-heap of (distance, node) for Dijkstra. */
@@ -218,6 +233,36 @@ function walkGraph(input: ConfidenceInput, o: ConfidenceOptions): { graph: Graph
   return { graph, loopGap };
 }
 
+/**
+ * What the models' disagreement says, metres, per keyframe: each model's own error (`oneModel`, NaN where one model
+ * places it) and the error left in their mean (`mean`, 0 there). P models each off by σ on their own, independently,
+ * scatter round their mean by σ·√((P − 1)/P), and their mean is off by σ/√P.
+ */
+function modelsDisagreement(input: ConfidenceInput): { oneModel: number[]; mean: number[] } {
+  const n = input.track.length;
+  const oneModel = new Array<number>(n).fill(NaN);
+  const mean = new Array<number>(n).fill(0);
+  if (!input.spread || !input.placers) return { oneModel, mean };
+  for (let i = 0; i < n; i++) {
+    const p = input.placers[i], s = input.spread[i] / input.unitsPerMetre;
+    if (!(p >= 2) || !Number.isFinite(s)) continue;
+    oneModel[i] = s * Math.sqrt(p / (p - 1));
+    mean[i] = s / Math.sqrt(p - 1);
+  }
+  return { oneModel, mean };
+}
+
+/**
+ * The walk's drift: `driftM`, raised in proportion where its models disagree more than those of the walks `driftM` was
+ * measured on (never lowered: models that agree may still drift together).
+ */
+function walkDrift(oneModel: number[], o: ConfidenceOptions): number {
+  const known = oneModel.filter(Number.isFinite);
+  if (!(o.spreadRefM > 0) || known.length < 10) return o.driftM;
+  const rms = Math.sqrt(known.reduce((s, e) => s + e * e, 0) / known.length);
+  return o.driftM * Math.max(1, rms / o.spreadRefM);
+}
+
 /** The fit's leverage at z: 1/n + |z − c|² / Σ|zᵢ − c|² (see the module's comment). */
 function leverage(controls: Vec2[]): (z: Vec2) => number {
   const n = controls.length;
@@ -231,11 +276,13 @@ function leverage(controls: Vec2[]): (z: Vec2) => number {
  * no scale: the whole placement is a guess to adjust, not a measurement).
  */
 export function placementConfidence(input: ConfidenceInput): PlacementConfidence {
-  const o = { ...DEFAULT_CONFIDENCE_OPTIONS, ...input.options };
+  const given = { ...DEFAULT_CONFIDENCE_OPTIONS, ...input.options };
   const { track, controls, transform } = input;
   if (controls.length < 2) throw new Error('Two or more control points are needed to tell how sure a placement is.');
   if (!(input.unitsPerMetre > 0)) throw new Error('The reconstruction has no scale in metres.');
   const n = track.length;
+  const { oneModel, mean: meanErr } = modelsDisagreement(input);
+  const o = { ...given, driftM: walkDrift(oneModel, given) };
   const pxPerMetre = transform.scale * input.unitsPerMetre;
   const { graph, loopGap } = walkGraph(input, o);
   const fromControl = controls.map((c) => shortestFrom(graph, c.index));
@@ -244,7 +291,7 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   /** The model's standard error at keyframe i given the controls `use` (indices into `controls`). */
   const model = (use: number[], lev: (z: Vec2) => number) => (i: number) => {
     const drift = parallel(use.map((j) => fromControl[j][i]));
-    return Math.sqrt(o.clickM ** 2 * lev(track[i]) + o.driftM ** 2 * drift + loopGap[i] ** 2);
+    return Math.sqrt(o.clickM ** 2 * lev(track[i]) + o.driftM ** 2 * drift + loopGap[i] ** 2 + (o.spreadWeight * meanErr[i]) ** 2);
   };
 
   // Leave-one-out: each control predicted from the others, against what the model expected there.
@@ -298,5 +345,6 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
     pxPerMetre,
     leaveOneOutM,
     calibration,
+    driftM: o.driftM,
   };
 }

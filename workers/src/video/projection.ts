@@ -202,6 +202,9 @@ export interface PathPoseLike {
   rotation: number[];
   /** How many of the keyframe's views the reconstruction placed (fewer: a weaker place). */
   views?: number;
+  /** How far the models placing it disagree, and how many they are (rig-merge.ts; absent in older reconstructions). */
+  spread?: number;
+  placers?: number;
 }
 
 /** A keyframe ↔ sheet pixel correspondence chosen by the user (walk start and end, or any frame). */
@@ -319,6 +322,7 @@ export function projectCluster(input: ProjectionInput): Projection {
           track,
           keyframes: path.map((p) => p.keyframe),
           views: path.every((p) => typeof p.views === 'number') ? path.map((p) => p.views!) : undefined,
+          ...(path.every((p) => typeof p.spread === 'number' && typeof p.placers === 'number') ? { spread: path.map((p) => p.spread!), placers: path.map((p) => p.placers!) } : {}),
           transform,
           controls: controls.map((c) => ({ index: byKey.get(c.keyframe)!, sheet: c.sheet })),
           unitsPerMetre: floor.cameraHeight / EYE_HEIGHT_M,

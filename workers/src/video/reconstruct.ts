@@ -30,6 +30,10 @@ export interface PathPose {
   rotation: [number, number, number, number];
   /** How many of the keyframe's views were placed. */
   views: number;
+  /** How far the models placing it disagree, in the cluster's units (rig-merge.ts); absent in older reconstructions. */
+  spread?: number;
+  /** How many models place it. */
+  placers?: number;
 }
 
 export interface Cluster {
@@ -361,7 +365,7 @@ export async function reconstruct(
     for (const [id, c] of merged.entries()) {
       const pathPoses: PathPose[] = c.poses.map((p) => {
         const k = byIndex.get(p.keyframe)!;
-        return { keyframe: p.keyframe, frame: k.frame, time: k.time, centre: p.centre, rotation: matToQuat(p.rotation), views: p.views };
+        return { keyframe: p.keyframe, frame: k.frame, time: k.time, centre: p.centre, rotation: matToQuat(p.rotation), views: p.views, spread: p.spread, placers: p.placers };
       });
       await writePly(path.join(outDir, `cluster-${id}.ply`), { xyz: c.xyz, rgb: c.rgb });
       await fsp.writeFile(path.join(outDir, `cluster-${id}.path.json`), JSON.stringify(pathPoses));

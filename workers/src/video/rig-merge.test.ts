@@ -57,6 +57,8 @@ describe('joining the view directions of a walk (rig merge)', () => {
       close(p.centre, truth[p.keyframe].centre);
       close(p.rotation, truth[p.keyframe].rotation);
       expect(p.views).toBe(3);
+      expect(p.placers).toBe(3);
+      expect(p.spread).toBeLessThan(1e-6);
     }
     // Every model's points, in the cluster's frame.
     expect(c.xyz.length).toBe(9);
@@ -72,6 +74,19 @@ describe('joining the view directions of a walk (rig merge)', () => {
     for (const p of c.poses) close(p.centre, applySimilarity3(FRAME_B, truth[p.keyframe].centre), 5);
     expect(c.poses.find((p) => p.keyframe === 20)!.views).toBe(1);
     expect(c.poses.find((p) => p.keyframe === 10)!.views).toBe(2);
+    expect(c.poses.find((p) => p.keyframe === 20)).toMatchObject({ placers: 1, spread: 0 });
+  });
+
+  it('tells how far the models that place a keyframe disagree', () => {
+    const truth = walk(40);
+    // The third direction places keyframe 15 three centimetres off; the others place it where it was.
+    const off = truth.map((t, k) => (k === 15 ? { ...t, centre: [t.centre[0] + 0.03, t.centre[1], t.centre[2]] as Vec3 } : t));
+    const [c] = mergeRigModels([model(0, range(0, 40), IDENTITY), model(1, range(0, 40), FRAME_B), model(2, range(0, 40), FRAME_C, off)], refs(40));
+    const at = (k: number) => c.poses.find((p) => p.keyframe === k)!;
+    // Places 0, 0 and 0.03 scatter round their mean by √((2 · 0.01² + 0.02²) / 3) ≈ 0.014.
+    expect(at(15).placers).toBe(3);
+    expect(at(15).spread).toBeCloseTo(0.0141, 3);
+    expect(at(5).spread).toBeLessThan(0.002);
   });
 
   it('leaves apart models that share too few keyframes; a keyframe both place stays with the larger', () => {

@@ -51,6 +51,14 @@ export interface MergedPose {
   rotation: Mat3;
   /** Views of the keyframe placed, over the joined models. */
   views: number;
+  /**
+   * How far the models that place the keyframe disagree once fitted together: the root mean square distance of their
+   * places from the mean (cluster units; 0 when one model places it). Each model drifts on its own, so their
+   * disagreement tells how much this walk drifts (placement-confidence.ts).
+   */
+  spread: number;
+  /** How many models place the keyframe. */
+  placers: number;
 }
 
 export interface MergedCluster {
@@ -256,6 +264,13 @@ function refineCluster(c: Working, own: Map<number, Sighting>[], opts: MergeOpti
 const summary = (c: Working): Map<number, Sighting> =>
   new Map([...c.sightings].map(([k, ss]) => [k, { centre: meanOf(ss.map((s) => s.centre)), rotation: ss[0].rotation, views: ss.reduce((n, s) => n + s.views, 0) }]));
 
+/** Root mean square distance of a keyframe's places from their mean (0 for one place). */
+const spreadOf = (ss: Sighting[]): number => {
+  if (ss.length < 2) return 0;
+  const m = meanOf(ss.map((s) => s.centre));
+  return Math.sqrt(ss.reduce((sum, s) => sum + norm(sub(s.centre, m)) ** 2, 0) / ss.length);
+};
+
 /**
  * Joins the models into clusters, largest first: repeatedly the two
  * clusters sharing most keyframes are brought into the larger one's frame
@@ -336,7 +351,8 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
     for (const [k, s] of [...summary(c)].sort((x, y) => x[0] - y[0])) {
       if (taken.has(k)) continue;
       taken.add(k);
-      poses.push({ keyframe: k, centre: s.centre, rotation: s.rotation, views: s.views });
+      const ss = c.sightings.get(k)!;
+      poses.push({ keyframe: k, centre: s.centre, rotation: s.rotation, views: s.views, spread: spreadOf(ss), placers: ss.length });
     }
     // Every mapped model's points in the cluster's frame, by its similarity (a bridge's, mapped with a lower threshold, left out).
     const mapped = c.models.filter((m) => !models[m].bridge);
