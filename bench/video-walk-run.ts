@@ -100,6 +100,8 @@ export interface Judged {
   unsure: number;
   silent: number;
   withSuggested?: { off: number[]; unsure: number; silent: number };
+  /** After each further control point asked for and given, the first being `withSuggested`. */
+  rounds?: { off: number[]; unsure: number; silent: number }[];
 }
 
 /**
@@ -114,6 +116,7 @@ export async function judgeOnSheet(
   frames: { x: number; y: number }[],
   loops: { a: number; b: number }[],
   confidence?: Partial<ConfidenceOptions>,
+  suggestions = 1,
 ): Promise<Judged> {
   const plan = JSON.parse(fs.readFileSync(path.join(walk.dir, `${planName}.json`), 'utf8')) as PlanJson;
   const poses = [...cluster.path].sort((a, b) => a.frame - b.frame);
@@ -160,15 +163,24 @@ export async function judgeOnSheet(
     fs.copyFileSync(cluster.plyPath, path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.ply`));
     fs.writeFileSync(path.join(process.env.WALK_BENCH_DETAIL, `${planName}-${cluster.id}.path.json`), JSON.stringify(cluster.path));
   }
-  const suggested = proj.confidence?.suggested;
-  const again = suggested !== null && suggested !== undefined ? judge(project([suggested])) : undefined;
+  // The user answers each request for one more control point (up to `suggestions` of them), as the stepper asks.
+  const answered: number[] = [];
+  const rounds: { off: number[]; unsure: number; silent: number }[] = [];
+  for (let last = proj; rounds.length < suggestions; ) {
+    const suggested = last.confidence?.suggested;
+    if (suggested === null || suggested === undefined) break;
+    answered.push(suggested);
+    last = project(answered);
+    const j = judge(last);
+    rounds.push({ off: j.off, unsure: j.unsure, silent: j.silent });
+  }
   return {
     rooms: proj.rooms.length,
     off: first.off,
     shape: shapeErrors(first.placed, first.real),
     unsure: first.unsure,
     silent: first.silent,
-    ...(again ? { withSuggested: { off: again.off, unsure: again.unsure, silent: again.silent } } : {}),
+    ...(rounds.length ? { withSuggested: rounds[0], rounds } : {}),
   };
 }
 

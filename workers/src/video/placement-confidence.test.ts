@@ -120,7 +120,8 @@ describe('placementConfidence', () => {
   it('takes a walk whose models disagree more than usual to drift more, and never less', () => {
     const track = walkThrough([[0, 0], [20, 0], [20, 15]]);
     const ends = [0, track.length - 1];
-    const options = { spreadRefM: 0.04 };
+    // The drift alone (the models' disagreement at each keyframe also adds to its own room's error: the next test).
+    const options = { spreadRefM: 0.04, spreadWeight: 0 };
     // Two models place each keyframe; their places 2s apart scatter by s round the mean, one model being off by s·√2.
     const scatter = (oneModelM: number) => ({ spread: track.map(() => (oneModelM / Math.SQRT2) * UNITS), placers: track.map(() => 2), options });
     const usual = placementConfidence(input(track, ends, scatter(0.04)));
@@ -142,7 +143,7 @@ describe('placementConfidence', () => {
     const track = walkThrough([[0, 0], [10, 0]]);
     const ends = [0, track.length - 1];
     const spread = track.map((_, i) => (i === 2 ? 0.5 * UNITS : 0));
-    const c = placementConfidence(input(track, ends, { spread, placers: track.map(() => 2), options: { spreadWeight: 1 } }));
+    const c = placementConfidence(input(track, ends, { spread, placers: track.map(() => 2), options: { spreadWeight: 1, spreadRefM: 0 } }));
     expect(c.unsure).toEqual([2]);
     expect(c.errorM[2]).toBeGreaterThan(0.5);
   });

@@ -5,23 +5,28 @@
  * more control point helps most is suggested — rather than a room proposed
  * half a metre off in silence.
  *
- * The error of a placed room is modelled as two independent parts, in metres:
+ * The error of a placed room is modelled in metres from two sources:
  *
- * - the fit: the similarity is fitted to the control points, each off by
- *   `clickM` (the click on the sheet and the camera's own noise). Through the
- *   least-squares fit (complex form w = a·z + b) a room at z is off by
- *   clickM · √(1/n + |z − c|² / Σ|zᵢ − c|²) (c the controls' centroid): the
- *   conditioning of the fit, growing away from the controls (a walk pinned at
- *   two close points swings at its far end);
- * - the drift of the reconstruction between the controls: a random walk of
- *   `driftM` per √metre walked, pinned at every control point. The variance at
- *   a room is the effective resistance from it to the controls in the graph of
- *   the walk (consecutive keyframes joined by their step, weighted up where the
- *   reconstruction is weak — few views placed, a jump between keyframes — and
- *   places passed twice joined by the verified loop closures), approximated by
- *   the parallel resistance of the shortest distances to each control: for a
- *   stretch between two controls d₁d₂/(d₁+d₂) exactly (a Brownian bridge), for
- *   a stretch past the last control its distance.
+ * - the control points, each off by `clickM` (the click on the sheet and the
+ *   camera's own noise);
+ * - the drift of the reconstruction: a random walk of `driftM` per √metre
+ *   walked along the graph of the walk (consecutive keyframes joined by their
+ *   step, weighted up where the reconstruction is weak — few views placed, a
+ *   jump between keyframes — and places passed twice joined by the verified
+ *   loop closures; distances in it are the shortest paths).
+ *
+ * Through the similarity fitted to the controls, a room's error is its own
+ * drift less the fit's correction, which the controls' clicks and the drift
+ * between the controls both swing (walk-kriging.ts): between two controls the
+ * Brownian bridge, beyond them growing with the lever (a storey pinned at two
+ * points 30 m apart was 2 m off at its far end).
+ *
+ * The drift is the walk's own where it can be told: each view direction (and
+ * each window of a long walk) is mapped on its own, so where several models
+ * place a keyframe their disagreement (rig-merge.ts) shows how much this walk
+ * drifts; a walk whose models disagree more than those of the walk `driftM`
+ * was measured on drifts more in proportion (never less), and the error left
+ * in the models' mean at a keyframe adds to that room's.
  *
  * A loop closure whose two keyframes the reconstruction still placed apart
  * (the loop did not close) adds half that gap to both. With three or more
@@ -32,6 +37,7 @@
  */
 import { applySimilarity, type Similarity2D, type Vec2 } from './linear-algebra.js';
 import { fitSimilarity2D } from './similarity-fit.js';
+import { walkKriging } from './walk-kriging.js';
 
 export interface ConfidenceOptions {
   /** A room further off than this (one standard error, metres) is unsure. */
@@ -61,7 +67,10 @@ export interface ConfidenceOptions {
  * The defaults, from the benchmark walks (bench/RESULTS.md): a 47 m loop
  * pinned at its start and end was off by 0.07–0.21 m on average and 0.14–0.37 m
  * at worst before the snap to the walls — about 0.05 m/√m of drift over the
- * 23 m to either end.
+ * 23 m to either end. On that walk (the textured minute, seed 2) one model
+ * of a view direction is off by 0.04 m from the others (root mean square over
+ * the keyframes several models place): `spreadRefM`. The two-storey building
+ * walk's models disagree by 0.14–0.18 m, and it drifted 3–4× as much.
  */
 export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
   thresholdM: 0.3,
@@ -71,8 +80,8 @@ export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
   loopGapM: 0.5,
   jumpFactor: 3,
   priorWeight: 2,
-  spreadWeight: 0,
-  spreadRefM: 0,
+  spreadWeight: 1,
+  spreadRefM: 0.04,
 };
 
 export interface ConfidenceInput {
@@ -174,16 +183,6 @@ function shortestFrom(graph: Graph, source: number): Float64Array {
   return dist;
 }
 
-/** Parallel resistance of the distances (0 when any is 0; Infinity when none is finite). */
-function parallel(ds: number[]): number {
-  let s = 0;
-  for (const d of ds) {
-    if (d === 0) return 0;
-    if (Number.isFinite(d)) s += 1 / d;
-  }
-  return s > 0 ? 1 / s : Infinity;
-}
-
 const median = (xs: number[]) => {
   const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)] : 0;
@@ -263,14 +262,6 @@ function walkDrift(oneModel: number[], o: ConfidenceOptions): number {
   return o.driftM * Math.max(1, rms / o.spreadRefM);
 }
 
-/** The fit's leverage at z: 1/n + |z − c|² / Σ|zᵢ − c|² (see the module's comment). */
-function leverage(controls: Vec2[]): (z: Vec2) => number {
-  const n = controls.length;
-  const c: Vec2 = [controls.reduce((s, p) => s + p[0], 0) / n, controls.reduce((s, p) => s + p[1], 0) / n];
-  const spread = controls.reduce((s, p) => s + (p[0] - c[0]) ** 2 + (p[1] - c[1]) ** 2, 0);
-  return (z) => 1 / n + (spread > 0 ? ((z[0] - c[0]) ** 2 + (z[1] - c[1]) ** 2) / spread : Infinity);
-}
-
 /**
  * How sure each room's place is. Needs two or more control points (fewer fix
  * no scale: the whole placement is a guess to adjust, not a measurement).
@@ -288,10 +279,13 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   const fromControl = controls.map((c) => shortestFrom(graph, c.index));
   const topDown = controls.map((c) => track[c.index]);
 
-  /** The model's standard error at keyframe i given the controls `use` (indices into `controls`). */
-  const model = (use: number[], lev: (z: Vec2) => number) => (i: number) => {
-    const drift = parallel(use.map((j) => fromControl[j][i]));
-    return Math.sqrt(o.clickM ** 2 * lev(track[i]) + o.driftM ** 2 * drift + loopGap[i] ** 2 + (o.spreadWeight * meanErr[i]) ** 2);
+  const trackM = track.map(([x, y]): Vec2 => [x / input.unitsPerMetre, y / input.unitsPerMetre]);
+  /** The model's standard error at keyframe i given the controls `use` (indices into `controls`): walk-kriging.ts. */
+  const krige = (use: number[]) =>
+    walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM });
+  const model = (use: number[]) => {
+    const k = krige(use);
+    return (i: number) => Math.sqrt(k.variance(i) + loopGap[i] ** 2 + (o.spreadWeight * meanErr[i]) ** 2);
   };
 
   // Leave-one-out: each control predicted from the others, against what the model expected there.
@@ -311,7 +305,7 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
       const [x, y] = applySimilarity(fit, track[c.index]);
       const errM = Math.hypot(x - c.sheet[0], y - c.sheet[1]) / pxPerMetre;
       // The model's spread of that prediction: its own error there plus the control's click.
-      const expected = Math.hypot(model(others, leverage(others.map((k) => topDown[k])))(c.index), o.clickM);
+      const expected = Math.hypot(model(others)(c.index), o.clickM);
       leaveOneOutM!.push(errM);
       ratio += (errM / expected) ** 2;
     });
@@ -323,7 +317,7 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   }
 
   const all = controls.map((_, j) => j);
-  const sigma = model(all, leverage(topDown));
+  const sigma = model(all);
   const errorM = Array.from({ length: n }, (_, i) => calibration * sigma(i));
   const isUnsure = errorM.map((e) => e > o.thresholdM);
   const unsureIdx = errorM.map((_, i) => i).filter((i) => isUnsure[i]);

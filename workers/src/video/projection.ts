@@ -308,14 +308,6 @@ export function projectCluster(input: ProjectionInput): Projection {
   }
   const out = new Float32Array(cloud.length * 2);
   cloud.forEach((p, i) => out.set(applySimilarity(transform, p), i * 2));
-  const rooms = path.map((p, i) => {
-    const [x, y] = applySimilarity(transform, track[i]);
-    return { keyframe: p.keyframe, frame: p.frame, time: p.time, x, y };
-  });
-  const controlResiduals = controls.map((c) => {
-    const [x, y] = applySimilarity(transform, track[byKey.get(c.keyframe)!]);
-    return Math.hypot(x - c.sheet[0], y - c.sheet[1]);
-  });
   const confidence =
     controls.length >= 2
       ? placementConfidence({
@@ -330,6 +322,14 @@ export function projectCluster(input: ProjectionInput): Projection {
           options: input.confidence,
         })
       : null;
+  const rooms = path.map((p, i) => {
+    const [x, y] = applySimilarity(transform, track[i]);
+    return { keyframe: p.keyframe, frame: p.frame, time: p.time, x, y };
+  });
+  const controlResiduals = controls.map((c) => {
+    const [x, y] = applySimilarity(transform, track[byKey.get(c.keyframe)!]);
+    return Math.hypot(x - c.sheet[0], y - c.sheet[1]);
+  });
   return { floor, topDown: frame, transform, fittedBy, snap, points: out, rooms, controlResiduals, confidence };
 }
 

@@ -1,0 +1,88 @@
+/**
+ * How sure a room's place on the sheet is, from the control points (pure).
+ *
+ * The reconstruction's error is modelled as a random walk along the walk's
+ * graph (placement-confidence.ts): two places a and b are off from each
+ * other by driftM²·R(a, b) in variance, R their distance in the graph
+ * (metres of walk, weighted where the reconstruction is weak, shortened by
+ * the loops it closed). A room's sheet place is that error on top of an
+ * unknown similarity of the top-down walk (the fit), and each control point
+ * measures it, off by the click (clickM). The expected error of a room is
+ * then the universal-kriging variance with the similarity as the trend: the
+ * Brownian bridge between two controls, growing with the fit's swing away
+ * from the line through them (the drift between the controls turns and
+ * scales the whole walk, as their clicks do), and small near every control.
+ * Each component (x, y) of the error is independent with half the variance.
+ */
+import { Matrix, inverse } from 'ml-matrix';
+import type { Vec2 } from './linear-algebra.js';
+
+export interface WalkKrigingInput {
+  /** Top-down places of the keyframes, metres (any frame: the trend takes a similarity). */
+  track: Vec2[];
+  /** The track index of each control point. */
+  controls: number[];
+  /** For each control, its graph distance R to every keyframe (metres of walk). */
+  fromControl: ArrayLike<number>[];
+  /** Drift, metres per √metre of walk. */
+  driftM: number;
+  /** Error of one control point, metres. */
+  clickM: number;
+}
+
+export interface WalkKriging {
+  /** Expected squared error at keyframe i (m²), the similarity fitted to the controls. */
+  variance(i: number): number;
+}
+
+export function walkKriging(input: WalkKrigingInput): WalkKriging {
+  const { track, controls, fromControl } = input;
+  const m = controls.length;
+  if (m < 2) throw new Error('Kriging the walk needs two or more control points.');
+  const half = input.driftM ** 2 / 2;
+  // A click of at least a millimetre keeps the system solvable when two controls share a keyframe.
+  const nugget = Math.max(input.clickM, 1e-3) ** 2 / 2;
+  // Covariance of the error (one component), the error taken as 0 at the first control: G(a, b) = ½(R(a,g) + R(b,g) − R(a,b)).
+  const R = (j: number, i: number) => fromControl[j][i];
+  const Gc = (j: number, k: number) => 0.5 * (R(0, controls[j]) + R(0, controls[k]) - R(k, controls[j]));
+  const cov = Matrix.zeros(m, m);
+  for (let j = 0; j < m; j++) for (let k = 0; k < m; k++) cov.set(j, k, half * (j === k ? Gc(j, j) : 0.5 * (Gc(j, k) + Gc(k, j))) + (j === k ? nugget : 0));
+  const covInv = inverse(cov);
+  // The trend's basis at a place (x, y), per component: x' = a·x − b·y + c, y' = b·x + a·y + d.
+  const centre: Vec2 = [controls.reduce((s, i) => s + track[i][0], 0) / m, controls.reduce((s, i) => s + track[i][1], 0) / m];
+  const basis = (i: number): [number[], number[]] => {
+    const x = track[i][0] - centre[0], y = track[i][1] - centre[1];
+    return [
+      [x, -y, 1, 0],
+      [y, x, 0, 1],
+    ];
+  };
+  const F = controls.map(basis);
+  const A = Matrix.zeros(4, 4);
+  for (let j = 0; j < m; j++)
+    for (let k = 0; k < m; k++) {
+      const w = covInv.get(j, k);
+      for (const comp of [0, 1]) for (let p = 0; p < 4; p++) for (let q = 0; q < 4; q++) A.set(p, q, A.get(p, q) + w * F[j][comp][p] * F[k][comp][q]);
+    }
+  const AInv = inverse(A);
+
+  /** Covariance of keyframe i's error with each control's, and its solve against the controls' covariance. */
+  const against = (i: number) => {
+    const g = controls.map((_, j) => half * 0.5 * (R(0, i) + R(0, controls[j]) - R(j, i)));
+    const u = covInv.mmul(Matrix.columnVector(g)).getColumn(0);
+    return { g, u };
+  };
+  return {
+    variance(i) {
+      const { g, u } = against(i);
+      const gu = g.reduce((s, v, j) => s + v * u[j], 0);
+      const [fx, fy] = basis(i);
+      let trend = 0;
+      for (const comp of [0, 1]) {
+        const r = (comp ? fy : fx).map((f, p) => f - controls.reduce((s, _, j) => s + u[j] * F[j][comp][p], 0));
+        for (let p = 0; p < 4; p++) for (let q = 0; q < 4; q++) trend += r[p] * AInv.get(p, q) * r[q];
+      }
+      return Math.max(0, 2 * (half * R(0, i) - gu) + trend);
+    },
+  };
+}
