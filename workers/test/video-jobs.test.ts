@@ -227,10 +227,12 @@ describe('a walk-through video through the four steps', () => {
     expect(detail.run.artifacts.projections[0].preview_url).toMatch(/\.png\?exp=/);
     expect((await api().get(detail.run.artifacts.clusters[0].ply_url!)).status).toBe(200);
 
-    // Pinned at the start and at a point a metre on: the rest of the walk swings on that short lever. The rooms
-    // past it are marked unsure and one more control point is asked for near the far end, in the answer and in words.
+    // Pinned at the start and at a point a metre on, clicked 0.3 m to the side: on that short lever the control points
+    // turn the rest of the walk away from where the plan's walls put it. The rooms past it are marked unsure and one
+    // more control point is asked for near the far end, in the answer and in words.
     const near = cluster.keyframes.find((k) => Math.hypot(pin(k).x - pin(first).x, pin(k).y - pin(first).y) >= walk.plan.pxPerMetre)!;
-    await startProjectPoints(owner.user, { ...body, control_points: [pin(first), pin(near)] });
+    const sideways = { ...pin(near), y: pin(near).y + 0.3 * walk.plan.pxPerMetre };
+    await startProjectPoints(owner.user, { ...body, control_points: [pin(first), sideways] });
     run = await waitStatus(v.id, ['needs_confirmation', 'failed'], 5 * 60_000);
     expect(run.error).toBeNull();
     expect(run.message).toMatch(/may be up to [\d.]+ m off: add one more control point at keyframe \d+/);

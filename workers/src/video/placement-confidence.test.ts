@@ -148,6 +148,23 @@ describe('placementConfidence', () => {
     expect(c.errorM[2]).toBeGreaterThan(0.5);
   });
 
+  it('takes the turn of a walk snapped to the walls from the walls, unless the control points alone would have put the rooms elsewhere', () => {
+    // Pinned at two points 3 m apart at the start: on the control points alone, the far end swings.
+    const track = walkThrough([[0, 0], [3, 0], [3, 20]]);
+    const close = [0, 6];
+    const last = track.length - 1;
+    const swing = placementConfidence(input(track, close));
+    expect(swing.unsure).toContain(last);
+    // The walls gave the same turn and scale as the control points: the far end is only as unsure as its drift.
+    const agreed = placementConfidence(input(track, close, { beforeSnap: FIT }));
+    expect(agreed.errorM[last]).toBeLessThan(swing.errorM[last] / 2);
+    expect(agreed.unsure).not.toContain(last);
+    // The control points alone turned the walk 2° away from where the walls put it: 20 m out, that is 0.7 m.
+    const turned = placementConfidence(input(track, close, { beforeSnap: { ...FIT, rotation: FIT.rotation + (2 * Math.PI) / 180 } }));
+    expect(turned.unsure).toContain(last);
+    expect(turned.errorM[last]).toBeGreaterThan(0.6);
+  });
+
   it('refuses fewer than two control points', () => {
     const track = walkThrough([[0, 0], [5, 0]]);
     expect(() => placementConfidence(input(track, [0]))).toThrow(/Two or more/);

@@ -101,6 +101,11 @@ export interface ConfidenceInput {
   controls: { index: number; sheet: Vec2 }[];
   /** Reconstruction units per metre (from the camera's height above the floor). */
   unitsPerMetre: number;
+  /**
+   * When the fit was snapped to the plan's walls (its turn and scale then come from the walls): the similarity fitted to
+   * the control points alone, before the snap.
+   */
+  beforeSnap?: Similarity2D;
   /** Verified loop closures, keyframe numbers (those not in `keyframes` are ignored). */
   loops?: { a: number; b: number }[];
   options?: Partial<ConfidenceOptions>;
@@ -279,13 +284,22 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   const fromControl = controls.map((c) => shortestFrom(graph, c.index));
   const topDown = controls.map((c) => track[c.index]);
 
+  // Snapped to the walls, the walk's turn and scale are the walls'; where the control points alone would have put a room
+  // elsewhere, the two disagree about the walk, and the room is at least that unsure.
+  const before = input.beforeSnap;
+  const snapGap = before
+    ? track.map((z) => {
+        const [a, b] = [applySimilarity(transform, z), applySimilarity(before, z)];
+        return Math.hypot(a[0] - b[0], a[1] - b[1]) / pxPerMetre;
+      })
+    : [];
   const trackM = track.map(([x, y]): Vec2 => [x / input.unitsPerMetre, y / input.unitsPerMetre]);
   /** The model's standard error at keyframe i given the controls `use` (indices into `controls`): walk-kriging.ts. */
   const krige = (use: number[]) =>
-    walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM });
+    walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM, trend: input.beforeSnap ? 'shift' : 'similarity' });
   const model = (use: number[]) => {
     const k = krige(use);
-    return (i: number) => Math.sqrt(k.variance(i) + loopGap[i] ** 2 + (o.spreadWeight * meanErr[i]) ** 2);
+    return (i: number) => Math.sqrt(k.variance(i) + (snapGap[i] ?? 0) ** 2 + loopGap[i] ** 2 + (o.spreadWeight * meanErr[i]) ** 2);
   };
 
   // Leave-one-out: each control predicted from the others, against what the model expected there.

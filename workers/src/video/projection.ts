@@ -282,6 +282,7 @@ export function projectCluster(input: ProjectionInput): Projection {
   let transform: Similarity2D;
   let fittedBy: Projection['fittedBy'] = 'initial';
   let snap: Projection['snap'];
+  let controlFit: Similarity2D | undefined;
   const controls = input.controls ?? [];
   const byKey = new Map(path.map((p, i) => [p.keyframe, i]));
   for (const c of controls) {
@@ -290,6 +291,7 @@ export function projectCluster(input: ProjectionInput): Projection {
   }
   if (controls.length >= 2) {
     transform = fitSimilarity2D(controls.map((c) => track[byKey.get(c.keyframe)!]), controls.map((c) => c.sheet));
+    controlFit = transform;
     fittedBy = 'controls';
     if (input.plan) {
       const { transform: snapped, ...found } = snapWalk(pts, floor, frame, track, transform, controls.map((c) => ({ from: track[byKey.get(c.keyframe)!], to: c.sheet })), input.plan);
@@ -319,6 +321,7 @@ export function projectCluster(input: ProjectionInput): Projection {
           controls: controls.map((c) => ({ index: byKey.get(c.keyframe)!, sheet: c.sheet })),
           unitsPerMetre: floor.cameraHeight / EYE_HEIGHT_M,
           loops: input.loops,
+          ...(fittedBy === 'plan' ? { beforeSnap: controlFit } : {}),
           options: input.confidence,
         })
       : null;

@@ -37,5 +37,9 @@ describe('walkKriging', () => {
     const more = krige(track, along, [0, 20, end]);
     expect(more.variance(end)).toBeLessThan(0.08 ** 2 * 1.01);
     expect(more.variance(end - 10)).toBeLessThan(k.variance(end - 10) / 3);
+    // With the turn and scale known (the walls), the controls fix only the shift: no lever, the drift alone.
+    const shift = walkKriging({ track, controls: [0, 20], fromControl: [0, 20].map((c) => track.map((_, i) => along(c, i))), driftM: 0.05, clickM: 0.08, trend: 'shift' });
+    expect(shift.variance(end)).toBeLessThan(0.05 ** 2 * 40 + 0.08 ** 2);
+    expect(shift.variance(end)).toBeLessThan(k.variance(end));
   });
 });

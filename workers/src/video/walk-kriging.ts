@@ -28,6 +28,11 @@ export interface WalkKrigingInput {
   driftM: number;
   /** Error of one control point, metres. */
   clickM: number;
+  /**
+   * What the controls must fix of the trend: 'similarity' (turn, scale and shift), or 'shift' when the turn and scale
+   * are known otherwise (the walk snapped to the plan's walls).
+   */
+  trend?: 'similarity' | 'shift';
 }
 
 export interface WalkKriging {
@@ -50,19 +55,26 @@ export function walkKriging(input: WalkKrigingInput): WalkKriging {
   const covInv = inverse(cov);
   // The trend's basis at a place (x, y), per component: x' = a·x − b·y + c, y' = b·x + a·y + d.
   const centre: Vec2 = [controls.reduce((s, i) => s + track[i][0], 0) / m, controls.reduce((s, i) => s + track[i][1], 0) / m];
+  const shiftOnly = input.trend === 'shift';
+  const nb = shiftOnly ? 2 : 4;
   const basis = (i: number): [number[], number[]] => {
     const x = track[i][0] - centre[0], y = track[i][1] - centre[1];
-    return [
-      [x, -y, 1, 0],
-      [y, x, 0, 1],
-    ];
+    return shiftOnly
+      ? [
+          [1, 0],
+          [0, 1],
+        ]
+      : [
+          [x, -y, 1, 0],
+          [y, x, 0, 1],
+        ];
   };
   const F = controls.map(basis);
-  const A = Matrix.zeros(4, 4);
+  const A = Matrix.zeros(nb, nb);
   for (let j = 0; j < m; j++)
     for (let k = 0; k < m; k++) {
       const w = covInv.get(j, k);
-      for (const comp of [0, 1]) for (let p = 0; p < 4; p++) for (let q = 0; q < 4; q++) A.set(p, q, A.get(p, q) + w * F[j][comp][p] * F[k][comp][q]);
+      for (const comp of [0, 1]) for (let p = 0; p < nb; p++) for (let q = 0; q < nb; q++) A.set(p, q, A.get(p, q) + w * F[j][comp][p] * F[k][comp][q]);
     }
   const AInv = inverse(A);
 
@@ -80,7 +92,7 @@ export function walkKriging(input: WalkKrigingInput): WalkKriging {
       let trend = 0;
       for (const comp of [0, 1]) {
         const r = (comp ? fy : fx).map((f, p) => f - controls.reduce((s, _, j) => s + u[j] * F[j][comp][p], 0));
-        for (let p = 0; p < 4; p++) for (let q = 0; q < 4; q++) trend += r[p] * AInv.get(p, q) * r[q];
+        for (let p = 0; p < nb; p++) for (let q = 0; q < nb; q++) trend += r[p] * AInv.get(p, q) * r[q];
       }
       return Math.max(0, 2 * (half * R(0, i) - gu) + trend);
     },
