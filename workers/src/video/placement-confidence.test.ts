@@ -165,6 +165,24 @@ describe('placementConfidence', () => {
     expect(turned.errorM[last]).toBeGreaterThan(0.6);
   });
 
+  it('with three control points or more, carries what the fit misses at each along the walk to the rooms near it', () => {
+    const track = walkThrough([[0, 0], [20, 0], [20, 20]]);
+    const at = [0, 40, track.length - 1];
+    const exact = placementConfidence(input(track, at));
+    // Given exactly where the fit puts them: nothing to carry.
+    for (const [dx, dy] of exact.shiftPx) expect(Math.hypot(dx, dy)).toBeLessThan(1e-6);
+    // The corner given 0.6 m (30 px) further along x than the reconstruction has it: the rooms around the corner move
+    // most of the way there, the start stays where it was given, and only two control points move nothing.
+    const bent = input(track, at);
+    bent.controls[1].sheet = [bent.controls[1].sheet[0] + 30, bent.controls[1].sheet[1]];
+    const c = placementConfidence(bent);
+    expect(c.shiftPx[40][0]).toBeGreaterThan(20);
+    expect(c.shiftPx[38][0]).toBeGreaterThan(15);
+    expect(Math.hypot(...c.shiftPx[0])).toBeLessThan(10);
+    expect(c.suggested).not.toBe(40);
+    expect(placementConfidence(input(track, [0, 40])).shiftPx.every(([dx, dy]) => dx === 0 && dy === 0)).toBe(true);
+  });
+
   it('refuses fewer than two control points', () => {
     const track = walkThrough([[0, 0], [5, 0]]);
     expect(() => placementConfidence(input(track, [0]))).toThrow(/Two or more/);

@@ -131,6 +131,12 @@ export interface PlacementConfidence {
   calibration: number;
   /** The drift the model took for this walk, metres per √metre (`driftM`, or more where the models disagree more). */
   driftM: number;
+  /**
+   * With three or more control points: how far each room moves past the fitted similarity, sheet pixels, in `track`
+   * order — the controls' misses carried along the walk (walk-kriging.ts), so a control point given where a room is
+   * off mends the rooms around it, as the certainty already counts on. Zeros with two.
+   */
+  shiftPx: Vec2[];
 }
 
 /** A binary min-heap of (distance, node) for Dijkstra. */
@@ -297,9 +303,11 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   /** The model's standard error at keyframe i given the controls `use` (indices into `controls`): walk-kriging.ts. */
   const krige = (use: number[]) =>
     walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM, trend: input.beforeSnap ? 'shift' : 'similarity' });
+  /** What one more control point near keyframe i can lessen (m²): the drift and the fit's; a loop's gap or the models' disagreement stay. */
+  const reducible = (k: ReturnType<typeof krige>, i: number) => k.variance(i) + (snapGap[i] ?? 0) ** 2;
   const model = (use: number[]) => {
     const k = krige(use);
-    return (i: number) => Math.sqrt(k.variance(i) + (snapGap[i] ?? 0) ** 2 + loopGap[i] ** 2 + (o.spreadWeight * meanErr[i]) ** 2);
+    return (i: number) => Math.sqrt(reducible(k, i) + loopGap[i] ** 2 + (o.spreadWeight * meanErr[i]) ** 2);
   };
 
   // Leave-one-out: each control predicted from the others, against what the model expected there.
@@ -332,16 +340,35 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
 
   const all = controls.map((_, j) => j);
   const sigma = model(all);
+  // With two control points the similarity meets both; with more, it misses them, and the misses are carried along the walk.
+  let shiftPx: Vec2[] = track.map((): Vec2 => [0, 0]);
+  if (controls.length >= 3) {
+    const misses = controls.map((c): Vec2 => {
+      const [x, y] = applySimilarity(transform, track[c.index]);
+      return [(c.sheet[0] - x) / pxPerMetre, (c.sheet[1] - y) / pxPerMetre];
+    });
+    const at = krige(all).predictor(misses);
+    shiftPx = track.map((_, i) => {
+      const [dx, dy] = at(i);
+      return [dx * pxPerMetre, dy * pxPerMetre];
+    });
+  }
   const errorM = Array.from({ length: n }, (_, i) => calibration * sigma(i));
   const isUnsure = errorM.map((e) => e > o.thresholdM);
   const unsureIdx = errorM.map((_, i) => i).filter((i) => isUnsure[i]);
   const stretches: { from: number; to: number }[] = [];
+  // One more control point is asked for where it lessens the most, never at one already given (a room whose error is
+  // a loop that did not close or models that disagree stays unsure whatever is pinned there).
+  const allKriged = krige(all);
+  const pinned = new Set(controls.map((c) => c.index));
   let worstI = -1;
+  let worstReducible = -1;
   for (const i of unsureIdx) {
     const last = stretches.at(-1);
     if (last && i > 0 && isUnsure[i - 1]) last.to = input.keyframes[i];
     else stretches.push({ from: input.keyframes[i], to: input.keyframes[i] });
-    if (worstI < 0 || errorM[i] > errorM[worstI]) worstI = i;
+    const r = reducible(allKriged, i);
+    if (!pinned.has(i) && r > worstReducible) [worstI, worstReducible] = [i, r];
   }
   return {
     thresholdM: o.thresholdM,
@@ -354,5 +381,6 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
     leaveOneOutM,
     calibration,
     driftM: o.driftM,
+    shiftPx,
   };
 }

@@ -325,13 +325,15 @@ export function projectCluster(input: ProjectionInput): Projection {
           options: input.confidence,
         })
       : null;
+  // The rooms where the fit puts them; with three or more control points, pulled along the walk to where they were given.
   const rooms = path.map((p, i) => {
     const [x, y] = applySimilarity(transform, track[i]);
-    return { keyframe: p.keyframe, frame: p.frame, time: p.time, x, y };
+    const [dx, dy] = confidence?.shiftPx[i] ?? [0, 0];
+    return { keyframe: p.keyframe, frame: p.frame, time: p.time, x: x + dx, y: y + dy };
   });
   const controlResiduals = controls.map((c) => {
-    const [x, y] = applySimilarity(transform, track[byKey.get(c.keyframe)!]);
-    return Math.hypot(x - c.sheet[0], y - c.sheet[1]);
+    const room = rooms[byKey.get(c.keyframe)!];
+    return Math.hypot(room.x - c.sheet[0], room.y - c.sheet[1]);
   });
   return { floor, topDown: frame, transform, fittedBy, snap, points: out, rooms, controlResiduals, confidence };
 }

@@ -38,6 +38,11 @@ export interface WalkKrigingInput {
 export interface WalkKriging {
   /** Expected squared error at keyframe i (m²), the similarity fitted to the controls. */
   variance(i: number): number;
+  /**
+   * Where keyframe i lies past a placement, given how far that placement leaves each control (metres, x and y): the
+   * trend those misses share, and what is left of them carried along the walk to the rooms near each control.
+   */
+  predictor(misses: Vec2[]): (i: number) => Vec2;
 }
 
 export function walkKriging(input: WalkKrigingInput): WalkKriging {
@@ -95,6 +100,23 @@ export function walkKriging(input: WalkKrigingInput): WalkKriging {
         for (let p = 0; p < nb; p++) for (let q = 0; q < nb; q++) trend += r[p] * AInv.get(p, q) * r[q];
       }
       return Math.max(0, 2 * (half * R(0, i) - gu) + trend);
+    },
+    predictor(misses) {
+      // The trend's coefficients by generalised least squares: (Fᵀ K⁻¹ F)⁻¹ Fᵀ K⁻¹ y, over both components.
+      const fy = new Array<number>(nb).fill(0);
+      for (let j = 0; j < m; j++)
+        for (let k = 0; k < m; k++) {
+          const w = covInv.get(j, k);
+          for (const comp of [0, 1]) for (let p = 0; p < nb; p++) fy[p] += w * F[j][comp][p] * misses[k][comp];
+        }
+      const beta = Array.from({ length: nb }, (_, p) => fy.reduce((s, v, q) => s + AInv.get(p, q) * v, 0));
+      const trendAt = (f: number[]) => f.reduce((s, v, p) => s + v * beta[p], 0);
+      const left = controls.map((_, j) => [misses[j][0] - trendAt(F[j][0]), misses[j][1] - trendAt(F[j][1])]);
+      return (i) => {
+        const { u } = against(i);
+        const [fx, fyP] = basis(i);
+        return [trendAt(fx) + u.reduce((s, v, j) => s + v * left[j][0], 0), trendAt(fyP) + u.reduce((s, v, j) => s + v * left[j][1], 0)];
+      };
     },
   };
 }
