@@ -181,6 +181,10 @@ describe('placementConfidence', () => {
     expect(Math.hypot(...c.shiftPx[0])).toBeLessThan(10);
     expect(c.suggested).not.toBe(40);
     expect(placementConfidence(input(track, [0, 40])).shiftPx.every(([dx, dy]) => dx === 0 && dy === 0)).toBe(true);
+    // Met within two clicks (0.1 m off): the click's own error, nothing to carry.
+    const near = input(track, at);
+    near.controls[1].sheet = [near.controls[1].sheet[0] + 5, near.controls[1].sheet[1]];
+    expect(placementConfidence(near).shiftPx.every(([dx, dy]) => dx === 0 && dy === 0)).toBe(true);
   });
 
   it('refuses fewer than two control points', () => {
