@@ -302,13 +302,10 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   const trackM = track.map(([x, y]): Vec2 => [x / input.unitsPerMetre, y / input.unitsPerMetre]);
   /** The model's standard error at keyframe i given the controls `use` (indices into `controls`): walk-kriging.ts. */
   const krige = (use: number[]) =>
-    walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM, trend: input.beforeSnap ? 'shift' : 'similarity' });
+    walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM, trend: before ? 'shift' : 'similarity' });
   /** What one more control point near keyframe i can lessen (m²): the drift and the fit's; a loop's gap or the models' disagreement stay. */
   const reducible = (k: ReturnType<typeof krige>, i: number) => k.variance(i) + (snapGap[i] ?? 0) ** 2;
-  const model = (use: number[]) => {
-    const k = krige(use);
-    return (i: number) => Math.sqrt(reducible(k, i) + loopGap[i] ** 2 + (o.spreadWeight * meanErr[i]) ** 2);
-  };
+  const model = (use: number[], k = krige(use)) => (i: number) => Math.sqrt(reducible(k, i) + loopGap[i] ** 2 + (o.spreadWeight * meanErr[i]) ** 2);
 
   // Leave-one-out: each control predicted from the others, against what the model expected there.
   let leaveOneOutM: number[] | null = null;
@@ -339,17 +336,19 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   }
 
   const all = controls.map((_, j) => j);
-  const sigma = model(all);
+  // One kriging of every control serves the certainty, the rooms' bend and the point asked for.
+  const allKriged = krige(all);
+  const sigma = model(all, allKriged);
   // With two control points the similarity meets both; with more, it misses them, and the misses are carried along the walk.
   let shiftPx: Vec2[] = track.map((): Vec2 => [0, 0]);
   // Not when snapped to the walls: those placed the walk too, and the misses' shared shift moved good rooms off (the
   // hard walk with the third point asked for: 0.07 → 0.14 m).
-  if (controls.length >= 3 && !input.beforeSnap) {
+  if (controls.length >= 3 && !before) {
     const misses = controls.map((c): Vec2 => {
       const [x, y] = applySimilarity(transform, track[c.index]);
       return [(c.sheet[0] - x) / pxPerMetre, (c.sheet[1] - y) / pxPerMetre];
     });
-    const at = krige(all).predictor(misses);
+    const at = allKriged.predictor(misses);
     // Controls the placement already meets within two clicks move nothing: what is left there is the click and the
     // keyframe's own noise, and carried along the walk it would only shift good rooms (the hard walk: 0.05 → 0.08 m).
     if (Math.max(...misses.map(([x, y]) => Math.hypot(x, y))) > 2 * o.clickM) shiftPx = track.map((_, i) => {
@@ -363,7 +362,6 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   const stretches: { from: number; to: number }[] = [];
   // One more control point is asked for where it lessens the most, never at one already given (a room whose error is
   // a loop that did not close or models that disagree stays unsure whatever is pinned there).
-  const allKriged = krige(all);
   const pinned = new Set(controls.map((c) => c.index));
   let worstI = -1;
   let worstReducible = -1;
