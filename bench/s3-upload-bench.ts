@@ -2,8 +2,9 @@
  * A large walk video uploaded to S3 through the API (issue 23; a measurement,
  * not a test): a real video of 2 GiB sent with the tus protocol as the
  * browser sends it (POST, then PATCH pieces of 64 MiB over loopback) to the
- * API with its files in a bucket, until the API answers the last piece with
- * the checked video stored in the bucket — against the bucket server's own
+ * API with its files in a bucket (received straight into the bucket's
+ * multipart upload), until the API answers the last piece with the checked
+ * video stored in the bucket — against the bucket server's own
  * write speed: the same file put straight into the same bucket by the AWS SDK
  * (multipart, the parts and parallelism of SiteWalk's S3 driver), in the same
  * run. The bucket is a local S3-compatible server (s3rver) in a process of
@@ -216,7 +217,7 @@ for (const mib of SIZES_MIB) {
   const refs: { way: string; seconds: number; sdk: number; bucket: number }[] = [];
   const apis: { seconds: number; cpu: { api: number; bucket: number; sender: number }; peak: number }[] = [];
   let refPeak = 0;
-  // Rounds alternate the two sides, so a slow spell of the shared machine does not fall on one side only; each side's fastest run counts.
+  // Rounds repeat both sides, so a slow spell of the shared machine does not fall on one side only; each side's fastest run counts.
   for (let round = 1; round <= ROUNDS; round++) {
     peak = process.memoryUsage().rss;
     for (const w of straightToBucket(file)) {
@@ -263,7 +264,7 @@ const section = [
   `## A large walk uploaded to S3 through the API (bench/s3-upload-bench.ts), ${runDate()}`,
   '',
   `Machine: ${machine()}; load average ${loadBefore} before the run and ${loadAverage()} after it (1, 5, 15 min).`,
-  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; in ' + `${ROUNDS} rounds that alternate the sides (each side's fastest run counts; every run is listed in MB/s), ` + 'against the same file put straight into the same bucket, the faster of two ways (the AWS SDK\'s Upload of a read stream, and the S3 driver\'s parts read as ranges of the file, as the API sends; 8 MiB, 4 in flight; both shown in MB/s). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own; the sender too, as a browser would be (until 2026-11-29 it shared the API\'s process and thread). CPU per GiB is user + system time of each process while the file went (the machine has two cores: a sum near twice the seconds per GiB means the cores were the limit). ' + `The API runs with the V8 flags make start gives it (${nodeFlags.api.join(' ')}; until 2026-11-29 V8's defaults), the bucket server ${bucketV8.length ? 'with the same flags (--bucket-v8 api)' : 'with V8\'s defaults'}, and each way starts after sync. ` + 'Peak RSS: the process that runs the API and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
+  'Method: a real H.264 video (noise, so nothing compresses on the way) sent with tus as the browser sends it (pieces of 64 MiB over loopback) to the API with its files in a bucket, timed until the API answers the last piece with the checked video stored in the bucket; the API receives each piece straight into the bucket\'s multipart upload (8 MiB parts, 4 in flight, nothing on its disk; until 2026-11-30 the upload grew on the API\'s disk and a thread sent it on as it grew); in ' + `${ROUNDS} rounds, each the straight ways then the API (each side's fastest run counts; every run is listed in MB/s), ` + 'against the same file put straight into the same bucket, the faster of two ways (the AWS SDK\'s Upload of a read stream, and the S3 driver\'s parts read as ranges of the file, as the API sends; 8 MiB, 4 in flight; both shown in MB/s). The bucket is s3rver (a local S3-compatible server, its files on the same disk) in a process of its own; the sender too, as a browser would be (until 2026-11-29 it shared the API\'s process and thread). CPU per GiB is user + system time of each process while the file went (the machine has two cores: a sum near twice the seconds per GiB means the cores were the limit). ' + `The API runs with the V8 flags make start gives it (${nodeFlags.api.join(' ')}; until 2026-11-29 V8's defaults), the bucket server ${bucketV8.length ? 'with the same flags (--bucket-v8 api)' : 'with V8\'s defaults'}, and each way starts after sync. ` + 'Peak RSS: the process that runs the API and the SDK reference; ' + `${(baseRss / MiB).toFixed(0)} MB before the first upload.`,
   '',
   '| File | Straight into the bucket (the faster way) | Through the API (tus, checked, stored) | API / bucket | CPU-s per GiB, straight (the faster way): client + bucket server | CPU-s per GiB, through the API: sender + API + bucket server | Peak RSS, straight | Peak RSS, through the API |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -38,8 +38,6 @@ const result = await build({
     server: 'api/src/server.ts',
     workers: 'workers/src/main.ts',
     setup: 'api/src/cli/setup.ts',
-    // A worker thread's program is a file of its own (core/src/services/video-upload-mirror.ts finds it beside the bundle).
-    'upload-mirror-thread': 'core/src/storage/upload-mirror-thread.ts',
   },
   outdir: OUT,
   entryNames: '[name]',

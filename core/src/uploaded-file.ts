@@ -1,5 +1,5 @@
 import fsp from 'node:fs/promises';
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { unsupportedMedia } from './errors.js';
 import { loadPdfJs } from './pdfjs.js';
 
@@ -18,11 +18,23 @@ export interface UploadedFile {
  * tells a plan from a renamed text file.
  */
 export async function detectType(file: UploadedFile, accepted: readonly string[], what: string): Promise<{ ext: string; mime: string }> {
-  const t = await fileTypeFromFile(file.filepath);
+  const t = acceptedType(await fileTypeFromFile(file.filepath), accepted, what);
+  if (t.mime === 'application/pdf') await checkPdfOpens(file.filepath);
+  return t;
+}
+
+/** How many bytes from a file's start `detectTypeOfHead` needs (file-type reads at most this many). */
+export const TYPE_HEAD_BYTES = 4100;
+
+/** The same check for a file that is not on this machine's disk, by its first `TYPE_HEAD_BYTES` bytes (not for PDFs, which must open). */
+export async function detectTypeOfHead(head: Uint8Array, accepted: readonly string[], what: string): Promise<{ ext: string; mime: string }> {
+  return acceptedType(await fileTypeFromBuffer(head), accepted, what);
+}
+
+function acceptedType(t: { ext: string; mime: string } | undefined, accepted: readonly string[], what: string): { ext: string; mime: string } {
   if (!t || !accepted.includes(t.mime)) {
     throw unsupportedMedia(`This file is not ${what}. Accepted: ${accepted.map((m) => m.split('/')[1].toUpperCase()).join(', ')}.`);
   }
-  if (t.mime === 'application/pdf') await checkPdfOpens(file.filepath);
   return { ext: t.ext, mime: t.mime };
 }
 

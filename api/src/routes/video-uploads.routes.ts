@@ -25,8 +25,8 @@ import { sendWebResponse, toWebRequest } from '../http/web-request.js';
 import type { RouteModule } from './types.js';
 
 /**
- * Resumable video uploads: the tus protocol (@tus/server with its file
- * store) under /api/uploads/videos. Koa does what the protocol leaves to us
+ * Resumable video uploads: the tus protocol (@tus/server with SiteWalk's
+ * store: a file on disk, or parts straight into the bucket) under /api/uploads/videos. Koa does what the protocol leaves to us
  * before a request reaches the tus server — the session, the visit's access
  * (404 for anyone else's), the size limit — and the tus hooks call the same
  * service as the multipart upload once the last byte is in.
@@ -155,7 +155,13 @@ const videoUploadsRoutes: RouteModule = (r) => {
     const row = ctx.state.upload as Awaited<ReturnType<typeof requireVideoUpload>>;
     if (row.status !== 'uploading') throw conflict('This upload is already the visit\'s video. Delete the video instead.');
     // The row goes first, so the 204 the browser gets means gone for every later call (bytes left by a failure are swept).
-    await forgetVideoUpload(row.id);
+    await forgetVideoUpload(row);
+    if (row.bucket_key) {
+      // Received into the bucket: what it held went with the row; the tus file store has nothing of it.
+      ctx.set({ 'Tus-Resumable': '1.0.0' });
+      ctx.status = 204;
+      return;
+    }
     await toTus(ctx, { user: currentUser(ctx) });
   });
 };

@@ -118,11 +118,19 @@ export interface VideoUploadRow {
   original_name: string;
   status: VideoUploadStatus;
   id_video: number | null;
+  /** Set when the upload is received straight into the bucket: the key its bytes go to. */
+  bucket_key: string | null;
+  bucket_upload_id: string | null;
+  /** Bytes the bucket holds in whole parts (bucket uploads only). */
+  stored_bytes: string | number;
   created_at: Date;
   updated_at: Date;
 }
 
-export async function insertVideoUpload(k: Db, row: Pick<VideoUploadRow, 'id' | 'id_user' | 'id_visit' | 'size_bytes' | 'original_name'>): Promise<void> {
+export async function insertVideoUpload(
+  k: Db,
+  row: Pick<VideoUploadRow, 'id' | 'id_user' | 'id_visit' | 'size_bytes' | 'original_name'> & Partial<Pick<VideoUploadRow, 'bucket_key'>>,
+): Promise<void> {
   await k('video_uploads').insert(row);
 }
 
@@ -142,6 +150,27 @@ export async function claimVideoUpload(k: Db, id: string, userId: number): Promi
   return claimed[0];
 }
 
+/** Records the bucket's multipart upload that receives this upload's bytes. */
+export async function setVideoUploadBucketId(k: Db, id: string, uploadId: string): Promise<void> {
+  await k('video_uploads').where({ id }).update({ bucket_upload_id: uploadId, updated_at: new Date() });
+}
+
+/** The bucket took part `partNumber` of the upload (sent again, the later ETag counts). */
+export async function recordVideoUploadPart(k: Db, id: string, partNumber: number, etag: string): Promise<void> {
+  await k('video_upload_parts').insert({ id_upload: id, part_number: partNumber, etag }).onConflict(['id_upload', 'part_number']).merge(['etag']);
+}
+
+/** The ETags of the upload's parts 1…count, in order; null when one is missing. */
+export async function videoUploadPartTags(k: Db, id: string, count: number): Promise<string[] | null> {
+  const rows = (await k('video_upload_parts').where({ id_upload: id }).where('part_number', '<=', count).orderBy('part_number').select('part_number', 'etag')) as { part_number: number; etag: string }[];
+  return rows.length === count && rows.every((r, i) => r.part_number === i + 1) ? rows.map((r) => r.etag) : null;
+}
+
+/** The bucket holds `to` bytes of the upload in whole parts (only ever forward: a slower request never moves it back). */
+export async function advanceVideoUploadStored(k: Db, id: string, to: number): Promise<void> {
+  await k('video_uploads').where({ id }).where('stored_bytes', '<', to).update({ stored_bytes: to, updated_at: new Date() });
+}
+
 /** Sets an upload's status (an accepted one with its video). */
 export async function setVideoUploadStatus(k: Db, id: string, status: VideoUploadStatus, videoId?: number): Promise<void> {
   await k('video_uploads')
@@ -157,8 +186,8 @@ export async function deleteVideoUpload(k: Db, id: string, opts: { unlessAccepte
 }
 
 /** Unfinished uploads (uploading or checking) whose row last changed before `before`. */
-export async function unfinishedVideoUploadsBefore(k: Db, before: Date): Promise<Pick<VideoUploadRow, 'id' | 'updated_at'>[]> {
-  return k('video_uploads').whereIn('status', ['uploading', 'checking']).where('updated_at', '<', before).select('id', 'updated_at');
+export async function unfinishedVideoUploadsBefore(k: Db, before: Date): Promise<Pick<VideoUploadRow, 'id' | 'updated_at' | 'bucket_key' | 'bucket_upload_id'>[]> {
+  return k('video_uploads').whereIn('status', ['uploading', 'checking']).where('updated_at', '<', before).select('id', 'updated_at', 'bucket_key', 'bucket_upload_id');
 }
 
 /** Forgets accepted uploads whose row last changed before `before` (their videos live on). */

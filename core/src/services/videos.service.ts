@@ -14,7 +14,7 @@ import {
   type projectPointsSchema,
 } from '@sitewalk/proto';
 // The pipeline's own ffprobe adapter: the upload is checked by the program the steps use.
-import { probeVideo, type VideoProbe } from '../tools/ffprobe.js';
+import { probeVideo, probeVideoAt, type VideoProbe } from '../tools/ffprobe.js';
 import { ToolMissing, VideoRejected } from '../tools/errors.js';
 import { type Sheet, type Video, db } from '../db/index.js';
 import { deleteVideoRow, insertVideo, videoById, videoOfVisit } from '../repositories/videos.repository.js';
@@ -22,9 +22,9 @@ import { poiFileKeysOfRooms, roomsOfVideo } from '../repositories/rooms.reposito
 import { lockVisit, touchVisit } from '../repositories/visits.repository.js';
 import { sheetById } from '../repositories/sheets.repository.js';
 import { HttpError, conflict, notFound, unprocessable } from '../errors.js';
-import { detectType, type UploadedFile } from '../uploaded-file.js';
+import { TYPE_HEAD_BYTES, detectType, detectTypeOfHead, type UploadedFile } from '../uploaded-file.js';
 import { enqueue, queue } from '../queue/index.js';
-import { putFile, remove, signedUrl } from '../storage/index.js';
+import { activeBucket, putFile, remove, signedUrl } from '../storage/index.js';
 import { logger } from '../logger.js';
 import { config } from '../config.js';
 import { roomFolder, visitFolder } from './rooms-dto.js';
@@ -54,17 +54,33 @@ export const videoWorkFolder = (v: { folder: string }) => `${v.folder}/work`;
 const displayName = (name: string | null) => (path.basename(name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'video.mp4').slice(0, 255);
 const minutes = (s: number) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${s.toFixed(1)} s`);
 
+/** A video already in the bucket under its final key (a resumable upload received there), to be checked and accepted where it is. */
+export interface StoredVideo {
+  storedKey: string;
+  size: number;
+  originalFilename: string | null;
+}
+
 /**
  * Checks an uploaded video before it is kept: a video container by its bytes
  * (415 otherwise), then ffprobe — a picture stream, a length, a size (422
  * with the reason otherwise). Only the headers are read: this is quick, and
  * tells the user at once instead of minutes later in the worker.
  */
-export async function checkVideo(file: UploadedFile): Promise<{ ext: string; probe: VideoProbe }> {
-  const { ext } = await detectType(file, VIDEO_MIMES, 'a video');
+export async function checkVideo(source: UploadedFile | StoredVideo): Promise<{ ext: string; probe: VideoProbe }> {
+  let ext: string;
   let probe: VideoProbe;
   try {
-    probe = await probeVideo(file.filepath);
+    if ('storedKey' in source) {
+      // Received straight into the bucket: its first bytes, then ffprobe reading the ranges it needs over a presigned URL.
+      const bucket = await activeBucket();
+      if (!bucket) throw new HttpError(409, 'Files are no longer kept in the bucket this upload went to. Upload the video again.');
+      ({ ext } = await detectTypeOfHead(await bucket.readRange(source.storedKey, 0, Math.min(TYPE_HEAD_BYTES, source.size)), VIDEO_MIMES, 'a video'));
+      probe = await probeVideoAt(await bucket.serverUrl(source.storedKey, 600), source.size);
+    } else {
+      ({ ext } = await detectType(source, VIDEO_MIMES, 'a video'));
+      probe = await probeVideo(source.filepath);
+    }
   } catch (err) {
     if (err instanceof VideoRejected) throw unprocessable(err.message);
     if (err instanceof ToolMissing) {
@@ -129,36 +145,37 @@ export async function toDetail(video: Video, canEdit: boolean, k: Db = db()): Pr
 /**
  * POST /visits/{id}/video: checks the file, moves it (already on disk, never
  * in memory) into storage, and replaces the visit's previous video with
- * everything made from it.
+ * everything made from it. A resumable upload received straight into the
+ * bucket comes as a `StoredVideo`: checked where it is and kept under its
+ * key, in the visit's video folder the upload was created for.
  */
 export async function acceptVideoUpload(
   user: Actor,
   visitId: number,
-  file: UploadedFile,
+  source: UploadedFile | StoredVideo,
   /** Runs in the transaction that makes the video (a resumable upload records it was accepted, exactly once). */
   inTransaction?: (trx: Knex.Transaction, video: Video) => Promise<void>,
-  /**
-   * Where the same bytes already are in storage (a resumable upload mirrored
-   * to the bucket as it arrived), if anywhere; may still be settling (never
-   * rejects): it is awaited after the content check.
-   */
-  storedKeyComing?: Promise<string | null>,
 ): Promise<VideoDetail> {
   const { visit } = await requireVisit(user, visitId, 'upload');
-  const { ext, probe } = await checkVideo(file);
+  const { ext, probe } = await checkVideo(source);
+  const size = source.size;
   // A new video replaces the visit's earlier one: only the difference counts against the plan.
   const growth = (previous: Video | undefined) => ({
-    storage_bytes: file.size - Number(previous?.size_bytes ?? 0),
+    storage_bytes: size - Number(previous?.size_bytes ?? 0),
     video_seconds: probe.duration - (previous?.duration ?? 0),
   });
   await checkProjectAddition(db(), user, visit.id_project, growth(await videoOfVisit(db(), visit.id)));
-  const storedKey = await storedKeyComing;
-  // Bytes already in storage are used where they are when they are this visit's and the name fits their content.
-  const stored = storedKey && storedKey.startsWith(`${visitFolder(visit.id_project, visit.id)}/videos/`) && storedKey.endsWith(`/source.${ext}`) ? storedKey : null;
-  if (storedKey && !stored) await removeQuietly([storedKey]);
-  const folder = stored ? stored.slice(0, -`/source.${ext}`.length) : videoFolder(visit.id_project, visit.id, crypto.randomUUID());
-  const key = `${folder}/source.${ext}`;
-  if (!stored) await putFile(key, file.filepath);
+  let folder: string;
+  let key: string;
+  if ('storedKey' in source) {
+    key = source.storedKey;
+    folder = key.slice(0, key.lastIndexOf('/'));
+    if (!folder.startsWith(`${visitFolder(visit.id_project, visit.id)}/videos/`)) throw new Error('a stored video outside its visit\'s folder');
+  } else {
+    folder = videoFolder(visit.id_project, visit.id, crypto.randomUUID());
+    key = `${folder}/source.${ext}`;
+    await putFile(key, source.filepath);
+  }
   let old: { keys: string[] } = { keys: [] };
   let video: Video;
   try {
@@ -173,8 +190,8 @@ export async function acceptVideoUpload(
         id_visit: visit.id,
         id_project: visit.id_project,
         id_user: user.id,
-        original_name: displayName(file.originalFilename),
-        size_bytes: file.size,
+        original_name: displayName(source.originalFilename),
+        size_bytes: size,
         folder,
         file_key: key,
         codec: probe.codec.slice(0, 40),
@@ -191,13 +208,12 @@ export async function acceptVideoUpload(
       return inserted;
     });
   } catch (err) {
-    await remove(folder);
+    // Bytes stored here go; bytes received into the bucket are the caller's to keep for another try or to drop.
+    if (!('storedKey' in source)) await remove(folder);
     throw err;
   }
   await removeQuietly(old.keys);
-  // The local copy of mirrored bytes goes only now: a failure before this point may retry from it.
-  if (stored) await fsp.rm(file.filepath, { force: true });
-  logger.info({ video_id: video.id, visit_id: visit.id, bytes: file.size, duration: probe.duration, size: `${probe.width}x${probe.height}` }, 'video uploaded');
+  logger.info({ video_id: video.id, visit_id: visit.id, bytes: size, duration: probe.duration, size: `${probe.width}x${probe.height}` }, 'video uploaded');
   return toDetail(video, true);
 }
 

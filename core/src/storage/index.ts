@@ -9,7 +9,7 @@ import { getSettings } from '../services/settings.service.js';
 import { assertSafeKey, isSafeKey, newKey } from './keys.js';
 import type { StorageDriver, StoredObject } from './driver.js';
 import { localDriver } from './local-driver.js';
-import { s3Driver } from './s3-driver.js';
+import { s3Driver, type S3Driver } from './s3-driver.js';
 import { s3OptionsFromSettings, s3SettingsFromEnv, type S3Options, type S3StorageSettings } from './s3-options.js';
 
 /**
@@ -55,14 +55,10 @@ export async function activeStorage(): Promise<StorageDriver> {
   return current.driver;
 }
 
-/**
- * Where the bucket in force is, or null while files are on the local disk:
- * for the code that hands a transfer to a thread of its own (the upload
- * mirror), which builds its own driver from these.
- */
-export async function activeS3Options(): Promise<S3Options | null> {
-  await activeStorage();
-  return current?.s3 ?? null;
+/** The bucket in force, or null while files are on the local disk: for what only a bucket does (multipart uploads built part by part). */
+export async function activeBucket(): Promise<S3Driver | null> {
+  const driver = await activeStorage();
+  return driver.kind === 's3' ? (driver as S3Driver) : null;
 }
 
 /** Forgets the driver in force, so the next call reads the settings again (after they change). */

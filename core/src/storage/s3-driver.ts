@@ -1,6 +1,8 @@
 import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -12,9 +14,10 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import mime from 'mime-types';
+import { logger } from '../logger.js';
 import type { StorageDriver, StoredObject } from './driver.js';
 import type { S3Options } from './s3-options.js';
-import { uploadFileInParts } from './s3-file-parts.js';
+import { completeMultipart, sendPart, uploadFileInParts } from './s3-file-parts.js';
 
 /** Parts of 8 MB, four in flight: a 2 GB upload holds about 32 MB, never the file. */
 const PART_SIZE = 8 * 1024 * 1024;
@@ -42,9 +45,29 @@ const isMissing = (err: unknown) => {
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
 };
 
-/** The S3 driver, with what only a bucket does: a file on disk (complete, or still growing) sent in parts read from the file. */
+/**
+ * The S3 driver, with what only a bucket does: a file on disk sent in parts
+ * read from the file, and a multipart upload built part by part (a resumable
+ * upload received straight into the bucket), whose state lives in the
+ * bucket and with the caller, not in the process that started it.
+ */
 export interface S3Driver extends StorageDriver {
-  putFileInParts(key: string, filePath: string, total: number, bytesReady?: (end: number) => Promise<void>): Promise<void>;
+  kind: 's3';
+  putFileInParts(key: string, filePath: string, total: number): Promise<void>;
+  multipart: {
+    /** Starts one under `key`; answers its upload id. */
+    start(key: string): Promise<string>;
+    /** Sends part `partNumber` (from 1; every part but the last must hold at least 5 MiB); answers its ETag. */
+    putPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string>;
+    /** Joins the parts into the object `key`, `etags[i]` being part i + 1's (kept by the caller: not every S3-compatible server lists parts). */
+    complete(key: string, uploadId: string, etags: string[]): Promise<void>;
+    /** Drops its parts (missing is fine). */
+    abort(key: string, uploadId: string): Promise<void>;
+  };
+  /** `length` bytes of an object from `start` (fewer at its end). */
+  readRange(key: string, start: number, length: number): Promise<Buffer>;
+  /** A presigned GET for this server's own tools (ffprobe), at the endpoint the server reaches, not the browsers' one. */
+  serverUrl(key: string, ttlSec: number): Promise<string>;
 }
 
 /** Objects in one bucket of an S3-compatible server. */
@@ -55,8 +78,8 @@ export function s3Driver(o: S3Options, client: S3Client = s3Client(o)): S3Driver
   const upload = async (key: string, Body: Readable | Buffer) => {
     await new Upload({ client, queueSize: QUEUE_SIZE, partSize: PART_SIZE, leavePartsOnError: false, params: { Bucket, Key: key, Body, ContentType: contentType(key) } }).done();
   };
-  const putFileInParts = (key: string, filePath: string, total: number, bytesReady?: (end: number) => Promise<void>) =>
-    uploadFileInParts(client, { Bucket, Key: key, ContentType: contentType(key) }, filePath, total, { partSize: PART_SIZE, queueSize: QUEUE_SIZE, bytesReady });
+  const putFileInParts = (key: string, filePath: string, total: number) =>
+    uploadFileInParts(client, { Bucket, Key: key, ContentType: contentType(key) }, filePath, total, { partSize: PART_SIZE, queueSize: QUEUE_SIZE });
   async function* list(folder: string): AsyncIterable<StoredObject> {
     const Prefix = folder ? `${folder.replace(/\/$/, '')}/` : undefined;
     let ContinuationToken: string | undefined;
@@ -110,6 +133,31 @@ export function s3Driver(o: S3Options, client: S3Client = s3Client(o)): S3Driver
     list,
     localPath: () => null,
     putFileInParts,
+    multipart: {
+      async start(key) {
+        const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType(key) }));
+        return UploadId!;
+      },
+      putPart: (key, UploadId, PartNumber, body) => sendPart(client, { Bucket, Key: key, UploadId, PartNumber }, body),
+      complete: (key, UploadId, etags) => completeMultipart(client, { Bucket, Key: key, UploadId }, etags),
+      async abort(key, UploadId) {
+        await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId })).catch((err) => {
+          const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+          if (isMissing(err) || e.name === 'NoSuchUpload') return;
+          // Some S3-compatible servers (s3rver among them) cannot abort: the parts stay until the server's own cleanup.
+          if (e.$metadata?.httpStatusCode === 405 || e.$metadata?.httpStatusCode === 501) {
+            logger.warn({ key }, 'the bucket cannot abort a multipart upload; its parts stay until the bucket cleans them up');
+            return;
+          }
+          throw err;
+        });
+      },
+    },
+    serverUrl: (key, expiresIn) => getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key }), { expiresIn }),
+    async readRange(key, start, length) {
+      const res = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: `bytes=${start}-${start + length - 1}` }));
+      return Buffer.from(await res.Body!.transformToByteArray());
+    },
     async directUrl(key, ttlSec) {
       if (o.customDomain) return `${o.customDomain}/${key.split('/').map(encodeURIComponent).join('/')}`;
       return getSignedUrl(presigner, new GetObjectCommand({ Bucket, Key: key, ResponseContentType: contentType(key) }), {

@@ -17,20 +17,15 @@ import {
  * byte, often two) and hashes each one; read streams of the file spared the
  * copies but still left a megabyte of garbage per megabyte sent, and the
  * garbage collector became the API's largest cost (bench/s3-upload-bench.ts).
- * Memory stays lanes × part size whatever the file's size.
- *
- * The file may still be growing (an upload being received): each part waits
- * until the file holds its last byte (`bytesReady`). A part that fails is
- * sent again from its buffer; when the upload cannot finish it is aborted,
- * so no parts stay billed.
+ * Memory stays lanes × part size whatever the file's size. A part that
+ * fails is sent again from its buffer; when the upload cannot finish it is
+ * aborted, so no parts stay billed.
  */
 
 export interface FilePartsOptions {
   partSize: number;
   /** Parts in flight at once. */
   queueSize: number;
-  /** Resolves once the file holds `end` bytes (default: it already does). */
-  bytesReady?: (end: number) => Promise<void>;
 }
 
 const PART_ATTEMPTS = 3;
@@ -42,18 +37,15 @@ export async function uploadFileInParts(
   total: number,
   opts: FilePartsOptions,
 ): Promise<void> {
-  const ready = opts.bytesReady ?? (async () => undefined);
-  // Opened at the first part that is ready: a growing file may not exist before its first byte.
   let opening: Promise<fsp.FileHandle> | undefined;
   const file = () => (opening ??= fsp.open(filePath, 'r'));
   try {
     if (total <= opts.partSize) {
-      await ready(total);
       const body = await readRange(await file(), Buffer.allocUnsafe(total), 0);
       await withAttempts(() => client.send(unsignedPayload(new PutObjectCommand({ ...target, Body: body, ContentLength: total }))));
       return;
     }
-    const { UploadId } = await client.send(new CreateMultipartUploadCommand(target));
+    const UploadId = (await client.send(new CreateMultipartUploadCommand(target))).UploadId!;
     const { Bucket, Key } = target;
     try {
       const count = Math.ceil(total / opts.partSize);
@@ -65,17 +57,13 @@ export async function uploadFileInParts(
           const i = next++;
           const start = i * opts.partSize;
           const end = Math.min(total, start + opts.partSize);
-          await ready(end);
           const body = await readRange(await file(), buffer.subarray(0, end - start), start);
           // The buffer is read again only once this part's request has ended, whichever way.
-          const sent = await withAttempts(() =>
-            client.send(unsignedPayload(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: i + 1, Body: body, ContentLength: end - start }))),
-          );
-          etags[i] = sent.ETag!;
+          etags[i] = await sendPart(client, { Bucket, Key, UploadId, PartNumber: i + 1 }, body);
         }
       };
       await Promise.all(Array.from({ length: Math.min(opts.queueSize, count) }, lane));
-      await client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) } }));
+      await completeMultipart(client, { Bucket, Key, UploadId }, etags);
     } catch (err) {
       await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => undefined);
       throw err;
@@ -83,6 +71,17 @@ export async function uploadFileInParts(
   } finally {
     await opening?.then((f) => f.close()).catch(() => undefined);
   }
+}
+
+/** One part of a multipart upload, sent unhashed and tried again on failure; answers its ETag. */
+export async function sendPart(client: S3Client, part: { Bucket: string; Key: string; UploadId: string; PartNumber: number }, body: Buffer): Promise<string> {
+  const sent = await withAttempts(() => client.send(unsignedPayload(new UploadPartCommand({ ...part, Body: body, ContentLength: body.length }))));
+  return sent.ETag!;
+}
+
+/** Joins a multipart upload's parts, `etags[i]` being part i + 1's. */
+export async function completeMultipart(client: S3Client, target: { Bucket: string; Key: string; UploadId: string }, etags: string[]): Promise<void> {
+  await client.send(new CompleteMultipartUploadCommand({ ...target, MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) } }));
 }
 
 /** Fills `into` with the file's bytes from `position` (a read may return fewer bytes than asked). */
@@ -120,23 +119,4 @@ async function withAttempts<T>(send: () => Promise<T>): Promise<T> {
       if (attempt >= PART_ATTEMPTS || (err as Error).name === 'AbortError') throw err;
     }
   }
-}
-
-/** `bytesReady` for a file that is still being written: polls its size; fails when cancelled or when no byte came for `idleLimitMs`. */
-export function growingFileReady(filePath: string, opts: { cancelled: () => boolean; idleLimitMs: number; pollMs?: number }): (end: number) => Promise<void> {
-  let lastSize = -1;
-  let lastGrowth = Date.now();
-  return async (end) => {
-    for (;;) {
-      if (opts.cancelled()) throw new Error('upload cancelled');
-      const size = (await fsp.stat(filePath).catch(() => null))?.size ?? 0;
-      if (size > lastSize) {
-        lastSize = size;
-        lastGrowth = Date.now();
-      }
-      if (size >= end) return;
-      if (Date.now() - lastGrowth > opts.idleLimitMs) throw new Error('no new bytes for too long');
-      await new Promise((r) => setTimeout(r, opts.pollMs ?? 100));
-    }
-  };
 }

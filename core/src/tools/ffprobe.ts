@@ -39,9 +39,18 @@ export const isEquirect = (width: number, height: number): boolean => height > 0
 export async function probeVideo(filePath: string): Promise<VideoProbe> {
   const stat = await fsp.stat(filePath).catch(() => null);
   if (!stat || !stat.isFile()) throw new VideoRejected('The video file is missing. Upload it again.');
-  if (stat.size < 1024) throw new VideoRejected('This file is too small to be a video.');
+  return probeVideoAt(filePath, stat.size);
+}
+
+/**
+ * The same for a video that is not on this machine's disk: `input` is a URL
+ * ffprobe reads over HTTP (a presigned GET of the bucket: it asks for the
+ * ranges it needs, the headers and the index, never the whole file).
+ */
+export async function probeVideoAt(input: string, size: number): Promise<VideoProbe> {
+  if (size < 1024) throw new VideoRejected('This file is too small to be a video.');
   const run = await runTool('ffprobe', [
-    '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-show_entries', 'stream_side_data', filePath,
+    '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-show_entries', 'stream_side_data', input,
   ]);
   let info: { streams?: Record<string, any>[]; format?: Record<string, any> } = {};
   try {

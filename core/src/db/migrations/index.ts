@@ -12,6 +12,7 @@ import * as designCloud from './20261126_0600_design_cloud.js';
 import * as planLimits from './20261127_0700_plan_limits.js';
 import * as billing from './20261128_1000_billing.js';
 import * as videoUploads from './20261128_1300_video_uploads.js';
+import * as videoUploadBucket from './20261130_0700_video_upload_bucket.js';
 import * as apiKeys from './20261129_0300_api_keys.js';
 import * as notificationKeys from './20261129_0500_notification_keys.js';
 import * as socialSignIn from './20261129_0400_social_sign_in.js';
@@ -41,4 +42,5 @@ export const MIGRATIONS: Record<string, { up: (k: Knex) => Promise<void>; down: 
   '20261129_0400_social_sign_in': socialSignIn,
   '20261129_0500_notification_keys': notificationKeys,
   '20261129_0600_invitations': invitations,
+  '20261130_0700_video_upload_bucket': videoUploadBucket,
 };
