@@ -18,7 +18,8 @@
  * Each server runs in its own process (autocannon takes CPU too). It uses
  * its own database (default sitewalk_api_bench, recreated), Redis prefix and
  * data folder, so it never touches a user's data.
- * Knobs: API_BENCH_SECONDS (10), API_BENCH_CONNECTIONS (100), API_BENCH_ROUNDS (2), DB_POOL_MAX (the
+ * The API process runs with the V8 flags `make start` gives it (scripts/node-flags.json), the others with V8's defaults.
+ * Knobs: API_BENCH_SECONDS (10), API_BENCH_CONNECTIONS (100), API_BENCH_ROUNDS (2), API_BENCH_API_FLAGS (other V8 flags for the API), DB_POOL_MAX (the
  * API's default, 10; the hand-written reference uses the same), API_BENCH_CPU_PROF (a folder: the API
  * process writes a CPU profile there; `npx tsx bench/cpu-profile-top.ts <file>` sums it by function and package).
  */
@@ -28,6 +29,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import nodeFlags from '../scripts/node-flags.json' with { type: 'json' };
 import { benchEnv } from './bench-env.js';
 import { loadAverage, machine } from './machine.js';
 import { appendResults, runDate } from './results.js';
@@ -150,7 +152,10 @@ interface Child {
 function startChild(flag: string, stdin?: Buffer): Promise<Child> {
   // API_BENCH_CPU_PROF=<folder>: the API process writes a V8 CPU profile there when it stops (open it in Chrome DevTools or speedscope).
   const profile = flag === '--serve-api' && env.API_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(ROOT, env.API_BENCH_CPU_PROF)] : [];
-  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(import.meta.url), flag], {
+  // The API runs with the V8 flags make start gives it (scripts/node-flags.json; API_BENCH_API_FLAGS to try others): its young
+  // generation's size decides how much of each answer's garbage outlives it, and with it the full collections that make the tail.
+  const v8 = flag === '--serve-api' ? (env.API_BENCH_API_FLAGS?.split(' ').filter(Boolean) ?? nodeFlags.api) : [];
+  const proc = spawn(process.execPath, [...profile, ...v8, '--import', 'tsx', fileURLToPath(import.meta.url), flag], {
     cwd: ROOT,
     env,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -171,6 +176,14 @@ async function stopChild(c: Child) {
   const exited = new Promise((r) => c.proc.once('exit', r));
   c.proc.kill('SIGTERM');
   await exited;
+}
+
+/** Beside the reference, in one run: ≥ 0.85 of its requests/s, ≤ 1.15× its CPU per answer, p99 ≤ 1.2× its p99. */
+function sameRunGoal(ratio: number, api: Measured, hand: Measured): string {
+  const cpu = api.cpuPerRequest && hand.cpuPerRequest ? api.cpuPerRequest / hand.cpuPerRequest : null;
+  const tail = api.p99 / hand.p99;
+  const met = ratio >= 0.85 && cpu !== null && cpu <= 1.15 && tail <= 1.2;
+  return `Beside the reference (≥ 0.85 of its requests/s, ≤ 1.15× its CPU per answer, p99 ≤ 1.2× its p99): ${met ? 'met' : 'not met'} (${ratio.toFixed(2)}, ${cpu === null ? 'n/a' : `${cpu.toFixed(2)}×`}, p99 ${tail.toFixed(2)}×).`;
 }
 
 interface Measured {
@@ -323,14 +336,15 @@ async function main() {
   const summary =
     `**The authenticated API call serves ${(ratio * 100).toFixed(1)} % of the hand-written reference's requests/s (ratio ${ratio.toFixed(3)}), p99 ${apiResult.p99} ms: ` +
     `goal (>= 0.8, p99 < 50 ms at 100 connections) ${goal ? 'met' : 'not met'}${CONNECTIONS === 100 ? '' : ` (this run used ${CONNECTIONS} connections)`}.**${cpuRatio} ` +
-    `Without the database the API's middleware keeps ${((stackResult.rps / bareResult.rps) * 100).toFixed(1)} % of bare Koa's requests/s.`;
+    `Without the database the API's middleware keeps ${((stackResult.rps / bareResult.rps) * 100).toFixed(1)} % of bare Koa's requests/s. ` +
+    sameRunGoal(ratio, apiResult, handResult);
   console.log(`\n${table}\n\n${summary}`);
 
   const section = [
     `## API throughput, ${runDate()}`,
     '',
     `Machine: ${machine()}; ${await serviceVersions()}; load average ${loadBefore} before the run and ${loadAfter} after it (1, 5, 15 min; the machine may be shared, the ratio is taken within one run).`,
-    `Load: autocannon over loopback, ${CONNECTIONS} connections, ${SECONDS} s per server after a ${WARMUP_SECONDS} s warm-up, the API and the reference in turns for ${ROUNDS} rounds (mean requests/s, median p50, worst p99); each server in its own Node process; NODE_ENV=production, LOG_LEVEL=${env.LOG_LEVEL}; ${POOL_MAX} PostgreSQL connections for the API and the reference alike.`,
+    `Load: autocannon over loopback, ${CONNECTIONS} connections, ${SECONDS} s per server after a ${WARMUP_SECONDS} s warm-up, the API and the reference in turns for ${ROUNDS} rounds (mean requests/s, median p50, worst p99); each server in its own Node process, the API with the V8 flags make start gives it (${(env.API_BENCH_API_FLAGS ?? nodeFlags.api.join(' ')) || 'none'}; until 2026-11-30 V8's defaults); NODE_ENV=production, LOG_LEVEL=${env.LOG_LEVEL}; ${POOL_MAX} PostgreSQL connections for the API and the reference alike.`,
     `Both the API and the reference authenticate the bearer token (session and user) and read one page of 20 of ${NOTIFICATIONS} notifications with the total and unread counts, answering the same bytes.`,
     '',
     table,

@@ -226,6 +226,36 @@ describe('resumable video uploads with the files in a bucket', () => {
   });
 });
 
+describe('abandoned uploads in the bucket', () => {
+  storesInTheBucket();
+
+  it('are swept with what the bucket took once quiet for the whole expiry; one still arriving stays', async () => {
+    const { sweepVideoUploads } = await import('@sitewalk/core/services/video-uploads.service.js');
+    const { db } = await import('@sitewalk/core/db');
+    const owner = await createUser();
+    const p = await newProject(owner);
+    const visit = (await api().post('/api/visits').set(owner.auth).send({ id_project: p.id, name: 'Walk', date: '2026-03-02' })).body.data as { id: number };
+    const tus = { 'Tus-Resumable': '1.0.0' };
+    const meta = `visit_id ${Buffer.from(String(visit.id)).toString('base64')},filename ${Buffer.from('walk.mp4').toString('base64')}`;
+    const start = async () => (await api().post('/api/uploads/videos').set(owner.auth).set(tus).set('Upload-Length', String(20 * 1024 * 1024)).set('Upload-Metadata', meta)).headers.location as string;
+    const stale = await start();
+    const fresh = await start();
+    const piece = crypto.randomBytes(8 * 1024 * 1024);
+    for (const at of [stale, fresh]) {
+      const sent = await api().patch(at).set(owner.auth).set(tus).set('Upload-Offset', '0').set('Content-Type', 'application/offset+octet-stream').send(piece);
+      expect(sent.headers['upload-offset']).toBe(String(piece.length));
+    }
+    const idOf = (at: string) => at.split('/').pop()!;
+    await db()('video_uploads').where({ id: idOf(stale) }).update({ updated_at: new Date(Date.now() - 48 * 3600_000) });
+    await sweepVideoUploads();
+    expect((await api().head(stale).set(owner.auth).set(tus)).status).toBe(404);
+    expect(await db()('video_upload_parts').where({ id_upload: idOf(stale) }).first()).toBeUndefined();
+    const kept = await api().head(fresh).set(owner.auth).set(tus);
+    expect(kept.status).toBe(200);
+    expect(kept.headers['upload-offset']).toBe(String(piece.length));
+  });
+});
+
 describe('copying between the disk and the bucket', () => {
   it('copies every file, verified; a second run copies nothing; a damaged copy is copied again; and back to disk', async () => {
     const disk = localDriver(path.join(tmp, 'copy-disk'));
