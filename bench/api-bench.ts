@@ -21,7 +21,8 @@
  * The API process runs with the V8 flags `make start` gives it (scripts/node-flags.json), the others with V8's defaults.
  * Knobs: API_BENCH_SECONDS (10), API_BENCH_CONNECTIONS (100), API_BENCH_ROUNDS (2), API_BENCH_API_FLAGS (other V8 flags for the API), DB_POOL_MAX (the
  * API's default, 10; the hand-written reference uses the same), API_BENCH_CPU_PROF (a folder: the API
- * process writes a CPU profile there; `npx tsx bench/cpu-profile-top.ts <file>` sums it by function and package).
+ * process writes a CPU profile there; `npx tsx bench/cpu-profile-top.ts <file>` sums it by function and package), API_BENCH_ALLOC_PROF (a file: the API process
+ * writes a sampling heap profile of every allocation there, the collected ones too — what each answer allocates; the same tool sums it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -56,8 +57,19 @@ else await main();
 async function serveApi() {
   const { startServer } = await import('../api/src/server.js');
   const running = await startServer(0);
+  let stopProfile = async () => undefined as void;
+  if (env.API_BENCH_ALLOC_PROF) {
+    const inspector = await import('node:inspector/promises');
+    const session = new inspector.Session();
+    session.connect();
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
+    stopProfile = async () => {
+      const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: unknown };
+      fs.writeFileSync(env.API_BENCH_ALLOC_PROF!, JSON.stringify(profile));
+    };
+  }
   process.stdout.write(`PORT ${running.port}\n`);
-  process.on('SIGTERM', () => void running.close().then(() => process.exit(0)));
+  process.on('SIGTERM', () => void stopProfile().then(() => running.close()).then(() => process.exit(0)));
 }
 
 /** Child process: Koa with one handler answering the body it is given, no middleware. */

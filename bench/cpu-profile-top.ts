@@ -1,9 +1,12 @@
 /**
  * Where a V8 CPU profile (node --cpu-prof) spent its time, as text: self time
  * by function and by package (node_modules/<name>, node: internals, the
- * program's own code, garbage collection), largest first.
+ * program's own code, garbage collection), largest first. Given a sampling
+ * heap profile instead (`.heapprofile`, e.g. API_BENCH_ALLOC_PROF of
+ * bench/api-bench.ts, which counts what minor and major collections took
+ * too), the bytes allocated, the same ways.
  *
- *   npx tsx bench/cpu-profile-top.ts <file.cpuprofile> [rows=30]
+ *   npx tsx bench/cpu-profile-top.ts <file.cpuprofile|file.heapprofile> [rows=30]
  */
 import fs from 'node:fs';
 
@@ -32,7 +35,13 @@ if (!file) {
   process.exit(2);
 }
 const rows = Number(rowsArg ?? 30);
-const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+const where = (url: string, lineNumber: number) => (url ? `${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(api|core|workers|proto)\//, '$1/')}:${lineNumber + 1}` : '');
+const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile | { head: HeapNode };
+if ('head' in parsed) {
+  heapTop(parsed.head);
+  process.exit(0);
+}
+const profile = parsed;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
 profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -46,8 +55,7 @@ for (const [id, us] of selfUs) {
   const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
   if (functionName === '(idle)') continue;
   const pkg = packageOf(url, functionName);
-  const where = url ? `${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(api|core|workers|proto)\//, '$1/')}:${lineNumber + 1}` : '';
-  const key = `${functionName || '(anonymous)'} ${where}`.trim();
+  const key = `${functionName || '(anonymous)'} ${where(url, lineNumber)}`.trim();
   fns.set(key, (fns.get(key) ?? 0) + us);
   pkgs.set(pkg, (pkgs.get(pkg) ?? 0) + us);
 }
@@ -57,3 +65,33 @@ const top = (m: Map<string, number>, n: number) =>
 console.log(`Busy ${(busy / 1e6).toFixed(2)} s of ${(total / 1e6).toFixed(2)} s profiled (self time; shares of busy time).\n`);
 console.log(`| share | self | package |\n| ---: | ---: | --- |\n${top(pkgs, rows)}\n`);
 console.log(`| share | self | function |\n| ---: | ---: | --- |\n${top(fns, rows)}`);
+
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children?: HeapNode[];
+}
+
+/** Bytes allocated by function and by package, from a sampling heap profile's tree. */
+function heapTop(head: HeapNode): void {
+  const fns = new Map<string, number>();
+  const pkgs = new Map<string, number>();
+  let total = 0;
+  const visit = (n: HeapNode) => {
+    if (n.selfSize) {
+      const { functionName, url, lineNumber } = n.callFrame;
+      const key = `${functionName || '(anonymous)'} ${where(url, lineNumber)}`.trim();
+      fns.set(key, (fns.get(key) ?? 0) + n.selfSize);
+      const pkg = packageOf(url, functionName);
+      pkgs.set(pkg, (pkgs.get(pkg) ?? 0) + n.selfSize);
+      total += n.selfSize;
+    }
+    for (const c of n.children ?? []) visit(c);
+  };
+  visit(head);
+  const top = (m: Map<string, number>) =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, rows).map(([k, b]) => `| ${((100 * b) / total).toFixed(1)} % | ${(b / 1e6).toFixed(0)} MB | ${k.replace(/\|/g, '\\|')} |`).join('\n');
+  console.log(`${(total / 1e6).toFixed(0)} MB allocated (sampled).\n`);
+  console.log(`| share | bytes | package |\n| ---: | ---: | --- |\n${top(pkgs)}\n`);
+  console.log(`| share | bytes | function |\n| ---: | ---: | --- |\n${top(fns)}`);
+}
