@@ -70,7 +70,7 @@ export function createApp(opts: { serveClient?: boolean } = {}): Koa {
   app.use(requestTimeout(config.requestTimeoutMs, isUploadRequest));
   // The queue monitor (routes/admin-queues.routes.ts) is its own page with a SameSite=Strict cookie of its own path: no cross-site request carries it.
   // Requests with an API key come from programs, which another site cannot make a browser send (api-key-auth.ts).
-  app.use(async (ctx, next) => (ctx.path.startsWith('/api') && !ctx.path.startsWith('/api/admin/queues') && !carriesApiKey(ctx) ? csrfProtection(ctx, next) : next()));
+  app.use((ctx, next) => (ctx.path.startsWith('/api') && !ctx.path.startsWith('/api/admin/queues') && !carriesApiKey(ctx) ? csrfProtection(ctx, next) : next()));
   const parsedMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
   const bodyParser = koaBody({
     multipart: false,

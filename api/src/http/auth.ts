@@ -41,7 +41,7 @@ export async function requireAuth(ctx: Context, next: Next): Promise<void> {
   ctx.state.auth = found satisfies AuthState;
   setLogUser(ctx, found.user.id);
   touchSession(found.session);
-  await next();
+  return next();
 }
 
 /** Sets ctx.state.auth when a valid token is present, without requiring one. */
@@ -60,7 +60,7 @@ export async function optionalAuth(ctx: Context, next: Next): Promise<void> {
       if (site) ctx.state.auth = site;
     }
   }
-  await next();
+  return next();
 }
 
 /** Requires the super_admin flag (after requireAuth). */

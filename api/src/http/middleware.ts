@@ -101,7 +101,7 @@ export async function csrfProtection(ctx: Context, next: Next): Promise<void> {
   if (!cookie || !header || !safeEqual(decodeURIComponent(cookie), header)) {
     throw new HttpError(419, HTTP_DEFAULTS[419]);
   }
-  await next();
+  return next();
 }
 
 /**

@@ -114,5 +114,5 @@ export async function rejectUnreadableText(ctx: Context, next: Next): Promise<vo
     if (ctx.querystring) assertReadableText(ctx.query, 'query parameter');
     assertReadableText((ctx.request as { body?: unknown }).body, 'field');
   }
-  await next();
+  return next();
 }
