@@ -37,34 +37,35 @@ if (!file) {
 const rows = Number(rowsArg ?? 30);
 const where = (url: string, lineNumber: number) => (url ? `${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(api|core|workers|proto)\//, '$1/')}:${lineNumber + 1}` : '');
 const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile | { head: HeapNode };
-if ('head' in parsed) {
-  heapTop(parsed.head);
-  process.exit(0);
-}
-const profile = parsed;
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const selfUs = new Map<number, number>();
-profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
-const idle = [...selfUs].filter(([id]) => byId.get(id)!.callFrame.functionName === '(idle)').reduce((a, [, us]) => a + us, 0);
-const busy = total - idle;
+if ('head' in parsed) heapTop(parsed.head);
+else cpuTop(parsed);
 
-const fns = new Map<string, number>();
-const pkgs = new Map<string, number>();
-for (const [id, us] of selfUs) {
-  const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-  if (functionName === '(idle)') continue;
-  const pkg = packageOf(url, functionName);
-  const key = `${functionName || '(anonymous)'} ${where(url, lineNumber)}`.trim();
-  fns.set(key, (fns.get(key) ?? 0) + us);
-  pkgs.set(pkg, (pkgs.get(pkg) ?? 0) + us);
+/** Self time by function and by package, from a CPU profile's samples. */
+function cpuTop(profile: Profile): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfUs = new Map<number, number>();
+  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
+  const idle = [...selfUs].filter(([id]) => byId.get(id)!.callFrame.functionName === '(idle)').reduce((a, [, us]) => a + us, 0);
+  const busy = total - idle;
+
+  const fns = new Map<string, number>();
+  const pkgs = new Map<string, number>();
+  for (const [id, us] of selfUs) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    if (functionName === '(idle)') continue;
+    const pkg = packageOf(url, functionName);
+    const key = `${functionName || '(anonymous)'} ${where(url, lineNumber)}`.trim();
+    fns.set(key, (fns.get(key) ?? 0) + us);
+    pkgs.set(pkg, (pkgs.get(pkg) ?? 0) + us);
+  }
+  const pct = (us: number) => `${((100 * us) / busy).toFixed(1)} %`;
+  const top = (m: Map<string, number>, n: number) =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `| ${pct(us)} | ${(us / 1000).toFixed(0)} ms | ${k.replace(/\|/g, '\\|')} |`).join('\n');
+  console.log(`Busy ${(busy / 1e6).toFixed(2)} s of ${(total / 1e6).toFixed(2)} s profiled (self time; shares of busy time).\n`);
+  console.log(`| share | self | package |\n| ---: | ---: | --- |\n${top(pkgs, rows)}\n`);
+  console.log(`| share | self | function |\n| ---: | ---: | --- |\n${top(fns, rows)}`);
 }
-const pct = (us: number) => `${((100 * us) / busy).toFixed(1)} %`;
-const top = (m: Map<string, number>, n: number) =>
-  [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `| ${pct(us)} | ${(us / 1000).toFixed(0)} ms | ${k.replace(/\|/g, '\\|')} |`).join('\n');
-console.log(`Busy ${(busy / 1e6).toFixed(2)} s of ${(total / 1e6).toFixed(2)} s profiled (self time; shares of busy time).\n`);
-console.log(`| share | self | package |\n| ---: | ---: | --- |\n${top(pkgs, rows)}\n`);
-console.log(`| share | self | function |\n| ---: | ---: | --- |\n${top(fns, rows)}`);
 
 interface HeapNode {
   callFrame: { functionName: string; url: string; lineNumber: number };

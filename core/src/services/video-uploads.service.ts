@@ -290,7 +290,7 @@ async function completeBucketUpload(user: Actor, row: VideoUploadRow & { bucket_
       // Joined by an earlier try that failed after it: the object is there.
       if ((await bucket.size(row.bucket_key)) !== size) throw err;
     }
-    return await acceptVideoUpload(user, row.id_visit, { storedKey: row.bucket_key, size, originalFilename: row.original_name }, async (trx, v) => {
+    return await acceptVideoUpload(user, row.id_visit, { bucket, storedKey: row.bucket_key, size, originalFilename: row.original_name }, async (trx, v) => {
       await setVideoUploadStatus(trx, row.id, 'accepted', v.id);
     });
   } catch (err) {

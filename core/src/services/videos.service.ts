@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import crypto from 'node:crypto';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import {
@@ -24,7 +23,8 @@ import { sheetById } from '../repositories/sheets.repository.js';
 import { HttpError, conflict, notFound, unprocessable } from '../errors.js';
 import { TYPE_HEAD_BYTES, detectType, detectTypeOfHead, type UploadedFile } from '../uploaded-file.js';
 import { enqueue, queue } from '../queue/index.js';
-import { activeBucket, putFile, remove, signedUrl } from '../storage/index.js';
+import { putFile, remove, signedUrl } from '../storage/index.js';
+import type { S3Driver } from '../storage/s3-driver.js';
 import { logger } from '../logger.js';
 import { config } from '../config.js';
 import { roomFolder, visitFolder } from './rooms-dto.js';
@@ -56,6 +56,7 @@ const minutes = (s: number) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.roun
 
 /** A video already in the bucket under its final key (a resumable upload received there), to be checked and accepted where it is. */
 export interface StoredVideo {
+  bucket: S3Driver;
   storedKey: string;
   size: number;
   originalFilename: string | null;
@@ -73,8 +74,7 @@ export async function checkVideo(source: UploadedFile | StoredVideo): Promise<{ 
   try {
     if ('storedKey' in source) {
       // Received straight into the bucket: its first bytes, then ffprobe reading the ranges it needs over a presigned URL.
-      const bucket = await activeBucket();
-      if (!bucket) throw new HttpError(409, 'Files are no longer kept in the bucket this upload went to. Upload the video again.');
+      const { bucket } = source;
       ({ ext } = await detectTypeOfHead(await bucket.readRange(source.storedKey, 0, Math.min(TYPE_HEAD_BYTES, source.size)), VIDEO_MIMES, 'a video'));
       probe = await probeVideoAt(await bucket.serverUrl(source.storedKey, 600), source.size);
     } else {

@@ -10,7 +10,7 @@ import { assertSafeKey, isSafeKey, newKey } from './keys.js';
 import type { StorageDriver, StoredObject } from './driver.js';
 import { localDriver } from './local-driver.js';
 import { s3Driver, type S3Driver } from './s3-driver.js';
-import { s3OptionsFromSettings, s3SettingsFromEnv, type S3Options, type S3StorageSettings } from './s3-options.js';
+import { s3OptionsFromSettings, s3SettingsFromEnv, type S3StorageSettings } from './s3-options.js';
 
 /**
  * The one storage module: every feature stores and reads files through these
@@ -27,15 +27,15 @@ export { isSafeKey, newKey };
 export type { StorageDriver, StoredObject };
 
 const SETTINGS_TTL_MS = 5_000;
-let current: { driver: StorageDriver; s3: S3Options | null; signature: string; at: number } | null = null;
+let current: { driver: StorageDriver; signature: string; at: number } | null = null;
 const local = localDriver(config.storageDir);
 
-function fromS3Settings(s: S3StorageSettings): { driver: StorageDriver; s3: S3Options } {
+function fromS3Settings(s: S3StorageSettings): { driver: StorageDriver } {
   const r = s3OptionsFromSettings(s);
   if (!r.ok) throw new Error(`S3 storage is on but not usable: ${r.reason}`);
-  return { driver: s3Driver(r.options), s3: r.options };
+  return { driver: s3Driver(r.options) };
 }
-const localInForce = () => ({ driver: local, s3: null });
+const localInForce = () => ({ driver: local });
 
 /** The driver in force now. */
 export async function activeStorage(): Promise<StorageDriver> {
