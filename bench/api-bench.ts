@@ -21,8 +21,11 @@
  * The API process runs with the V8 flags `make start` gives it (scripts/node-flags.json), the others with V8's defaults.
  * Knobs: API_BENCH_SECONDS (10), API_BENCH_CONNECTIONS (100), API_BENCH_ROUNDS (2), API_BENCH_API_FLAGS (other V8 flags for the API), DB_POOL_MAX (the
  * API's default, 10; the hand-written reference uses the same), API_BENCH_CPU_PROF (a folder: the API
- * process writes a CPU profile there; `npx tsx bench/cpu-profile-top.ts <file>` sums it by function and package), API_BENCH_ALLOC_PROF (a file: the API process
- * writes a sampling heap profile of every allocation there, the collected ones too — what each answer allocates; the same tool sums it).
+ * process writes a CPU profile there; `npx tsx bench/cpu-profile-top.ts <file>` sums it by function and package), API_BENCH_ALLOC_PROF (a file `x.heapprofile`: the API process
+ * writes a sampling heap profile of every allocation of the notifications rounds there, the collected ones too — what each answer allocates — and the
+ * reference writes its own to `x.reference.heapprofile`; the same tool sums them), API_BENCH_ALLOC_SURVIVORS=1 (that profile keeps only what outlived
+ * a young-generation collection: what makes the scavenges long).
+ * Both servers count their garbage collections' pauses during the notifications rounds, in the table.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -57,19 +60,66 @@ else await main();
 async function serveApi() {
   const { startServer } = await import('../api/src/server.js');
   const running = await startServer(0);
-  let stopProfile = async () => undefined as void;
-  if (env.API_BENCH_ALLOC_PROF) {
-    const inspector = await import('node:inspector/promises');
-    const session = new inspector.Session();
-    session.connect();
-    await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
-    stopProfile = async () => {
-      const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: unknown };
-      fs.writeFileSync(env.API_BENCH_ALLOC_PROF!, JSON.stringify(profile));
-    };
-  }
+  const stopProfile = await allocationProfile(env.API_BENCH_ALLOC_PROF);
+  await gcPauses();
   process.stdout.write(`PORT ${running.port}\n`);
   process.on('SIGTERM', () => void stopProfile().then(() => running.close()).then(() => process.exit(0)));
+}
+
+/**
+ * Samples every allocation of this process into `file` (the collected objects too: what each answer allocates), until
+ * SIGUSR2 (main() sends it when the notifications rounds are over, before the middleware-only load) or the returned stop.
+ */
+async function allocationProfile(file: string | undefined): Promise<() => Promise<void>> {
+  if (!file) return async () => undefined;
+  const inspector = await import('node:inspector/promises');
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !env.API_BENCH_ALLOC_SURVIVORS } as never);
+  let done: Promise<void> | null = null;
+  const stop = () =>
+    (done ??= (async () => {
+      const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: unknown };
+      fs.writeFileSync(file, JSON.stringify(profile));
+    })());
+  process.once('SIGUSR2', () => void stop());
+  return stop;
+}
+
+/** A server's garbage collections during the notifications rounds, by kind: a pause stops every answer in flight. */
+interface GcKind {
+  count: number;
+  totalMs: number;
+  longestMs: number;
+}
+type GcPauses = Record<string, GcKind>;
+
+/**
+ * Counts this server's collections' pauses by kind (perf_hooks) and writes them to stdout as `GC {json}` on SIGUSR2, sent
+ * when the notifications rounds are over: the scavenges' length (what outlives the young generation) makes the p99.
+ */
+async function gcPauses() {
+  const { PerformanceObserver, constants } = await import('node:perf_hooks');
+  const kinds: Record<number, string> = {
+    [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+  };
+  const seen: GcPauses = {};
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const k = (seen[kinds[((e as unknown as { detail: { kind: number } }).detail).kind] ?? 'other'] ??= { count: 0, totalMs: 0, longestMs: 0 });
+      k.count++;
+      k.totalMs += e.duration;
+      k.longestMs = Math.max(k.longestMs, e.duration);
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  process.once('SIGUSR2', () => {
+    observer.disconnect();
+    process.stdout.write(`GC ${JSON.stringify(seen)}\n`);
+  });
 }
 
 /** Child process: Koa with one handler answering the body it is given, no middleware. */
@@ -100,6 +150,9 @@ async function serveHandWritten() {
   const pg = (await import('pg')).default;
   const crypto = await import('node:crypto');
   const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: POOL_MAX });
+  // Profiled beside the API when asked: the same sampling, so the two can be read side by side.
+  await gcPauses();
+  const stopProfile = await allocationProfile(env.API_BENCH_ALLOC_PROF === undefined ? undefined : `${env.API_BENCH_ALLOC_PROF.replace(/\.heapprofile$/, '')}.reference.heapprofile`);
   const app = new Koa();
   app.use(async (ctx) => {
     const m = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
@@ -153,12 +206,14 @@ async function serveHandWritten() {
   const server = http.createServer(app.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   process.stdout.write(`PORT ${(server.address() as AddressInfo).port}\n`);
-  process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));
+  process.on('SIGTERM', () => void stopProfile().then(() => server.close(() => void pool.end().then(() => process.exit(0)))));
 }
 
 interface Child {
   proc: ChildProcess;
   port: number;
+  /** What the child writes after SIGUSR2: its collections' pauses (servers that count them). */
+  gc: Promise<GcPauses>;
 }
 
 function startChild(flag: string, stdin?: Buffer): Promise<Child> {
@@ -173,12 +228,16 @@ function startChild(flag: string, stdin?: Buffer): Promise<Child> {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   proc.stdin!.end(stdin ?? '');
+  let out = '';
+  let gcLine: (v: GcPauses) => void;
+  const gc = new Promise<GcPauses>((r) => (gcLine = r));
   return new Promise((resolve, reject) => {
-    let out = '';
     proc.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /PORT (\d+)/.exec(out);
-      if (m) resolve({ proc, port: Number(m[1]) });
+      if (m) resolve({ proc, port: Number(m[1]), gc });
+      const g = /^GC (.*)$/m.exec(out);
+      if (g) gcLine(JSON.parse(g[1]) as GcPauses);
     });
     proc.on('exit', (code) => reject(new Error(`${flag} exited with ${code} before listening`)));
   });
@@ -188,6 +247,13 @@ async function stopChild(c: Child) {
   const exited = new Promise((r) => c.proc.once('exit', r));
   c.proc.kill('SIGTERM');
   await exited;
+}
+
+/** A server's pauses in words: scavenges (young generation) first, then the full collections. */
+function gcText(g: GcPauses): string {
+  const kinds = Object.entries(g).sort(([a], [b]) => (a === 'scavenge' ? -1 : b === 'scavenge' ? 1 : a.localeCompare(b)));
+  if (!kinds.length) return 'none counted';
+  return kinds.map(([k, v]) => `${v.count} ${k} (${v.totalMs.toFixed(0)} ms in all, ${(v.totalMs / v.count).toFixed(1)} ms each, longest ${v.longestMs.toFixed(1)} ms)`).join(', ');
 }
 
 /** Beside the reference, in one run: ≥ 0.85 of its requests/s, ≤ 1.15× its CPU per answer, p99 ≤ 1.2× its p99. */
@@ -304,6 +370,8 @@ async function main() {
   const apiRounds: Measured[] = [];
   const handRounds: Measured[] = [];
   let stackResult: Measured;
+  let apiGc: GcPauses = {};
+  let handGc: GcPauses = {};
   let body: Buffer;
   try {
     const apiUrl = `http://127.0.0.1:${api.port}/api/notifications`;
@@ -320,6 +388,10 @@ async function main() {
       console.log(`Round ${round}/${ROUNDS}: hand-written Koa + pg, the same work and bytes...`);
       handRounds.push(await load('Hand-written Koa + raw pg (same queries, prepared, same JSON bytes)', handUrl, auth, hand));
     }
+    // The collections' pauses and the allocation profile cover the notifications rounds only (the children write them on SIGUSR2).
+    const gcs = [api, hand].map((c) => c.gc);
+    for (const c of [api, hand]) c.proc.kill('SIGUSR2');
+    [apiGc, handGc] = await Promise.all(gcs);
     // Where the time goes: the same server and middleware on a call that needs no database.
     console.log(`API without the database: GET /api/sanctum/csrf-cookie for ${SECONDS} s...`);
     stackResult = await load('API GET /api/sanctum/csrf-cookie (middleware only, no database)', `http://127.0.0.1:${api.port}/api/sanctum/csrf-cookie`, {}, api);
@@ -353,7 +425,8 @@ async function main() {
     `goal (>= 0.8, p99 < 50 ms at 100 connections) ${goal ? 'met' : 'not met'}${CONNECTIONS === 100 ? '' : ` (this run used ${CONNECTIONS} connections)`}.**${cpuRatio} ` +
     `Without the database the API's middleware keeps ${((stackResult.rps / bareResult.rps) * 100).toFixed(1)} % of bare Koa's requests/s. ` +
     sameRunGoal(ratio, apiResult, handResult);
-  console.log(`\n${table}\n\n${summary}`);
+  const pauses = `Garbage collection during the notifications rounds (warm-ups included): the API ${gcText(apiGc)}; the reference ${gcText(handGc)}.`;
+  console.log(`\n${table}\n\n${summary}\n\n${pauses}`);
 
   const section = [
     `## API throughput, ${runDate()}`,
@@ -365,6 +438,8 @@ async function main() {
     table,
     '',
     summary,
+    '',
+    pauses,
     '',
   ].join('\n');
   appendResults(section);
