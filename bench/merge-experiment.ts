@@ -21,7 +21,7 @@ import { shapeErrors } from './shape-error.js';
 const { values: f } = parseArgs({ options: { models: { type: 'string' }, work: { type: 'string' }, walk: { type: 'string' }, merge: { type: 'string', default: '{}' }, refine: { type: 'string', default: '{}' }, explain: { type: 'boolean', default: false } } });
 const kept = JSON.parse(fs.readFileSync(f.models!, 'utf8')) as { models: RigModel[]; refs: [string, ViewRef][] };
 const manifest = JSON.parse(fs.readFileSync(path.join(f.work!, 'manifest.json'), 'utf8')) as { keyframes: { index: number; frame: number }[] };
-const truth = JSON.parse(fs.readFileSync(path.join(f.walk!, 'walk.path.json'), 'utf8')) as { frames: { x: number; y: number }[] };
+const truth = JSON.parse(fs.readFileSync(path.join(f.walk!, 'walk.path.json'), 'utf8')) as { frames: { x: number; y: number; level?: number | 'stairs' }[] };
 const frameOf = new Map(manifest.keyframes.map((k) => [k.index, k.frame]));
 
 if (f.explain) {
@@ -65,3 +65,15 @@ console.log(
   `${kept.models.length} models → ${clusters.length} clusters (${clusters.map((c) => c.poses.length).join(', ')} keyframes) in ${ms.toFixed(0)} ms; ` +
     `largest: ${main.poses.length} of ${manifest.keyframes.length} keyframes, shape error mean ${mean(errors).toFixed(3)} m, max ${Math.max(...errors).toFixed(3)} m; by tenths: ${tenths}`,
 );
+// A walk over several storeys: each floor's shape on its own (as the bench lays each floor on its own sheet).
+const levels = [...new Set(main.poses.map((p) => truth.frames[frameOf.get(p.keyframe)!].level).filter((l): l is number => typeof l === 'number'))].sort();
+if (levels.length > 1) {
+  const byFloor = levels.map((level) => {
+    const on = main.poses.map((p, i) => i).filter((i) => truth.frames[frameOf.get(main.poses[i].keyframe)!].level === level);
+    const pl = on.map((i) => placed[i]);
+    const re = on.map((i) => real[i]);
+    const e = Math.min(mean(shapeErrors(pl, re)), mean(shapeErrors(pl.map(([x, y]): Vec2 => [x, -y]), re)));
+    return `floor ${level} (${on.length}): ${e.toFixed(3)} m`;
+  });
+  console.log(`Shape error by floor: ${byFloor.join(', ')}`);
+}

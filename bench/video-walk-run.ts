@@ -211,6 +211,8 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
     const detail = process.env.WALK_BENCH_DETAIL;
     if (detail) fs.mkdirSync(detail, { recursive: true });
     const rec = await reconstruct(work, record(steps['generate-ply'], t1), detail ? { keepModels: path.join(detail, 'models.json') } : {});
+    // And the keyframes' manifest, so that `merge-experiment.ts --work <detail>` finds each keyframe's frame.
+    if (detail) fs.copyFileSync(path.join(work, 'manifest.json'), path.join(detail, 'manifest.json'));
     const t2 = performance.now();
     // The rooms proposed on the sheet: the largest cluster with the start and end pinned where the walk really was; on
     // a walk that took the stairs, each floor segment on its own storey's plan with its own start and end pinned.

@@ -12,7 +12,8 @@ import sharp from 'sharp';
 import { splitClusterByFloor, type FloorSegment } from './floors.js';
 import { upFromRotations } from './projection.js';
 import { writePly } from './ply.js';
-import { mergeRigModels, sightingsOf, type MergedCluster, type RigModel, type ViewRef } from './rig-merge.js';
+import { DEFAULT_MERGE_OPTIONS, mergeRigModels, sightingsOf, type MergedCluster, type RigModel, type ViewRef } from './rig-merge.js';
+import { DEFAULT_RELAX_OPTIONS, type RelaxOptions } from './walk-relax.js';
 import { readManifest, type OnProgress, type ProcessManifest } from './process.js';
 import { StageClock } from '@sitewalk/core/tools/run-tool.js';
 
@@ -86,6 +87,12 @@ export interface ReconstructOptions {
   loops: LoopOptions | false;
   /** Windows of a long walk mapped on their own (submaps.ts). */
   submaps: SubmapOptions;
+  /**
+   * A walk mapped in several windows bends where its models disagree (walk-relax.ts) rather than keeping each window
+   * rigid (false: rigid). Measured on the two-storey building walk's kept models (bench/merge-experiment.ts): each
+   * floor's shape 0.30 and 0.34 m rigid, 0.14 and 0.14 m bent.
+   */
+  relax: RelaxOptions | false;
   /** Where the walk's clusters meet, a short stretch mapped again with `bridgeMapper` to tie them (bridges.ts; false: off). */
   bridges: BridgeOptions | false;
   /** The two ends of loops no model ties mapped together (bridges.ts planLoopBridges; false: off). */
@@ -135,6 +142,7 @@ export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
   minClusterFrames: 3,
   loops: DEFAULT_LOOP_OPTIONS,
   submaps: DEFAULT_SUBMAP_OPTIONS,
+  relax: DEFAULT_RELAX_OPTIONS,
   bridges: DEFAULT_BRIDGE_OPTIONS,
   loopBridges: DEFAULT_LOOP_BRIDGE_OPTIONS,
   // Half of COLMAP's 30 inliers to place a view and of its 100 for the first pair: enough to go through a door into
@@ -313,7 +321,9 @@ export async function reconstruct(
 
     const refs = new Map<string, ViewRef>();
     for (const k of manifest.keyframes) for (const v of k.views) refs.set(v.name, { keyframe: k.index, yawDeg: v.yawDeg });
-    let joined = mergeRigModels(models, refs);
+    // One window is one rigid picture of the walk (its view directions agree); several may each have drifted.
+    const mergeOptions = { ...DEFAULT_MERGE_OPTIONS, relax: submaps.length > 1 && opts.relax ? opts.relax : null };
+    let joined = mergeRigModels(models, refs, mergeOptions);
     // Where the walk goes from one cluster into another (a door into a plain room every direction stopped at), a short
     // stretch around the break is mapped again with a lower threshold, and the clusters joined through it.
     // And where the walk passed a place twice but no model holds both passes (a piece cut off at a door, tied to the
@@ -336,7 +346,7 @@ export async function reconstruct(
         throw err;
       });
       models.push(...bridgeModels.map((m) => ({ ...m, source: `bridge ${m.source}`, bridge: true })));
-      if (bridgeModels.length) joined = mergeRigModels(models, refs);
+      if (bridgeModels.length) joined = mergeRigModels(models, refs, mergeOptions);
       lap('bridges');
     }
     // A walk that took the stairs: each storey (and the stairs) becomes a cluster of its own, laid on its own sheet.

@@ -16,6 +16,7 @@
  */
 import { centreOf, rigRotationFromView, type ModelImage, type ModelPoint } from './colmap-model.js';
 import { meanOf, meanRotation, median, mul, norm, quatToMat, rotate, rotationAngleDeg, sub, transpose, type Mat3, type Vec3 } from './linear-algebra.js';
+import { DEFAULT_RELAX_OPTIONS, modelEdges, relaxPlaces, type RelaxEdge, type RelaxOptions } from './walk-relax.js';
 
 /** Where a view of the manifest comes from. */
 export interface ViewRef {
@@ -80,9 +81,15 @@ export interface MergeOptions {
   minResidual: number;
   /** The shared keyframes must spread over at least this fraction of the model's extent (else the scale is a guess). */
   minSpread: number;
+  /**
+   * Let a cluster of several models bend where they disagree (walk-relax.ts) instead of keeping each model rigid: for a
+   * long walk mapped in windows, whose windows drift inside themselves. Null: rigid.
+   */
+  relax?: RelaxOptions | null;
 }
 
-export const DEFAULT_MERGE_OPTIONS: MergeOptions = { minShared: 5, maxAngleDeg: 5, residualFactor: 4, minResidual: 0.01, minSpread: 0.05 };
+export const DEFAULT_MERGE_OPTIONS: MergeOptions = { minShared: 5, maxAngleDeg: 5, residualFactor: 4, minResidual: 0.01, minSpread: 0.05, relax: null };
+export { DEFAULT_RELAX_OPTIONS };
 
 export interface Similarity3 {
   scale: number;
@@ -260,6 +267,50 @@ function refineCluster(c: Working, own: Map<number, Sighting>[], opts: MergeOpti
   return disagree;
 }
 
+/**
+ * The cluster's keyframes placed by every mapped model's short measurements at once (walk-relax.ts), starting from
+ * the joined places; and, per model, how to move its points with it (as the model's nearest keyframe moved).
+ */
+function relaxCluster(c: Working, own: Map<number, Sighting>[], models: RigModel[], places: Map<number, Sighting>, opts: RelaxOptions) {
+  const mapped = c.models.filter((m) => !models[m].bridge);
+  const moved = new Map(mapped.map((m) => [m, new Map([...own[m]].filter(([k]) => places.has(k)).map(([k, s]) => [k, applySimilarity3(c.sims.get(m)!, s.centre)]))]));
+  // The walk's usual step between keyframes following each other, the shortest length a measurement is trusted as.
+  const ordered = [...places.keys()].sort((x, y) => x - y);
+  const steps = ordered.slice(1).map((k, i) => norm(sub(places.get(k)!.centre, places.get(ordered[i])!.centre))).filter((d) => d > 0);
+  const floor = steps.length ? median(steps) : 1;
+  const edges: RelaxEdge[] = [...moved.values()].flatMap((ps) => modelEdges(ps, opts.neighbours, floor));
+  const initial = new Map([...places].map(([k, s]) => [k, s.centre]));
+  const relaxed = relaxPlaces(initial, edges, opts);
+  const shift = new Map([...relaxed].map(([k, p]) => [k, sub(p, initial.get(k)!)]));
+  const follow = (m: number) => {
+    const ps = moved.get(m);
+    if (!ps?.size) return null;
+    const grid = new Map<string, number[]>();
+    const cell = floor * 8;
+    const key = (p: Vec3, dx = 0, dy = 0, dz = 0) => `${Math.floor(p[0] / cell) + dx},${Math.floor(p[1] / cell) + dy},${Math.floor(p[2] / cell) + dz}`;
+    for (const [k, p] of ps) grid.set(key(p), [...(grid.get(key(p)) ?? []), k]);
+    const all = [...ps.keys()];
+    return (q: Vec3): Vec3 => {
+      let best = -1;
+      let bestD = Infinity;
+      for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) for (let dz = -1; dz <= 1; dz++) {
+        for (const k of grid.get(key(q, dx, dy, dz)) ?? []) {
+          const d = norm(sub(ps.get(k)!, q));
+          if (d < bestD) [best, bestD] = [k, d];
+        }
+      }
+      // Far from every keyframe of the model (a point seen from afar): the nearest of all.
+      if (best < 0) for (const k of all) {
+        const d = norm(sub(ps.get(k)!, q));
+        if (d < bestD) [best, bestD] = [k, d];
+      }
+      const d = shift.get(best)!;
+      return [q[0] + d[0], q[1] + d[1], q[2] + d[2]];
+    };
+  };
+  return { places: relaxed, follow };
+}
+
 /** One sighting per keyframe of a working cluster: the mean centre, the first rotation. */
 const summary = (c: Working): Map<number, Sighting> =>
   new Map([...c.sightings].map(([k, ss]) => [k, { centre: meanOf(ss.map((s) => s.centre)), rotation: ss[0].rotation, views: ss.reduce((n, s) => n + s.views, 0) }]));
@@ -348,11 +399,14 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
   const taken = new Set<number>();
   const merged = clusters.map((c) => {
     const poses: MergedPose[] = [];
-    for (const [k, s] of [...summary(c)].sort((x, y) => x[0] - y[0])) {
+    const places = summary(c);
+    const bend = opts.relax && c.models.length > 1 ? relaxCluster(c, own, models, places, opts.relax) : null;
+    for (const [k, s] of [...places].sort((x, y) => x[0] - y[0])) {
       if (taken.has(k)) continue;
       taken.add(k);
       const ss = c.sightings.get(k)!;
-      poses.push({ keyframe: k, centre: s.centre, rotation: s.rotation, views: s.views, spread: spreadOf(ss), placers: ss.length });
+      const centre = bend ? bend.places.get(k)! : s.centre;
+      poses.push({ keyframe: k, centre, rotation: s.rotation, views: s.views, spread: spreadOf(ss), placers: ss.length });
     }
     // Every mapped model's points in the cluster's frame, by its similarity (a bridge's, mapped with a lower threshold, left out).
     const mapped = c.models.filter((m) => !models[m].bridge);
@@ -362,8 +416,11 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
     let i = 0;
     for (const m of mapped) {
       const sim = c.sims.get(m)!;
+      // Bent: each point moves as the model's keyframe nearest to it did.
+      const follow = bend?.follow(m);
       for (const p of models[m].points) {
-        xyz.set(applySimilarity3(sim, p.xyz), i * 3);
+        const q = applySimilarity3(sim, p.xyz);
+        xyz.set(follow ? follow(q) : q, i * 3);
         rgb.set(p.rgb, i * 3);
         i++;
       }

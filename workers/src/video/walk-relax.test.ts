@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { modelEdges, relaxPlaces, type RelaxEdge } from './walk-relax.js';
+import { applySimilarity, norm, sub, type Vec2, type Vec3 } from './linear-algebra.js';
+import { fitSimilarity2D } from './similarity-fit.js';
+
+/** A square loop of 40 keyframes, 1 m apart, coming back to where it started. */
+const square = (): Vec3[] =>
+  Array.from({ length: 40 }, (_, i): Vec3 => {
+    const side = Math.floor(i / 10);
+    const t = i % 10;
+    return side === 0 ? [t, 0, 0] : side === 1 ? [10, t, 0] : side === 2 ? [10 - t, 10, 0] : [0, 10 - t, 0];
+  });
+
+/** The walk as a drifting model sees it: each step turned a little more than the last (heading drift). */
+const drifted = (truth: Vec3[], degPerStep: number): Vec3[] => {
+  const out: Vec3[] = [truth[0]];
+  for (let i = 1; i < truth.length; i++) {
+    const a = (degPerStep * i * Math.PI) / 180;
+    const d = sub(truth[i], truth[i - 1]);
+    const prev = out[i - 1];
+    out.push([prev[0] + Math.cos(a) * d[0] - Math.sin(a) * d[1], prev[1] + Math.sin(a) * d[0] + Math.cos(a) * d[1], 0]);
+  }
+  return out;
+};
+
+const meanError = (placed: Map<number, Vec3>, truth: Vec3[]) => truth.reduce((s, t, i) => s + norm(sub(placed.get(i)!, t)), 0) / truth.length;
+
+/** The mean error of the shape alone: after the best 2D similarity onto the truth. */
+const shapeError = (placed: Map<number, Vec3>, truth: Vec3[]) => {
+  const src = truth.map((_, i): Vec2 => [placed.get(i)![0], placed.get(i)![1]]);
+  const dst = truth.map((t): Vec2 => [t[0], t[1]]);
+  const fit = fitSimilarity2D(src, dst);
+  return src.reduce((s, p, i) => {
+    const q = applySimilarity(fit, p);
+    return s + Math.hypot(q[0] - dst[i][0], q[1] - dst[i][1]);
+  }, 0) / src.length;
+};
+
+describe('relaxPlaces', () => {
+  it('keeps places that every measurement already agrees with', () => {
+    const truth = square();
+    const initial = new Map(truth.map((p, i) => [i, p]));
+    const edges = modelEdges(initial, 4, 1);
+    const relaxed = relaxPlaces(initial, edges);
+    expect(meanError(relaxed, truth)).toBeLessThan(1e-6);
+  });
+
+  it('closes a loop the drifting walk left open, and the whole walk comes nearer the truth', () => {
+    const truth = square();
+    const walk = drifted(truth, 1);
+    const initial = new Map(walk.map((p, i) => [i, p]));
+    // How far the walk's end is from where it should be beside its start.
+    const loopMiss = (p: (i: number) => Vec3) => norm(sub(sub(p(39), p(0)), sub(truth[39], truth[0])));
+    const before = loopMiss((i) => walk[i]);
+    // The drifting model's steps, and the place where the walk came back, seen together by a later window (a loop closure).
+    const steps: RelaxEdge[] = walk.slice(1).map((p, i) => ({ a: i, b: i + 1, d: sub(p, walk[i]), w: 1 }));
+    const loop: RelaxEdge = { a: 39, b: 0, d: sub(truth[0], truth[39]), w: 1 };
+    const relaxed = relaxPlaces(initial, [...steps, loop]);
+    expect(before).toBeGreaterThan(2);
+    expect(loopMiss((i) => relaxed.get(i)!)).toBeLessThan(0.2 * before);
+    expect(shapeError(relaxed, truth)).toBeLessThan(0.6 * shapeError(initial, truth));
+  });
+
+  it('leaves a keyframe no measurement touches where it was', () => {
+    const initial = new Map<number, Vec3>([
+      [0, [0, 0, 0]],
+      [1, [1, 0, 0]],
+      [7, [5, 5, 5]],
+    ]);
+    const relaxed = relaxPlaces(initial, [{ a: 0, b: 1, d: [2, 0, 0], w: 1 }]);
+    expect(relaxed.get(7)).toEqual([5, 5, 5]);
+    expect(norm(sub(relaxed.get(1)!, relaxed.get(0)!))).toBeCloseTo(2, 2);
+  });
+});
+
+describe('modelEdges', () => {
+  it('measures each keyframe against the next two along the walk and its nearest in space, trusting short ones more', () => {
+    const places = new Map<number, Vec3>([
+      [0, [0, 0, 0]],
+      [1, [1, 0, 0]],
+      [2, [2, 0, 0]],
+      [3, [2, 1, 0]],
+      // The walk came back next to keyframe 0.
+      [9, [0, 0.5, 0]],
+    ]);
+    const edges = modelEdges(places, 1, 0.5);
+    const has = (a: number, b: number) => edges.find((e) => (e.a === a && e.b === b) || (e.a === b && e.b === a));
+    expect(has(0, 1)).toBeTruthy();
+    expect(has(0, 2)).toBeTruthy();
+    expect(has(0, 9)).toBeTruthy();
+    expect(has(0, 1)!.w).toBeCloseTo(1, 6);
+    expect(has(0, 2)!.w).toBeCloseTo(0.5, 6);
+    expect(has(0, 9)!.w).toBeCloseTo(2, 6);
+    // No pair twice.
+    const keys = edges.map((e) => [Math.min(e.a, e.b), Math.max(e.a, e.b)].join());
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
