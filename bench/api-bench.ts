@@ -150,8 +150,8 @@ async function serveHandWritten() {
   const pg = (await import('pg')).default;
   const crypto = await import('node:crypto');
   const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: POOL_MAX });
-  // Profiled beside the API when asked: the same sampling, so the two can be read side by side.
   await gcPauses();
+  // Profiled beside the API when asked: the same sampling, so the two can be read side by side.
   const stopProfile = await allocationProfile(env.API_BENCH_ALLOC_PROF === undefined ? undefined : `${env.API_BENCH_ALLOC_PROF.replace(/\.heapprofile$/, '')}.reference.heapprofile`);
   const app = new Koa();
   app.use(async (ctx) => {

@@ -72,7 +72,7 @@ export async function preparedQuery<R extends pg.QueryResultRow>(name: string, t
   const client = db().client as PooledClient;
   const connection: pg.Client = await client.acquireConnection();
   try {
-    // The callback form, not pg's promise form: measured under load (bench/api-bench.ts, API_BENCH_GC and --trace-gc-nvp),
+    // The callback form, not pg's promise form: measured under load (bench/api-bench.ts's pause counts, --trace-gc-nvp),
     // the promise form's results outlived the young generation's collections, about 1 MB promoted at each, which made
     // every scavenge twice as long and the old generation fill; with the callback form nearly nothing is promoted.
     return await new Promise<R[]>((resolve, reject) => {

@@ -16,7 +16,7 @@
  */
 import { centreOf, rigRotationFromView, type ModelImage, type ModelPoint } from './colmap-model.js';
 import { meanOf, meanRotation, median, mul, norm, quatToMat, rotate, rotationAngleDeg, sub, transpose, type Mat3, type Vec3 } from './linear-algebra.js';
-import { modelEdges, relaxPlaces, type RelaxEdge, type RelaxOptions } from './walk-relax.js';
+import { modelEdges, nearestPlaces, relaxPlaces, type RelaxEdge, type RelaxOptions } from './walk-relax.js';
 
 /** Where a view of the manifest comes from. */
 export interface ViewRef {
@@ -287,26 +287,10 @@ function relaxCluster(c: Working, own: Map<number, Sighting>[], models: RigModel
   const follow = (m: number) => {
     const ps = moved.get(m);
     if (!ps?.size) return null;
-    const grid = new Map<string, number[]>();
-    const cell = floor * 8;
-    const key = (p: Vec3, dx = 0, dy = 0, dz = 0) => `${Math.floor(p[0] / cell) + dx},${Math.floor(p[1] / cell) + dy},${Math.floor(p[2] / cell) + dz}`;
-    for (const [k, p] of ps) grid.set(key(p), [...(grid.get(key(p)) ?? []), k]);
-    const all = [...ps.keys()];
+    // A point seen from afar, near none of the model's keyframes, follows the nearest of them all.
+    const near = nearestPlaces(ps, floor * 8);
     return (q: Vec3): Vec3 => {
-      let best = -1;
-      let bestD = Infinity;
-      for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) for (let dz = -1; dz <= 1; dz++) {
-        for (const k of grid.get(key(q, dx, dy, dz)) ?? []) {
-          const d = norm(sub(ps.get(k)!, q));
-          if (d < bestD) [best, bestD] = [k, d];
-        }
-      }
-      // Far from every keyframe of the model (a point seen from afar): the nearest of all.
-      if (best < 0) for (const k of all) {
-        const d = norm(sub(ps.get(k)!, q));
-        if (d < bestD) [best, bestD] = [k, d];
-      }
-      const d = shift.get(best)!;
+      const d = shift.get(near(q, 1, true)[0])!;
       return [q[0] + d[0], q[1] + d[1], q[2] + d[2]];
     };
   };

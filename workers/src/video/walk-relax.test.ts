@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelEdges, relaxPlaces, type RelaxEdge } from './walk-relax.js';
+import { modelEdges, nearestPlaces, relaxPlaces, type RelaxEdge } from './walk-relax.js';
 import { applySimilarity, norm, sub, type Vec2, type Vec3 } from './linear-algebra.js';
 import { fitSimilarity2D } from './similarity-fit.js';
 
@@ -94,5 +94,19 @@ describe('modelEdges', () => {
     // No pair twice.
     const keys = edges.map((e) => [Math.min(e.a, e.b), Math.max(e.a, e.b)].join());
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('nearestPlaces', () => {
+  it('finds the nearest keyframes in the cells around a point, and far from all of them only when asked', () => {
+    const places = new Map<number, Vec3>([
+      [1, [0, 0, 0]],
+      [2, [0.5, 0, 0]],
+      [3, [3, 0, 0]],
+    ]);
+    const near = nearestPlaces(places, 1);
+    expect(near([0.4, 0, 0], 2)).toEqual([2, 1]);
+    expect(near([50, 0, 0], 1)).toEqual([]);
+    expect(near([50, 0, 0], 1, true)).toEqual([3]);
   });
 });

@@ -61,26 +61,29 @@ export function modelEdges(places: Map<number, Vec3>, neighbours: number, floor:
     if (i + 2 < ks.length) add(ks[i], ks[i + 2]);
   }
   if (neighbours > 0 && ks.length > 2) {
-    // Nearest in space through a grid of cells the size of a few steps: loops bring far-apart keyframe numbers together.
-    const cell = Math.max(floor * 4, 1e-9);
-    const grid = new Map<string, number[]>();
-    const cellOf = (p: Vec3) => p.map((v) => Math.floor(v / cell));
-    for (const k of ks) {
-      const key = cellOf(places.get(k)!).join(',');
-      grid.set(key, [...(grid.get(key) ?? []), k]);
-    }
-    for (const k of ks) {
-      const p = places.get(k)!;
-      const [cx, cy, cz] = cellOf(p);
-      const near: { k: number; d: number }[] = [];
-      for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) for (let dz = -1; dz <= 1; dz++) {
-        for (const o of grid.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? []) if (o !== k) near.push({ k: o, d: norm(sub(places.get(o)!, p)) });
-      }
-      near.sort((x, y) => x.d - y.d);
-      for (const { k: o } of near.slice(0, neighbours)) add(k, o);
-    }
+    // Nearest in space, in cells the size of a few steps: loops bring far-apart keyframe numbers together.
+    const near = nearestPlaces(places, floor * 4);
+    for (const k of ks) for (const o of near(places.get(k)!, neighbours + 1)) add(k, o);
   }
   return out;
+}
+
+/**
+ * Finds the keyframes nearest a point among `places`, looking in the point's cell of a grid of `cell` and the cells
+ * around it; with `everywhere`, among all places when none is that near.
+ */
+export function nearestPlaces(places: Map<number, Vec3>, cell: number): (q: Vec3, n: number, everywhere?: boolean) => number[] {
+  const size = Math.max(cell, 1e-9);
+  const key = (p: Vec3, dx = 0, dy = 0, dz = 0) => `${Math.floor(p[0] / size) + dx},${Math.floor(p[1] / size) + dy},${Math.floor(p[2] / size) + dz}`;
+  const grid = new Map<string, number[]>();
+  for (const [k, p] of places) grid.set(key(p), [...(grid.get(key(p)) ?? []), k]);
+  const byDistance = (q: Vec3, ks: Iterable<number>, n: number) =>
+    [...ks].map((k) => ({ k, d: norm(sub(places.get(k)!, q)) })).sort((x, y) => x.d - y.d).slice(0, n).map((x) => x.k);
+  return (q, n, everywhere = false) => {
+    const found: number[] = [];
+    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) for (let dz = -1; dz <= 1; dz++) found.push(...(grid.get(key(q, dx, dy, dz)) ?? []));
+    return found.length || !everywhere ? byDistance(q, found, n) : byDistance(q, places.keys(), n);
+  };
 }
 
 /**
