@@ -10,6 +10,8 @@ import {
   mul,
   norm,
   quatToMat,
+  rotationExp,
+  rotationLog,
   rotate,
   rotationAngleDeg,
   solve3,
@@ -73,6 +75,15 @@ describe('rotations', () => {
     expect(rotationAngleDeg(mul(rotZ(25), transpose(rotZ(-15))))).toBeCloseTo(40, 9);
     close(rotate(rotZ(90), [1, 0, 0]), [0, 1, 0]);
     expect(rotationAngleDeg(mul(transpose(meanRotation([rotZ(10), rotZ(14), rotZ(12)])), rotZ(12)))).toBeLessThan(1e-6);
+  });
+
+  it('rotation vectors: a quarter turn about z is (0, 0, π/2), and back; the identity is the zero vector', () => {
+    close(rotationLog(rotZ(90)), [0, 0, Math.PI / 2]);
+    close(rotationExp([0, 0, Math.PI / 2]), rotZ(90));
+    close(rotationLog([1, 0, 0, 0, 1, 0, 0, 0, 1]), [0, 0, 0]);
+    const r = mul(rotZ(33), rotX(-71));
+    close(rotationExp(rotationLog(r)), r);
+    expect(norm(rotationLog(r)) * (180 / Math.PI)).toBeCloseTo(rotationAngleDeg(r), 9);
   });
 });
 

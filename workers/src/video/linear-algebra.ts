@@ -100,6 +100,22 @@ export function matToQuat(m: Mat3): Quat {
 /** Angle of a rotation matrix, degrees. */
 export const rotationAngleDeg = (r: Mat3): number => (Math.acos(Math.max(-1, Math.min(1, (r[0] + r[4] + r[8] - 1) / 2))) * 180) / Math.PI;
 
+/** A rotation as its rotation vector (axis × angle in radians, angle ≤ π): the logarithm of SO(3). */
+export function rotationLog(m: Mat3): Vec3 {
+  const [w, x, y, z] = matToQuat(m);
+  const s = Math.hypot(x, y, z);
+  // Near the identity angle/sin(angle/2) → 2, and the quotient below loses nothing.
+  const k = s < 1e-12 ? 2 : (2 * Math.atan2(s, w)) / s;
+  return [k * x, k * y, k * z];
+}
+
+/** The rotation of a rotation vector (axis × angle in radians): the exponential of SO(3). */
+export function rotationExp(v: Vec3): Mat3 {
+  const angle = Math.hypot(v[0], v[1], v[2]);
+  const k = angle < 1e-12 ? 0.5 : Math.sin(angle / 2) / angle;
+  return quatToMat([Math.cos(angle / 2), k * v[0], k * v[1], k * v[2]]);
+}
+
 /** Mean of rotations close to each other (normalised sum of their quaternions, signs aligned to the first). */
 export function meanRotation(rotations: Mat3[]): Mat3 {
   const qs = rotations.map(matToQuat);

@@ -16,7 +16,7 @@
  */
 import { centreOf, rigRotationFromView, type ModelImage, type ModelPoint } from './colmap-model.js';
 import { meanOf, meanRotation, median, mul, norm, quatToMat, rotate, rotationAngleDeg, sub, transpose, type Mat3, type Vec3 } from './linear-algebra.js';
-import { modelEdges, nearestPlaces, relaxPlaces, type RelaxEdge, type RelaxOptions } from './walk-relax.js';
+import { modelEdges, nearestPlaces, relaxPlaces, relaxRotations, type RelaxEdge, type RelaxOptions, type TurnEdge } from './walk-relax.js';
 
 /** Where a view of the manifest comes from. */
 export interface ViewRef {
@@ -55,7 +55,9 @@ export interface MergedPose {
   /**
    * How far the models that place the keyframe disagree once fitted together: the root mean square distance of their
    * places from the mean (cluster units; 0 when one model places it). Each model drifts on its own, so their
-   * disagreement tells how much this walk drifts (placement-confidence.ts).
+   * disagreement tells how much this walk drifts (placement-confidence.ts). Bent (MergeOptions.relax), what the bend
+   * leaves unexplained there instead: a long walk's windows disagree by the drift the bend takes up, which then is no
+   * longer in the places.
    */
   spread: number;
   /** How many models place the keyframe. */
@@ -268,33 +270,70 @@ function refineCluster(c: Working, own: Map<number, Sighting>[], opts: MergeOpti
 
 /**
  * The cluster's keyframes placed by every mapped model's short measurements at once (walk-relax.ts), starting from
- * the joined places; and, per model, how to move its points with it (as the model's nearest keyframe moved).
+ * the joined places: with `turns`, their rotations first, then their places from each model's measurements turned as
+ * the model's frame at the keyframe turned. And, per model, how to move its points with it (as the model's nearest
+ * keyframe moved and turned).
  */
 function relaxCluster(c: Working, own: Map<number, Sighting>[], models: RigModel[], places: Map<number, Sighting>, opts: RelaxOptions) {
   const mapped = c.models.filter((m) => !models[m].bridge);
   // Every keyframe a model places measures, also those it places away from the others (left out of the mean): where a
   // window came back to an earlier one's place, that disagreement is the drift the bend is there to take up (measured on
   // the building's models: each floor's shape 0.18 and 0.14 m with them, 0.26 and 0.31 m without).
-  const moved = new Map(mapped.map((m) => [m, new Map([...own[m]].filter(([k]) => places.has(k)).map(([k, s]) => [k, applySimilarity3(c.sims.get(m)!, s.centre)]))]));
+  const moved = new Map(mapped.map((m) => [m, new Map([...own[m]].filter(([k]) => places.has(k)).map(([k, s]) => [k, moveSighting(c.sims.get(m)!, s)]))]));
+  const centres = (m: number) => new Map([...moved.get(m)!].map(([k, s]) => [k, s.centre]));
   // The walk's usual step between keyframes following each other, the shortest length a measurement is trusted as.
   const ordered = [...places.keys()].sort((x, y) => x - y);
   const steps = ordered.slice(1).map((k, i) => norm(sub(places.get(k)!.centre, places.get(ordered[i])!.centre))).filter((d) => d > 0);
   const floor = steps.length ? median(steps) : 1;
-  const edges: RelaxEdge[] = [...moved.values()].flatMap((ps) => modelEdges(ps, opts.neighbours, floor));
+  const measured = new Map(mapped.map((m) => [m, modelEdges(centres(m), opts.neighbours, floor)]));
+  // Each model's frame at each of its keyframes, turned into the bent frame (world → world; identity unbent).
+  const turn = new Map<number, Map<number, Mat3>>();
+  let rotations = new Map([...places].map(([k, s]) => [k, s.rotation]));
+  if (opts.turns) {
+    const turns: TurnEdge[] = mapped.flatMap((m) => {
+      const ss = moved.get(m)!;
+      return measured.get(m)!.map((e) => ({ a: e.a, b: e.b, m: mul(ss.get(e.a)!.rotation, transpose(ss.get(e.b)!.rotation)), w: e.w }));
+    });
+    rotations = relaxRotations(new Map([...places].map(([k, s]) => [k, s.rotation])), turns, opts);
+    for (const m of mapped) turn.set(m, new Map([...moved.get(m)!].map(([k, s]) => [k, mul(transpose(rotations.get(k)!), s.rotation)])));
+  }
+  const turned = (m: number, k: number, d: Vec3): Vec3 => (turn.get(m)?.has(k) ? rotate(turn.get(m)!.get(k)!, d) : d);
+  const edges: RelaxEdge[] = mapped.flatMap((m) =>
+    measured.get(m)!.map((e) => {
+      // Turned as the model's frame turned at both ends, halfway.
+      const da = turned(m, e.a, e.d);
+      const db = turned(m, e.b, e.d);
+      return { ...e, d: [(da[0] + db[0]) / 2, (da[1] + db[1]) / 2, (da[2] + db[2]) / 2] as Vec3 };
+    }),
+  );
   const initial = new Map([...places].map(([k, s]) => [k, s.centre]));
   const relaxed = relaxPlaces(initial, edges, opts);
-  const shift = new Map([...relaxed].map(([k, p]) => [k, sub(p, initial.get(k)!)]));
+  // What the bend leaves unexplained at each keyframe: its measurements' misses (trust-weighted root mean square), each
+  // shared by the measurement's two ends, so on the scale of one model's disagreement (MergedPose.spread).
+  const misses = new Map<number, { sum: number; w: number }>();
+  for (const e of edges) {
+    const r = sub(sub(relaxed.get(e.b)!, relaxed.get(e.a)!), e.d);
+    for (const k of [e.a, e.b]) {
+      const m = misses.get(k) ?? { sum: 0, w: 0 };
+      m.sum += e.w * (r[0] ** 2 + r[1] ** 2 + r[2] ** 2);
+      m.w += e.w;
+      misses.set(k, m);
+    }
+  }
+  const unexplained = new Map([...misses].map(([k, m]) => [k, Math.sqrt(m.sum / m.w / 2)]));
   const follow = (m: number) => {
     const ps = moved.get(m);
     if (!ps?.size) return null;
     // A point seen from afar, near none of the model's keyframes, follows the nearest of them all.
-    const near = nearestPlaces(ps, floor * 8);
+    const near = nearestPlaces(centres(m), floor * 8);
     return (q: Vec3): Vec3 => {
-      const d = shift.get(near(q, 1, true)[0])!;
-      return [q[0] + d[0], q[1] + d[1], q[2] + d[2]];
+      const k = near(q, 1, true)[0];
+      const d = turned(m, k, sub(q, ps.get(k)!.centre));
+      const p = relaxed.get(k)!;
+      return [p[0] + d[0], p[1] + d[1], p[2] + d[2]];
     };
   };
-  return { places: relaxed, follow };
+  return { places: relaxed, rotations, unexplained, follow };
 }
 
 /** One sighting per keyframe of a working cluster: the mean centre, the first rotation. */
@@ -392,7 +431,7 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
       taken.add(k);
       const ss = c.sightings.get(k)!;
       const centre = bend ? bend.places.get(k)! : s.centre;
-      poses.push({ keyframe: k, centre, rotation: s.rotation, views: s.views, spread: spreadOf(ss), placers: ss.length });
+      poses.push({ keyframe: k, centre, rotation: bend ? bend.rotations.get(k)! : s.rotation, views: s.views, spread: bend?.unexplained.get(k) ?? spreadOf(ss), placers: ss.length });
     }
     // Every mapped model's points in the cluster's frame, by its similarity (a bridge's, mapped with a lower threshold, left out).
     const mapped = c.models.filter((m) => !models[m].bridge);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { modelEdges, nearestPlaces, relaxPlaces, type RelaxEdge } from './walk-relax.js';
-import { applySimilarity, norm, sub, type Vec2, type Vec3 } from './linear-algebra.js';
+import { modelEdges, nearestPlaces, relaxPlaces, relaxRotations, type RelaxEdge, type TurnEdge } from './walk-relax.js';
+import { applySimilarity, mul, norm, rotationAngleDeg, rotationExp, sub, transpose, type Mat3, type Vec2, type Vec3 } from './linear-algebra.js';
 import { fitSimilarity2D } from './similarity-fit.js';
 
 /** A square loop of 40 keyframes, 1 m apart, coming back to where it started. */
@@ -70,6 +70,44 @@ describe('relaxPlaces', () => {
     const relaxed = relaxPlaces(initial, [{ a: 0, b: 1, d: [2, 0, 0], w: 1 }]);
     expect(relaxed.get(7)).toEqual([5, 5, 5]);
     expect(norm(sub(relaxed.get(1)!, relaxed.get(0)!))).toBeCloseTo(2, 2);
+  });
+});
+
+/** World → rig rotation of a camera heading `deg` about the vertical, tilted a little (so all three axes take part). */
+const heading = (deg: number): Mat3 => mul(rotationExp([0.1, 0, 0]), rotationExp([0, 0, (-deg * Math.PI) / 180]));
+
+describe('relaxRotations', () => {
+  // Forty keyframes turning 9° a step round a loop (a walk round a room, coming back where it started).
+  const truth = Array.from({ length: 40 }, (_, i) => heading(9 * i));
+  const turnOf = (r: Mat3[], a: number, b: number, w = 1): TurnEdge => ({ a, b, m: mul(r[a], transpose(r[b])), w });
+  // Angle between each keyframe's rotation and the truth once both are brought to agree at keyframe 0.
+  const errors = (placed: (i: number) => Mat3) => {
+    const frame = mul(transpose(placed(0)), truth[0]);
+    return truth.map((t, i) => rotationAngleDeg(mul(transpose(mul(placed(i), frame)), t)));
+  };
+
+  it('keeps rotations that every measured turn already agrees with', () => {
+    const initial = new Map(truth.map((r, i) => [i, r]));
+    const edges = truth.slice(1).map((_, i) => turnOf(truth, i, i + 1));
+    const relaxed = relaxRotations(initial, edges);
+    expect(Math.max(...errors((i) => relaxed.get(i)!))).toBeLessThan(1e-4);
+  });
+
+  it('spreads a drifting walk’s heading error over the loop once its end is seen beside its start', () => {
+    // The model drifts 0.2° a step about the vertical: by the end of the loop it is 8° off.
+    const drifted = truth.map((r, i) => mul(r, transpose(rotationExp([0, 0, (0.2 * i * Math.PI) / 180]))));
+    const initial = new Map(drifted.map((r, i) => [i, r]));
+    const steps = drifted.slice(1).map((_, i) => turnOf(drifted, i, i + 1));
+    const loop = turnOf(truth, 39, 0);
+    const relaxed = relaxRotations(initial, [...steps, loop]);
+    const before = errors((i) => drifted[i]);
+    const after = errors((i) => relaxed.get(i)!);
+    expect(Math.max(...before)).toBeGreaterThan(7);
+    // Each step keeps a 40th of the drift, so no keyframe is off by more than a quarter of it.
+    expect(Math.max(...after)).toBeLessThan(0.5 * Math.max(...before));
+    expect(after.reduce((a, b) => a + b, 0)).toBeLessThan(0.5 * before.reduce((a, b) => a + b, 0));
+    // And the loop closes: the last keyframe is turned from the first as the truth is.
+    expect(rotationAngleDeg(mul(transpose(mul(relaxed.get(39)!, transpose(relaxed.get(0)!))), mul(truth[39], transpose(truth[0]))))).toBeLessThan(1);
   });
 });
 

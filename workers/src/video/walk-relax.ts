@@ -16,7 +16,7 @@
  * and a faint pull towards the joined places fixes what relative
  * measurements cannot (where the whole walk is).
  */
-import { norm, sub, type Vec3 } from './linear-algebra.js';
+import { mul, norm, rotationExp, rotationLog, sub, transpose, type Mat3, type Vec3 } from './linear-algebra.js';
 
 /** One model's measurement: keyframe `b` lies `d` from keyframe `a` (cluster frame). */
 export interface RelaxEdge {
@@ -35,9 +35,46 @@ export interface RelaxOptions {
   /** Conjugate-gradient iterations at most, and the relative residual that stops them sooner. */
   iterations: number;
   tolerance: number;
+  /**
+   * Bend the keyframes' rotations first (relaxRotations), and read each model's measurements of places in the bent
+   * frame of their keyframes: a window whose heading drifts measures its late steps turned, which no shift undoes.
+   */
+  turns: boolean;
 }
 
-export const DEFAULT_RELAX_OPTIONS: RelaxOptions = { neighbours: 16, prior: 1e-5, iterations: 5000, tolerance: 1e-10 };
+export const DEFAULT_RELAX_OPTIONS: RelaxOptions = { neighbours: 16, prior: 1e-5, iterations: 5000, tolerance: 1e-10, turns: true };
+
+/** One model's measurement of how keyframe `b` is turned from keyframe `a`: R_a R_bᵀ (world → rig rotations, any frame). */
+export interface TurnEdge {
+  a: number;
+  b: number;
+  m: Mat3;
+  w: number;
+}
+
+/**
+ * The keyframes' rotations (world → rig) that best agree with every measured turn between two of them, pulled faintly
+ * towards `initial`. Rotation averaging by Gauss–Newton: each round linearises every edge's disagreement around the
+ * rotations so far (a small rotation vector in the world frame) and solves for the world-frame corrections as places
+ * are solved (relaxPlaces: the corrections' differences along the edges are the measurements), a few rounds since the
+ * disagreements are small (a few degrees of drift).
+ */
+export function relaxRotations(initial: Map<number, Mat3>, edges: TurnEdge[], opts: RelaxOptions = DEFAULT_RELAX_OPTIONS, rounds = 3): Map<number, Mat3> {
+  const current = new Map(initial);
+  const usable = edges.filter((e) => current.has(e.a) && current.has(e.b));
+  const zero = new Map([...current.keys()].map((k): [number, Vec3] => [k, [0, 0, 0]]));
+  for (let round = 0; round < rounds; round++) {
+    // With Q = Rᵀ (rig → world) and Q ← exp(φ) Q: the measurement wants Q_b = Q_a M, and the error
+    // E = log(Q_b Mᵀ Q_aᵀ) becomes E + φ_b − φ_a to first order, so φ_b − φ_a = −E.
+    const linear: RelaxEdge[] = usable.map((e) => {
+      const error = rotationLog(mul(mul(transpose(current.get(e.b)!), transpose(e.m)), current.get(e.a)!));
+      return { a: e.a, b: e.b, d: [-error[0], -error[1], -error[2]], w: e.w };
+    });
+    const phi = relaxPlaces(zero, linear, opts);
+    for (const [k, r] of current) current.set(k, mul(r, transpose(rotationExp(phi.get(k)!))));
+  }
+  return current;
+}
 
 /**
  * The measurements one model makes (its keyframes' places already in the cluster's frame): each keyframe against the
