@@ -148,7 +148,7 @@ describe('placementConfidence', () => {
     expect(c.errorM[2]).toBeGreaterThan(0.5);
   });
 
-  it('takes the turn of a walk snapped to the walls from the walls, unless the control points alone would have put the rooms elsewhere', () => {
+  it('takes the turn of a walk snapped to the walls from the walls, unless they disagree with the control points by more than the points’ own uncertainty', () => {
     // Pinned at two points 3 m apart at the start: on the control points alone, the far end swings.
     const track = walkThrough([[0, 0], [3, 0], [3, 20]]);
     const close = [0, 6];
@@ -159,10 +159,20 @@ describe('placementConfidence', () => {
     const agreed = placementConfidence(input(track, close, { beforeSnap: FIT }));
     expect(agreed.errorM[last]).toBeLessThan(swing.errorM[last] / 2);
     expect(agreed.unsure).not.toContain(last);
-    // The control points alone turned the walk 2° away from where the walls put it: 20 m out, that is 0.7 m.
-    const turned = placementConfidence(input(track, close, { beforeSnap: { ...FIT, rotation: FIT.rotation + (2 * Math.PI) / 180 } }));
-    expect(turned.unsure).toContain(last);
-    expect(turned.errorM[last]).toBeGreaterThan(0.6);
+    // The control points alone turned the walk 2° away from where the walls put it: 0.7 m at the far end, which two
+    // points 3 m apart cannot tell (their own fit swings more there), so the walls' turn stands.
+    const turn = (deg: number): Similarity2D => ({ ...FIT, rotation: FIT.rotation + (deg * Math.PI) / 180 });
+    const within = placementConfidence(input(track, close, { beforeSnap: turn(2) }));
+    expect(within.errorM[last]).toBeLessThan(swing.errorM[last] / 2);
+    // 10° away (3.5 m there) is more than the control points' uncertainty: the two disagree, and the far end is unsure.
+    const beyond = placementConfidence(input(track, close, { beforeSnap: turn(10) }));
+    expect(beyond.unsure).toContain(last);
+    expect(beyond.errorM[last]).toBeGreaterThan(1.5);
+    // Pinned at both ends, the control points know the turn well: 2° away from them is a disagreement (0.33 m in the
+    // middle of the walk against 0.13 m where the walls agree).
+    const ends = placementConfidence(input(track, [0, last], { beforeSnap: turn(2) }));
+    const middle = Math.round(last * 0.6);
+    expect(ends.unsure).toContain(middle);
   });
 
   it('with three control points or more, carries what the fit misses at each along the walk to the rooms near it', () => {

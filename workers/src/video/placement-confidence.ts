@@ -28,6 +28,11 @@
  * was measured on drifts more in proportion (never less), and the error left
  * in the models' mean at a keyframe adds to that room's.
  *
+ * Snapped to the plan's walls, the walk's turn and scale are the walls'; where
+ * the control points alone would have put a room further from the snap than
+ * their own uncertainty explains, the two disagree about the walk, and the
+ * room is that much less sure.
+ *
  * A loop closure whose two keyframes the reconstruction still placed apart
  * (the loop did not close) adds half that gap to both. With three or more
  * control points, each is left out in turn and predicted from the others;
@@ -61,6 +66,11 @@ export interface ConfidenceOptions {
    * disagree more drifts more in proportion (0: the drift is `driftM` whatever the walk).
    */
   spreadRefM: number;
+  /**
+   * Snapped to the walls: the gap between the snap and the control points' fit alone counts only beyond this many of
+   * the control fit's own standard errors (0: all of it).
+   */
+  snapSigmas: number;
 }
 
 /**
@@ -82,6 +92,7 @@ export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
   priorWeight: 2,
   spreadWeight: 1,
   spreadRefM: 0.04,
+  snapSigmas: 2,
 };
 
 export interface ConfidenceInput {
@@ -303,6 +314,13 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   /** The model's standard error at keyframe i given the controls `use` (indices into `controls`): walk-kriging.ts. */
   const krige = (use: number[]) =>
     walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM, trend: before ? 'shift' : 'similarity' });
+  // The snap is checked against the control points' own uncertainty: the control-point fit alone is off at a room by
+  // about what its kriging (turn, scale and shift from the controls) says, so a gap within `snapSigmas` of that is the
+  // controls' error, which the snap mended, and only what is beyond it tells the two disagree about the walk.
+  if (before && o.snapSigmas > 0) {
+    const alone = walkKriging({ track: trackM, controls: controls.map((c) => c.index), fromControl, driftM: o.driftM, clickM: o.clickM, trend: 'similarity' });
+    for (let i = 0; i < n; i++) snapGap[i] = Math.sqrt(Math.max(0, snapGap[i] ** 2 - o.snapSigmas ** 2 * alone.variance(i)));
+  }
   /** What one more control point near keyframe i can lessen (m²): the drift and the fit's; a loop's gap or the models' disagreement stay. */
   const reducible = (k: ReturnType<typeof krige>, i: number) => k.variance(i) + (snapGap[i] ?? 0) ** 2;
   const model = (use: number[], k = krige(use)) => (i: number) => Math.sqrt(reducible(k, i) + loopGap[i] ** 2 + (o.spreadWeight * meanErr[i]) ** 2);

@@ -349,18 +349,12 @@ export async function reconstruct(
       if (bridgeModels.length) joined = mergeRigModels(models, refs, mergeOptions);
       lap('bridges');
     }
-    // A walk that took the stairs: each storey (and the stairs) becomes a cluster of its own, laid on its own sheet.
-    type Level = Cluster['level'];
-    if (opts.keepModels) await fsp.writeFile(opts.keepModels, JSON.stringify({ models: models.map((m) => ({ images: m.images, points: [], source: m.source, bridge: m.bridge })), refs: [...refs] }));
-    const merged = joined
-      .flatMap((c): (MergedCluster & { level: Level })[] => {
-        if (flat || c.poses.length < 2) return [{ ...c, level: undefined }];
-        const parts = splitClusterByFloor(c.poses, c.xyz, c.rgb, upFromRotations(c.poses.map((p) => p.rotation)));
-        if (parts.length <= 1) return [{ ...c, level: undefined }];
-        return parts.map((p) => ({ models: c.models, poses: p.poses, xyz: p.xyz, rgb: p.rgb, level: { kind: p.segment.kind, floor: p.segment.floor } }));
-      })
-      .filter((c) => c.poses.length >= opts.minClusterFrames)
-      .sort((a, b) => b.poses.length - a.poses.length);
+    // The models kept for the benches' offline tries (merge-experiment.ts, remerge-replay.ts), their points flat.
+    if (opts.keepModels) {
+      const kept = models.map((m) => ({ images: m.images, points: [], xyz: m.points.flatMap((p) => p.xyz), rgb: m.points.flatMap((p) => p.rgb), source: m.source, bridge: m.bridge }));
+      await fsp.writeFile(opts.keepModels, JSON.stringify({ models: kept, refs: [...refs] }));
+    }
+    const merged = clustersByFloor(joined, flat, opts.minClusterFrames);
     if (!merged.length) {
       const seen = new Set(models.flatMap((m) => m.images.flatMap((i) => refs.get(i.name)?.keyframe ?? [])));
       throw new ReconstructionFailed(
@@ -410,4 +404,20 @@ export async function reconstruct(
   } finally {
     await fsp.rm(stage, { recursive: true, force: true });
   }
+}
+
+/**
+ * The joined clusters as they are laid on sheets: a walk that took the stairs splits into each storey and each flight
+ * (floors.ts), every one a cluster of its own; the clusters of fewer than `minFrames` keyframes left out; largest first.
+ */
+export function clustersByFloor(joined: MergedCluster[], flat: boolean, minFrames: number): (MergedCluster & { level: Cluster['level'] })[] {
+  return joined
+    .flatMap((c): (MergedCluster & { level: Cluster['level'] })[] => {
+      if (flat || c.poses.length < 2) return [{ ...c, level: undefined }];
+      const parts = splitClusterByFloor(c.poses, c.xyz, c.rgb, upFromRotations(c.poses.map((p) => p.rotation)));
+      if (parts.length <= 1) return [{ ...c, level: undefined }];
+      return parts.map((p) => ({ models: c.models, poses: p.poses, xyz: p.xyz, rgb: p.rgb, level: { kind: p.segment.kind, floor: p.segment.floor } }));
+    })
+    .filter((c) => c.poses.length >= minFrames)
+    .sort((a, b) => b.poses.length - a.poses.length);
 }
