@@ -7,7 +7,9 @@
  * ways of joining them are compared without the mapper's run-to-run scatter.
  *
  *   npx tsx bench/remerge-replay.ts --walk .data/walk-cache/<walk> --detail /work/detail [--merge '{"relax":{"turns":false}}']
- *     [--options '{"snapSigmas":0}'] [--suggestions 3]
+ *     [--options '{"snapSigmas":0}'] [--suggestions 3] [--record]
+ *
+ * --record: appends the sheets' lines to bench/RESULTS.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,9 +21,11 @@ import { DEFAULT_RELAX_OPTIONS } from '../workers/src/video/walk-relax.js';
 import { DEFAULT_RECONSTRUCT_OPTIONS, clustersByFloor, type PathPose } from '../workers/src/video/reconstruct.js';
 import { matToQuat, type Vec3 } from '../workers/src/video/linear-algebra.js';
 import { writePly } from '../workers/src/video/ply.js';
+import { machine } from './machine.js';
+import { appendResults, runDate } from './results.js';
 
 const { values: f } = parseArgs({
-  options: { walk: { type: 'string' }, detail: { type: 'string' }, merge: { type: 'string', default: '{}' }, options: { type: 'string' }, suggestions: { type: 'string', default: '1' } },
+  options: { walk: { type: 'string' }, detail: { type: 'string' }, merge: { type: 'string', default: '{}' }, options: { type: 'string' }, suggestions: { type: 'string', default: '1' }, record: { type: 'boolean', default: false } },
 });
 if (!f.walk || !f.detail) throw new Error('--walk and --detail are needed');
 const walkDir = path.resolve(f.walk);
@@ -59,6 +63,8 @@ const sheetFile = fs.readdirSync(detail).find((n) => /-\d+\.json$/.test(n) && !n
 const loops = sheetFile ? (JSON.parse(fs.readFileSync(path.join(detail, sheetFile), 'utf8')) as { loops: { a: number; b: number }[] }).loops : [];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'remerge-'));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const rows: string[] = [];
+const joining = relax ? `bent${relax.turns ? ', turned' : ', shifted only'}` : 'rigid';
 try {
   for (const [id, { c, plan }] of proposed.entries()) {
     const pathPoses: PathPose[] = c.poses.map((p) => {
@@ -70,7 +76,20 @@ try {
     const judged = await judgeOnSheet(walk, { id, plyPath, path: pathPoses }, plan, truth.frames, loops, f.options ? JSON.parse(f.options) : undefined, Number(f.suggestions));
     const more = (judged.rounds ?? []).map((r, i) => `+${i + 1}: ${mean(r.off).toFixed(2)} m, ${r.unsure} unsure, ${r.silent} in silence`).join('; ');
     console.log(`${plan}: ${judged.rooms} rooms, mean ${mean(judged.off).toFixed(3)} m, shape ${mean(judged.shape).toFixed(3)} m, ${judged.unsure} unsure, ${judged.silent} in silence; ${more}`);
+    rows.push(`| ${path.basename(walkDir)} | ${plan} | ${joining} | ${judged.rooms} | ${mean(judged.off).toFixed(3)} m (shape ${mean(judged.shape).toFixed(3)} m) | ${judged.unsure} unsure, ${judged.silent} in silence | ${more || '—'} |`);
   }
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+if (f.record) {
+  appendResults(`## Kept models joined again (bench/remerge-replay.ts), ${runDate()}
+
+Machine: ${machine()}.
+Method: the mappers' models a walk-length bench run kept (WALK_BENCH_DETAIL=${path.basename(detail)}) joined again by mergeRigModels${f.merge !== '{}' ? ` with ${f.merge}` : ''} (rigid: one similarity a model; bent: walk-relax.ts, shifts only or the rotations bent first), split into floors and laid on each floor's plan as the bench lays them (start and end pinned where the walk truly was, or the start and the room furthest from it); then the control point the projection asks for, given at its true place, ${f.suggestions} time(s) in a row. Shape: the mean error after the best fit over every room. In silence: rooms off by more than the 0.3 m threshold not flagged unsure.
+
+| Walk | Sheet | Joined | Rooms | Placement: mean (shape) | Certainty | With the control points asked for |
+| --- | --- | --- | ---: | --- | --- | --- |
+${rows.join('\n')}
+`);
 }

@@ -243,7 +243,7 @@ describe('joining the view directions of a walk (rig merge)', () => {
     };
     const [rigid] = mergeRigModels(models, r);
     const [shifted] = mergeRigModels(models, r, { ...DEFAULT_MERGE_OPTIONS, relax: { ...DEFAULT_RELAX_OPTIONS, turns: false } });
-    const [bent] = mergeRigModels(models, r, { ...DEFAULT_MERGE_OPTIONS, relax: DEFAULT_RELAX_OPTIONS });
+    const [bent] = mergeRigModels(models, r, { ...DEFAULT_MERGE_OPTIONS, relax: { ...DEFAULT_RELAX_OPTIONS, turns: true } });
     expect(bent.poses).toHaveLength(n);
     // Shifting places alone takes up half the drift; turning the measurements first, nearly all of it (0.70, 0.32, 0.04 m).
     expect(fitted(shifted).error).toBeLessThan(0.6 * fitted(rigid).error);
@@ -258,10 +258,6 @@ describe('joining the view directions of a walk (rig merge)', () => {
       return Math.hypot(q[0] - truePoint[0], q[1] - truePoint[1]);
     });
     expect(Math.max(...pointGaps)).toBeLessThan(0.15);
-    // The disagreement told to the certainty is what the bend leaves unexplained: little where it explains the drift
-    // (turned), much where it cannot (shifted only: 0.05 against 0.59 in the cluster's units).
-    const disagreement = (c: typeof bent) => c.poses.reduce((sum, p) => sum + p.spread, 0) / c.poses.length;
-    expect(disagreement(bent)).toBeLessThan(0.2 * disagreement(shifted));
   });
 
   it('averages rotations close to each other', () => {

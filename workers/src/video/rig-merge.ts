@@ -55,9 +55,9 @@ export interface MergedPose {
   /**
    * How far the models that place the keyframe disagree once fitted together: the root mean square distance of their
    * places from the mean (cluster units; 0 when one model places it). Each model drifts on its own, so their
-   * disagreement tells how much this walk drifts (placement-confidence.ts). Bent (MergeOptions.relax), what the bend
-   * leaves unexplained there instead: a long walk's windows disagree by the drift the bend takes up, which then is no
-   * longer in the places.
+   * disagreement tells how much this walk drifts (placement-confidence.ts). Bent (MergeOptions.relax), still their
+   * disagreement before the bend: what the bend leaves unexplained was tried instead, and on the building's floors it
+   * left 30–62 rooms off in silence once more control points were given (0–6 with this).
    */
   spread: number;
   /** How many models place the keyframe. */
@@ -308,19 +308,6 @@ function relaxCluster(c: Working, own: Map<number, Sighting>[], models: RigModel
   );
   const initial = new Map([...places].map(([k, s]) => [k, s.centre]));
   const relaxed = relaxPlaces(initial, edges, opts);
-  // What the bend leaves unexplained at each keyframe: its measurements' misses (trust-weighted root mean square), each
-  // shared by the measurement's two ends, so on the scale of one model's disagreement (MergedPose.spread).
-  const misses = new Map<number, { sum: number; w: number }>();
-  for (const e of edges) {
-    const r = sub(sub(relaxed.get(e.b)!, relaxed.get(e.a)!), e.d);
-    for (const k of [e.a, e.b]) {
-      const m = misses.get(k) ?? { sum: 0, w: 0 };
-      m.sum += e.w * (r[0] ** 2 + r[1] ** 2 + r[2] ** 2);
-      m.w += e.w;
-      misses.set(k, m);
-    }
-  }
-  const unexplained = new Map([...misses].map(([k, m]) => [k, Math.sqrt(m.sum / m.w / 2)]));
   const follow = (m: number) => {
     const ps = moved.get(m);
     if (!ps?.size) return null;
@@ -333,7 +320,7 @@ function relaxCluster(c: Working, own: Map<number, Sighting>[], models: RigModel
       return [p[0] + d[0], p[1] + d[1], p[2] + d[2]];
     };
   };
-  return { places: relaxed, rotations, unexplained, follow };
+  return { places: relaxed, rotations, follow };
 }
 
 /** One sighting per keyframe of a working cluster: the mean centre, the first rotation. */
@@ -431,7 +418,7 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
       taken.add(k);
       const ss = c.sightings.get(k)!;
       const centre = bend ? bend.places.get(k)! : s.centre;
-      poses.push({ keyframe: k, centre, rotation: bend ? bend.rotations.get(k)! : s.rotation, views: s.views, spread: bend?.unexplained.get(k) ?? spreadOf(ss), placers: ss.length });
+      poses.push({ keyframe: k, centre, rotation: bend ? bend.rotations.get(k)! : s.rotation, views: s.views, spread: spreadOf(ss), placers: ss.length });
     }
     // Every mapped model's points in the cluster's frame, by its similarity (a bridge's, mapped with a lower threshold, left out).
     const mapped = c.models.filter((m) => !models[m].bridge);

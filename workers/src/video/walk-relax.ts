@@ -42,7 +42,10 @@ export interface RelaxOptions {
   turns: boolean;
 }
 
-export const DEFAULT_RELAX_OPTIONS: RelaxOptions = { neighbours: 16, prior: 1e-5, iterations: 5000, tolerance: 1e-10, turns: true };
+// Not turned by default: on the building's models (bench/remerge-replay.ts, 2026-11-30) turning made floor 0's shape
+// 0.28 m instead of 0.23 (floor 1 0.146 against 0.152), though it took the hard 3-minute walk from 0.088 to 0.065 m and
+// a walk whose windows turn as they go (rig-merge.test.ts) from 0.32 to 0.04 m.
+export const DEFAULT_RELAX_OPTIONS: RelaxOptions = { neighbours: 16, prior: 1e-5, iterations: 5000, tolerance: 1e-10, turns: false };
 
 /** One model's measurement of how keyframe `b` is turned from keyframe `a`: R_a R_bᵀ (world → rig rotations, any frame). */
 export interface TurnEdge {
