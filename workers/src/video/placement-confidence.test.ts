@@ -168,6 +168,11 @@ describe('placementConfidence', () => {
     const beyond = placementConfidence(input(track, close, { beforeSnap: turn(10) }));
     expect(beyond.unsure).toContain(last);
     expect(beyond.errorM[last]).toBeGreaterThan(1.5);
+    // But a snap that misses a control point by more than a click (one clicked 0.3 m aside) disagrees with the user:
+    // then the whole gap counts, and the far end is unsure again.
+    const aside = input(track, close, { beforeSnap: turn(2) });
+    aside.controls[1].sheet = [aside.controls[1].sheet[0], aside.controls[1].sheet[1] + 0.3 * 50];
+    expect(placementConfidence(aside).unsure).toContain(last);
     // Pinned at both ends, the control points know the turn well: 2° away from them is a disagreement (0.33 m in the
     // middle of the walk against 0.13 m where the walls agree).
     const ends = placementConfidence(input(track, [0, last], { beforeSnap: turn(2) }));
