@@ -18,8 +18,8 @@ import { parseArgs } from 'node:util';
 import { judgeOnSheet } from './video-walk-run.js';
 import { DEFAULT_MERGE_OPTIONS, mergeRigModels, type RigModel, type ViewRef } from '../workers/src/video/rig-merge.js';
 import { DEFAULT_RELAX_OPTIONS } from '../workers/src/video/walk-relax.js';
-import { DEFAULT_RECONSTRUCT_OPTIONS, clustersByFloor, type PathPose } from '../workers/src/video/reconstruct.js';
-import { matToQuat, type Vec3 } from '../workers/src/video/linear-algebra.js';
+import { DEFAULT_RECONSTRUCT_OPTIONS, clustersByFloor, pathPoseOf } from '../workers/src/video/reconstruct.js';
+import type { Vec3 } from '../workers/src/video/linear-algebra.js';
 import { writePly } from '../workers/src/video/ply.js';
 import { machine } from './machine.js';
 import { appendResults, runDate } from './results.js';
@@ -67,10 +67,7 @@ const rows: string[] = [];
 const joining = relax ? `bent${relax.turns ? ', turned' : ', shifted only'}` : 'rigid';
 try {
   for (const [id, { c, plan }] of proposed.entries()) {
-    const pathPoses: PathPose[] = c.poses.map((p) => {
-      const k = byIndex.get(p.keyframe)!;
-      return { keyframe: p.keyframe, frame: k.frame, time: k.time, centre: p.centre, rotation: matToQuat(p.rotation), views: p.views, spread: p.spread, placers: p.placers };
-    });
+    const pathPoses = c.poses.map((p) => pathPoseOf(p, byIndex.get(p.keyframe)!));
     const plyPath = path.join(tmp, `cluster-${id}.ply`);
     await writePly(plyPath, { xyz: c.xyz, rgb: c.rgb });
     const judged = await judgeOnSheet(walk, { id, plyPath, path: pathPoses }, plan, truth.frames, loops, f.options ? JSON.parse(f.options) : undefined, Number(f.suggestions));

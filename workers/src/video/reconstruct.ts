@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { splitClusterByFloor, type FloorSegment } from './floors.js';
 import { upFromRotations } from './projection.js';
 import { writePly } from './ply.js';
-import { DEFAULT_MERGE_OPTIONS, mergeRigModels, sightingsOf, type MergedCluster, type RigModel, type ViewRef } from './rig-merge.js';
+import { DEFAULT_MERGE_OPTIONS, mergeRigModels, sightingsOf, type MergedCluster, type MergedPose, type RigModel, type ViewRef } from './rig-merge.js';
 import { DEFAULT_RELAX_OPTIONS, type RelaxOptions } from './walk-relax.js';
 import { readManifest, type OnProgress, type ProcessManifest } from './process.js';
 import { StageClock } from '@sitewalk/core/tools/run-tool.js';
@@ -36,6 +36,18 @@ export interface PathPose {
   /** How many models place it. */
   placers?: number;
 }
+
+/** A joined keyframe as the camera path keeps it, with its frame and time in the video. */
+export const pathPoseOf = (p: MergedPose, k: { frame: number; time: number }): PathPose => ({
+  keyframe: p.keyframe,
+  frame: k.frame,
+  time: k.time,
+  centre: p.centre,
+  rotation: matToQuat(p.rotation),
+  views: p.views,
+  spread: p.spread,
+  placers: p.placers,
+});
 
 export interface Cluster {
   /** 0, 1, …: the largest first (the `osfm_cluster` number). */
@@ -367,10 +379,7 @@ export async function reconstruct(
     const byIndex = new Map(manifest.keyframes.map((k) => [k.index, k]));
     const clusters: Cluster[] = [];
     for (const [id, c] of merged.entries()) {
-      const pathPoses: PathPose[] = c.poses.map((p) => {
-        const k = byIndex.get(p.keyframe)!;
-        return { keyframe: p.keyframe, frame: k.frame, time: k.time, centre: p.centre, rotation: matToQuat(p.rotation), views: p.views, spread: p.spread, placers: p.placers };
-      });
+      const pathPoses = c.poses.map((p) => pathPoseOf(p, byIndex.get(p.keyframe)!));
       await writePly(path.join(outDir, `cluster-${id}.ply`), { xyz: c.xyz, rgb: c.rgb });
       await fsp.writeFile(path.join(outDir, `cluster-${id}.path.json`), JSON.stringify(pathPoses));
       clusters.push({

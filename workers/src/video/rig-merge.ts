@@ -16,7 +16,7 @@
  */
 import { centreOf, rigRotationFromView, type ModelImage, type ModelPoint } from './colmap-model.js';
 import { meanOf, meanRotation, median, mul, norm, quatToMat, rotate, rotationAngleDeg, sub, transpose, type Mat3, type Vec3 } from './linear-algebra.js';
-import { modelEdges, nearestPlaces, relaxPlaces, relaxRotations, type RelaxEdge, type RelaxOptions, type TurnEdge } from './walk-relax.js';
+import { edgeLogScale, flatScaleCurve, modelEdges, nearestPlaces, relaxPlaces, relaxRotations, relaxWithScales, type RelaxOptions, type ScaleCurve, type TurnEdge } from './walk-relax.js';
 
 /** Where a view of the manifest comes from. */
 export interface ViewRef {
@@ -271,8 +271,8 @@ function refineCluster(c: Working, own: Map<number, Sighting>[], opts: MergeOpti
 /**
  * The cluster's keyframes placed by every mapped model's short measurements at once (walk-relax.ts), starting from
  * the joined places: with `turns`, their rotations first, then their places from each model's measurements turned as
- * the model's frame at the keyframe turned. And, per model, how to move its points with it (as the model's nearest
- * keyframe moved and turned).
+ * the model's frame at the keyframe turned; with `scales`, the places together with each model's scale along the walk.
+ * And, per model, how to move its points with it (as the model's nearest keyframe moved, turned and grew).
  */
 function relaxCluster(c: Working, own: Map<number, Sighting>[], models: RigModel[], places: Map<number, Sighting>, opts: RelaxOptions) {
   const mapped = c.models.filter((m) => !models[m].bridge);
@@ -294,20 +294,31 @@ function relaxCluster(c: Working, own: Map<number, Sighting>[], models: RigModel
       const ss = moved.get(m)!;
       return measured.get(m)!.map((e) => ({ a: e.a, b: e.b, m: mul(ss.get(e.a)!.rotation, transpose(ss.get(e.b)!.rotation)), w: e.w }));
     });
-    rotations = relaxRotations(new Map([...places].map(([k, s]) => [k, s.rotation])), turns, opts);
+    rotations = relaxRotations(rotations, turns, opts);
     for (const m of mapped) turn.set(m, new Map([...moved.get(m)!].map(([k, s]) => [k, mul(transpose(rotations.get(k)!), s.rotation)])));
   }
   const turned = (m: number, k: number, d: Vec3): Vec3 => (turn.get(m)?.has(k) ? rotate(turn.get(m)!.get(k)!, d) : d);
-  const edges: RelaxEdge[] = mapped.flatMap((m) =>
-    measured.get(m)!.map((e) => {
-      // Turned as the model's frame turned at both ends, halfway.
-      const da = turned(m, e.a, e.d);
-      const db = turned(m, e.b, e.d);
-      return { ...e, d: [(da[0] + db[0]) / 2, (da[1] + db[1]) / 2, (da[2] + db[2]) / 2] as Vec3 };
-    }),
+  const byModel = new Map(
+    mapped.map((m) => [
+      m,
+      measured.get(m)!.map((e) => {
+        // Turned as the model's frame turned at both ends, halfway.
+        const da = turned(m, e.a, e.d);
+        const db = turned(m, e.b, e.d);
+        return { ...e, d: [(da[0] + db[0]) / 2, (da[1] + db[1]) / 2, (da[2] + db[2]) / 2] as Vec3 };
+      }),
+    ]),
   );
   const initial = new Map([...places].map(([k, s]) => [k, s.centre]));
-  const relaxed = relaxPlaces(initial, edges, opts);
+  let relaxed = relaxPlaces(initial, [...byModel.values()].flat(), opts);
+  // With scales: each model's scale curve and the places, together.
+  const curves = new Map<number, ScaleCurve>();
+  const scaleOf = (m: number, e: { a: number; b: number }) => (curves.has(m) ? Math.exp(edgeLogScale(curves.get(m)!, e)) : 1);
+  if (opts.scales) {
+    const solved = relaxWithScales(initial, mapped.map((m) => ({ edges: byModel.get(m)!, curve: flatScaleCurve(centres(m), opts.scales!.spacing) })), { ...opts, scales: opts.scales });
+    relaxed = solved.places;
+    mapped.forEach((m, i) => curves.set(m, solved.curves[i]));
+  }
   const follow = (m: number) => {
     const ps = moved.get(m);
     if (!ps?.size) return null;
@@ -315,9 +326,10 @@ function relaxCluster(c: Working, own: Map<number, Sighting>[], models: RigModel
     const near = nearestPlaces(centres(m), floor * 8);
     return (q: Vec3): Vec3 => {
       const k = near(q, 1, true)[0];
+      const s = scaleOf(m, { a: k, b: k });
       const d = turned(m, k, sub(q, ps.get(k)!.centre));
       const p = relaxed.get(k)!;
-      return [p[0] + d[0], p[1] + d[1], p[2] + d[2]];
+      return [p[0] + s * d[0], p[1] + s * d[1], p[2] + s * d[2]];
     };
   };
   return { places: relaxed, rotations, follow };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelEdges, nearestPlaces, relaxPlaces, relaxRotations, type RelaxEdge, type TurnEdge } from './walk-relax.js';
+import { DEFAULT_RELAX_OPTIONS, edgeLogScale, flatScaleCurve, modelEdges, nearestPlaces, relaxPlaces, relaxRotations, relaxWithScales, type RelaxEdge, type TurnEdge } from './walk-relax.js';
 import { applySimilarity, mul, norm, rotationAngleDeg, rotationExp, sub, transpose, type Mat3, type Vec2, type Vec3 } from './linear-algebra.js';
 import { fitSimilarity2D } from './similarity-fit.js';
 
@@ -108,6 +108,55 @@ describe('relaxRotations', () => {
     expect(after.reduce((a, b) => a + b, 0)).toBeLessThan(0.5 * before.reduce((a, b) => a + b, 0));
     // And the loop closes: the last keyframe is turned from the first as the truth is.
     expect(rotationAngleDeg(mul(transpose(mul(relaxed.get(39)!, transpose(relaxed.get(0)!))), mul(truth[39], transpose(truth[0]))))).toBeLessThan(1);
+  });
+});
+
+describe('scale curves', () => {
+  it('puts knots every few keyframes over the model’s own stretch; a keyframe off it takes the scale of the stretch beside it', () => {
+    // Keyframes 100–140 along x, and keyframes 10 and 30 of an earlier lap seen beside keyframes 110 and 130.
+    const places = new Map<number, Vec3>(Array.from({ length: 41 }, (_, i): [number, Vec3] => [100 + i, [i, 0, 0]]));
+    places.set(10, [10.2, 0.5, 0]);
+    places.set(30, [30.1, 0.5, 0]);
+    const curve = flatScaleCurve(places, 8);
+    expect(curve.knots).toEqual([100, 108, 116, 124, 132, 140]);
+    expect(curve.values).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(curve.own(10)).toBe(110);
+    expect(curve.own(30)).toBe(130);
+    const grown = { ...curve, values: [0, 0.08, 0.16, 0.24, 0.32, 0.4] };
+    // Linear between knots, halfway between a measurement's two ends.
+    expect(edgeLogScale(grown, { a: 104, b: 104 })).toBeCloseTo(0.04, 10);
+    expect(edgeLogScale(grown, { a: 100, b: 140 })).toBeCloseTo(0.2, 10);
+    expect(edgeLogScale(grown, { a: 10, b: 110 })).toBeCloseTo(0.1, 10);
+  });
+
+  it('finds how one model grows along the walk against another that measures the same stretch', () => {
+    // A straight walk of 40 keyframes 0.5 m apart. Model A measures it as it is; model B's steps grow 1 % a keyframe.
+    const truth = new Map<number, Vec3>(Array.from({ length: 40 }, (_, k): [number, Vec3] => [k, [0.5 * k, 0, 0]]));
+    const grownPlaces = new Map<number, Vec3>();
+    let x = 0;
+    for (let k = 0; k < 40; k++) {
+      if (k) x += 0.5 * Math.exp(0.01 * k);
+      grownPlaces.set(k, [x, 0, 0]);
+    }
+    const edgesOf = (places: Map<number, Vec3>) => modelEdges(places, 4, 0.5);
+    const start = new Map([...truth].map(([k, p]): [number, Vec3] => [k, [(p[0] + grownPlaces.get(k)![0]) / 2, 0, 0]]));
+    const shiftedOnly = relaxPlaces(start, [...edgesOf(truth), ...edgesOf(grownPlaces)]);
+    const solved = relaxWithScales(
+      start,
+      [
+        { edges: edgesOf(truth), curve: flatScaleCurve(truth, 8) },
+        { edges: edgesOf(grownPlaces), curve: flatScaleCurve(grownPlaces, 8) },
+      ],
+      { ...DEFAULT_RELAX_OPTIONS, scales: { spacing: 8, stiffness: 0.05, rounds: 3 } },
+    );
+    const length = (places: Map<number, Vec3>) => places.get(39)![0] - places.get(0)![0];
+    // Shifts alone average the two lengths (19.5 m and 24 m), and stretch every step of A; with scales, model B's scale
+    // falls along the walk against model A's, as B grew against A (by 0.39 over the walk in log).
+    expect(length(shiftedOnly)).toBeGreaterThan(21);
+    const [a, b] = solved.curves;
+    const drift = (c: typeof a) => c.values[c.values.length - 1] - c.values[0];
+    expect(drift(a) - drift(b)).toBeGreaterThan(0.3);
+    expect(drift(a) - drift(b)).toBeLessThan(0.45);
   });
 });
 

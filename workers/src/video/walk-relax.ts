@@ -40,12 +40,27 @@ export interface RelaxOptions {
    * frame of their keyframes: a window whose heading drifts measures its late steps turned, which no shift undoes.
    */
   turns: boolean;
+  /**
+   * Let each model's scale drift along its keyframes (fitScaleCurve), solved in turn with the places: a window mapped
+   * through plain rooms grows or shrinks as it goes, which neither a shift nor a turn of its keyframes takes up. Null: each
+   * model keeps the one scale of its similarity.
+   */
+  scales: ScaleOptions | null;
+}
+
+export interface ScaleOptions {
+  /** Keyframes between two knots of a model's scale curve (linear between them). */
+  spacing: number;
+  /** How strongly two knots next to each other are held to the same scale, as a fraction of a knot's mean trust. */
+  stiffness: number;
+  /** Rounds of places then scales. */
+  rounds: number;
 }
 
 // Not turned by default: on the building's models (bench/remerge-replay.ts, 2026-11-30) turning made floor 0's shape
 // 0.28 m instead of 0.23 (floor 1 0.146 against 0.152), though it took the hard 3-minute walk from 0.088 to 0.065 m and
 // a walk whose windows turn as they go (rig-merge.test.ts) from 0.32 to 0.04 m.
-export const DEFAULT_RELAX_OPTIONS: RelaxOptions = { neighbours: 16, prior: 1e-5, iterations: 5000, tolerance: 1e-10, turns: false };
+export const DEFAULT_RELAX_OPTIONS: RelaxOptions = { neighbours: 16, prior: 1e-5, iterations: 5000, tolerance: 1e-10, turns: false, scales: null };
 
 /** One model's measurement of how keyframe `b` is turned from keyframe `a`: R_a R_bᵀ (world → rig rotations, any frame). */
 export interface TurnEdge {
@@ -129,9 +144,9 @@ export function nearestPlaces(places: Map<number, Vec3>, cell: number): (q: Vec3
 /**
  * The places that best agree with every measurement (least squares), pulled faintly towards `initial`: minimises
  * Σ w‖X_b − X_a − d‖² + λ Σ ‖X_k − X0_k‖², with λ = `prior` × the mean weight a keyframe has. Keyframes no edge
- * touches keep their place.
+ * touches keep their place. From `start` when given (a solution of nearly the same problem), else from `initial`.
  */
-export function relaxPlaces(initial: Map<number, Vec3>, edges: RelaxEdge[], opts: RelaxOptions = DEFAULT_RELAX_OPTIONS): Map<number, Vec3> {
+export function relaxPlaces(initial: Map<number, Vec3>, edges: RelaxEdge[], opts: RelaxOptions = DEFAULT_RELAX_OPTIONS, start?: Map<number, Vec3>): Map<number, Vec3> {
   const ids = [...initial.keys()];
   const index = new Map(ids.map((k, i) => [k, i]));
   const n = ids.length;
@@ -164,10 +179,184 @@ export function relaxPlaces(initial: Map<number, Vec3>, edges: RelaxEdge[], opts
       rhs[ib[j]] += e.w * e.d[axis];
       rhs[ia[j]] -= e.w * e.d[axis];
     });
-    const x = conjugateGradient(apply, diag, rhs, x0, opts);
+    const x = conjugateGradient(apply, diag, rhs, start ? Float64Array.from(ids, (k) => (start.get(k) ?? initial.get(k)!)[axis]) : x0, opts);
     for (let i = 0; i < n; i++) result[i][axis] = x[i];
   }
   return new Map(ids.map((k, i) => [k, result[i]]));
+}
+
+/**
+ * One model's log-scale along its keyframes: values at `knots` (keyframe numbers, ascending), linear between them and
+ * flat beyond. A keyframe the model placed away from its own stretch of the walk (an anchor of an earlier lap) takes
+ * the scale at `own(k)`, the keyframe of its stretch it was measured from.
+ */
+export interface ScaleCurve {
+  knots: number[];
+  values: number[];
+  own: (k: number) => number;
+}
+
+/** The knots' weights of a curve's log-scale at keyframe `k` (at most two). */
+export function scaleWeights(curve: ScaleCurve, k: number): [number, number][] {
+  const at = curve.own(k);
+  const { knots } = curve;
+  if (at <= knots[0] || knots.length === 1) return [[0, 1]];
+  if (at >= knots[knots.length - 1]) return [[knots.length - 1, 1]];
+  let j = 0;
+  while (knots[j + 1] < at) j++;
+  const t = (at - knots[j]) / (knots[j + 1] - knots[j]);
+  return [
+    [j, 1 - t],
+    [j + 1, t],
+  ];
+}
+
+/** The log-scale of a model's measurement `e`: its curve's, halfway between the two ends. */
+export function edgeLogScale(curve: ScaleCurve, e: { a: number; b: number }): number {
+  let s = 0;
+  for (const k of [e.a, e.b]) for (const [j, t] of scaleWeights(curve, k)) s += (t * curve.values[j]) / 2;
+  return s;
+}
+
+/**
+ * A model's scale curve with knots every `spacing` keyframes over its own stretch of the walk (the longest run of
+ * keyframes without a gap of `spacing`), all at 1 (log 0); a keyframe off that stretch takes the scale of the stretch's
+ * keyframe nearest to it in space.
+ */
+export function flatScaleCurve(places: Map<number, Vec3>, spacing: number): ScaleCurve {
+  const ks = [...places.keys()].sort((x, y) => x - y);
+  let best: number[] = [];
+  let run: number[] = [];
+  for (const k of ks) {
+    if (run.length && k - run[run.length - 1] > spacing) run = [];
+    run.push(k);
+    if (run.length > best.length) best = run;
+  }
+  const first = best[0];
+  const last = best[best.length - 1];
+  const count = Math.max(1, Math.round((last - first) / spacing));
+  const knots = Array.from({ length: count + 1 }, (_, i) => first + ((last - first) * i) / count);
+  const stretch = new Set(best);
+  const nearest = nearestPlaces(new Map(best.map((k) => [k, places.get(k)!])), spacing);
+  const memo = new Map<number, number>();
+  const own = (k: number) => {
+    if (stretch.has(k) || !places.has(k)) return k;
+    if (!memo.has(k)) memo.set(k, nearest(places.get(k)!, 1, true)[0]);
+    return memo.get(k)!;
+  };
+  return { knots: count ? knots : [first], values: new Array(count ? count + 1 : 1).fill(0), own };
+}
+
+/** A model's measurements and its scale curve (relaxWithScales). */
+export interface ScaledModel {
+  edges: RelaxEdge[];
+  curve: ScaleCurve;
+}
+
+/**
+ * The places and every model's scale curve that best agree with all measurements at once, each measurement scaled by
+ * its model's scale there: minimises Σ w‖X_b − X_a − e^σ d‖² + λ Σ ‖X_k − X0_k‖², with each model's neighbouring knots
+ * held together (`stiffness` × a knot's mean trust) and every knot faintly towards scale 1. Gauss–Newton: each round
+ * solves the linearised problem for places and knots together (one sparse system, by conjugate gradients), since
+ * solving them in turn zig-zags (on a walk whose windows grow 1 % a keyframe, 30 rounds in turn reached what 3 together do).
+ */
+export function relaxWithScales(initial: Map<number, Vec3>, models: ScaledModel[], opts: RelaxOptions & { scales: ScaleOptions }): { places: Map<number, Vec3>; curves: ScaleCurve[] } {
+  const ids = [...initial.keys()];
+  const index = new Map(ids.map((k, i) => [k, i]));
+  const n = ids.length;
+  const offsets: number[] = [];
+  let knots = 0;
+  for (const m of models) {
+    offsets.push(knots);
+    knots += m.curve.values.length;
+  }
+  const size = 3 * n + knots;
+  // Each usable edge: its ends, trust, measurement, and its log-scale as weights of knots (global knot numbers).
+  const edges = models.flatMap((m, mi) =>
+    m.edges
+      .filter((e) => index.has(e.a) && index.has(e.b) && e.w > 0 && Number.isFinite(e.w))
+      .map((e) => {
+        const c = new Map<number, number>();
+        for (const k of [e.a, e.b]) for (const [j, t] of scaleWeights(m.curve, k)) c.set(offsets[mi] + j, (c.get(offsets[mi] + j) ?? 0) + t / 2);
+        return { a: index.get(e.a)!, b: index.get(e.b)!, w: e.w, d: e.d, c: [...c] };
+      }),
+  );
+  const x = new Float64Array(size);
+  ids.forEach((k, i) => x.set(initial.get(k)!, 3 * i));
+  if (!edges.length) return { places: new Map(initial), curves: models.map((m) => m.curve) };
+  const degree = new Float64Array(n);
+  for (const e of edges) {
+    degree[e.a] += e.w;
+    degree[e.b] += e.w;
+  }
+  const lambda = (opts.prior * degree.reduce((sum, v) => sum + v, 0)) / n;
+  for (let round = 0; round < opts.scales.rounds; round++) {
+    // Linearised at the knots so far: each measurement D = e^σ d, and its change with a knot's log-scale is D itself.
+    const D = edges.map((e) => {
+      const s = Math.exp(e.c.reduce((sum, [j, t]) => sum + t * x[3 * n + j], 0));
+      return [e.d[0] * s, e.d[1] * s, e.d[2] * s] as Vec3;
+    });
+    const knotTrust = new Float64Array(knots);
+    edges.forEach((e, i) => {
+      const dd = e.w * (D[i][0] ** 2 + D[i][1] ** 2 + D[i][2] ** 2);
+      for (const [j, t] of e.c) knotTrust[j] += dd * t * t;
+    });
+    // Per model, the hold between its neighbouring knots and the faint pull towards scale 1.
+    const hold = new Float64Array(knots);
+    const pull = new Float64Array(knots);
+    models.forEach((m, mi) => {
+      const count = m.curve.values.length;
+      let trust = 0;
+      for (let j = 0; j < count; j++) trust += knotTrust[offsets[mi] + j];
+      trust = trust / count || 1;
+      for (let j = 0; j < count; j++) {
+        hold[offsets[mi] + j] = j + 1 < count ? opts.scales.stiffness * trust : 0;
+        pull[offsets[mi] + j] = 1e-6 * trust;
+      }
+    });
+    const apply = (v: Float64Array, out: Float64Array) => {
+      out.fill(0);
+      for (let i = 0; i < n; i++) for (let ax = 0; ax < 3; ax++) out[3 * i + ax] = lambda * v[3 * i + ax];
+      edges.forEach((e, i) => {
+        const dz = e.c.reduce((sum, [j, t]) => sum + t * v[3 * n + j], 0);
+        const u = [0, 1, 2].map((ax) => v[3 * e.b + ax] - v[3 * e.a + ax] - dz * D[i][ax]);
+        for (let ax = 0; ax < 3; ax++) {
+          out[3 * e.b + ax] += e.w * u[ax];
+          out[3 * e.a + ax] -= e.w * u[ax];
+        }
+        const ud = e.w * (u[0] * D[i][0] + u[1] * D[i][1] + u[2] * D[i][2]);
+        for (const [j, t] of e.c) out[3 * n + j] -= t * ud;
+      });
+      for (let j = 0; j < knots; j++) {
+        out[3 * n + j] += pull[j] * v[3 * n + j];
+        if (hold[j]) {
+          const g = hold[j] * (v[3 * n + j] - v[3 * n + j + 1]);
+          out[3 * n + j] += g;
+          out[3 * n + j + 1] -= g;
+        }
+      }
+    };
+    // The constant part: each measurement wants X_b − X_a − (c·z') D = D (1 − c·z).
+    const rhs = new Float64Array(size);
+    for (let i = 0; i < n; i++) for (let ax = 0; ax < 3; ax++) rhs[3 * i + ax] = lambda * initial.get(ids[i])![ax];
+    edges.forEach((e, i) => {
+      const f = 1 - e.c.reduce((sum, [j, t]) => sum + t * x[3 * n + j], 0);
+      const target = [D[i][0] * f, D[i][1] * f, D[i][2] * f];
+      for (let ax = 0; ax < 3; ax++) {
+        rhs[3 * e.b + ax] += e.w * target[ax];
+        rhs[3 * e.a + ax] -= e.w * target[ax];
+      }
+      const td = e.w * (target[0] * D[i][0] + target[1] * D[i][1] + target[2] * D[i][2]);
+      for (const [j, t] of e.c) rhs[3 * n + j] -= t * td;
+    });
+    const diag = new Float64Array(size);
+    for (let i = 0; i < n; i++) for (let ax = 0; ax < 3; ax++) diag[3 * i + ax] = degree[i] + lambda;
+    for (let j = 0; j < knots; j++) diag[3 * n + j] = knotTrust[j] + pull[j] + hold[j] + (j > 0 ? hold[j - 1] : 0);
+    x.set(conjugateGradient(apply, diag, rhs, x, opts));
+  }
+  const places = new Map(ids.map((k, i): [number, Vec3] => [k, [x[3 * i], x[3 * i + 1], x[3 * i + 2]]]));
+  const curves = models.map((m, mi) => ({ ...m.curve, values: Array.from(x.subarray(3 * n + offsets[mi], 3 * n + offsets[mi] + m.curve.values.length)) }));
+  return { places, curves };
 }
 
 /** Solves A x = b for a symmetric positive definite A given as a product, from `start`, preconditioned by A's diagonal. */
