@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applySimilarity, type Similarity2D, type Vec2 } from './linear-algebra.js';
 import { placementConfidence, type ConfidenceInput } from './placement-confidence.js';
+import { fitSimilarity2D } from './similarity-fit.js';
 
 /** Reconstruction units per metre in these walks, and the fit: 25 px a unit, so 50 px a metre on the sheet. */
 const UNITS = 2;
@@ -178,6 +179,24 @@ describe('placementConfidence', () => {
     const ends = placementConfidence(input(track, [0, last], { beforeSnap: turn(2) }));
     const middle = Math.round(last * 0.6);
     expect(ends.unsure).toContain(middle);
+  });
+
+  it('trusts a snap that misses two control points by what the walk drifts between them', () => {
+    // A 57 m loop round a 20 × 10 m floor, pinned at its start and at its end 3 m from it, each point given 0.12 m aside
+    // of where the walls put it, opposite ways: on the points alone the walk turns by 4°, 1.4 m at the far side. That is
+    // more than a click, but less than the walk drifts over 57 m: the walls' turn stands, and the walk stays sure.
+    const track = walkThrough([[0, 0], [20, 0], [20, 10], [0, 10], [0, 3]]);
+    const pinned = (at: number[]) => {
+      const given = input(track, at);
+      given.controls[0].sheet = [given.controls[0].sheet[0] + 6, given.controls[0].sheet[1]];
+      given.controls[1].sheet = [given.controls[1].sheet[0] - 6, given.controls[1].sheet[1]];
+      given.beforeSnap = fitSimilarity2D(at.map((i) => track[i]), given.controls.map((c) => c.sheet));
+      return placementConfidence(given);
+    };
+    expect(pinned([0, track.length - 1]).unsure).toEqual([]);
+    // The same misses on two points 3 m apart along the walk are more than it drifts between them: the walls and the
+    // user disagree, and the far side is unsure.
+    expect(pinned([0, 6]).unsure).toContain(Math.round(track.length / 2));
   });
 
   it('with three control points or more, carries what the fit misses at each along the walk to the rooms near it', () => {

@@ -68,10 +68,11 @@ export interface ConfidenceOptions {
   spreadRefM: number;
   /**
    * Snapped to the walls: the gap between the snap and the control points' fit alone counts only beyond this many of
-   * the control fit's own standard errors, as long as the snap meets every control point within one click (0: all of
-   * it, always). Within two clicks was tried: the textured minute's snap misses its exact control points by 0.08–0.16 m
-   * and would have been flagged 4 rooms of 127 instead of 86, but a point clicked 0.3 m aside was then met closely
-   * enough by the snap that the far rooms passed for sure (workers/test/video-jobs.test.ts).
+   * the control fit's own standard errors, as long as the snap meets every control point within a click and the
+   * walk's drift from the nearest other control (0: all of it, always). Within one click only, the textured minute
+   * (whose snap misses its exact control points, 6.5 m apart at the ends of a 47 m loop, by 0.08–0.16 m) had 86 rooms
+   * of 127 flagged; within two clicks whatever the lever, a point clicked 0.3 m aside a metre from the other was met
+   * closely enough by the snap that the far rooms passed for sure (workers/test/video-jobs.test.ts).
    */
   snapSigmas: number;
 }
@@ -320,13 +321,18 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   // The snap is checked against the control points' own uncertainty: the control-point fit alone is off at a room by
   // about what its kriging (turn, scale and shift from the controls) says, so a gap within `snapSigmas` of that is the
   // controls' error, which the snap mended, and only what is beyond it tells the two disagree about the walk.
-  // Only while the snap still meets every control point within a click: a snap that misses one by more says the walls
-  // and the user disagree about the walk (a point clicked 0.3 m aside), whatever the lever.
-  const snapMissM = before ? Math.max(...controls.map((c) => {
-    const [x, y] = applySimilarity(transform, track[c.index]);
-    return Math.hypot(x - c.sheet[0], y - c.sheet[1]) / pxPerMetre;
-  })) : 0;
-  if (before && o.snapSigmas > 0 && snapMissM <= o.clickM) {
+  // Only while the snap still meets every control point within what a click and the walk's drift from the nearest other
+  // control explain (walls give the turn and scale of the whole walk, so where the walk drifted between two controls
+  // the snap cannot meet both): a snap that misses one by more says the walls and the user disagree about the walk
+  // (a point clicked 0.3 m aside, a metre from the other).
+  const snapMet = before
+    ? controls.every((c, j) => {
+        const [x, y] = applySimilarity(transform, track[c.index]);
+        const between = Math.min(...controls.map((d, k) => (k === j ? Infinity : fromControl[j][d.index])));
+        return Math.hypot(x - c.sheet[0], y - c.sheet[1]) / pxPerMetre <= Math.hypot(o.clickM, o.driftM * Math.sqrt(between));
+      })
+    : false;
+  if (before && o.snapSigmas > 0 && snapMet) {
     const alone = walkKriging({ track: trackM, controls: controls.map((c) => c.index), fromControl, driftM: o.driftM, clickM: o.clickM, trend: 'similarity' });
     for (let i = 0; i < n; i++) snapGap[i] = Math.sqrt(Math.max(0, snapGap[i] ** 2 - o.snapSigmas ** 2 * alone.variance(i)));
   }

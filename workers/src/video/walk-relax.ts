@@ -53,7 +53,9 @@ export interface ScaleOptions {
   spacing: number;
   /** How strongly two knots next to each other are held to the same scale, as a fraction of a knot's mean trust. */
   stiffness: number;
-  /** Rounds of places then scales. */
+  /** How strongly each knot is held at scale 1, as a fraction of its mean trust. */
+  pull: number;
+  /** Gauss–Newton rounds. */
   rounds: number;
 }
 
@@ -311,7 +313,7 @@ export function relaxWithScales(initial: Map<number, Vec3>, models: ScaledModel[
       trust = trust / count || 1;
       for (let j = 0; j < count; j++) {
         hold[offsets[mi] + j] = j + 1 < count ? opts.scales.stiffness * trust : 0;
-        pull[offsets[mi] + j] = 1e-6 * trust;
+        pull[offsets[mi] + j] = opts.scales.pull * trust;
       }
     });
     const apply = (v: Float64Array, out: Float64Array) => {
