@@ -64,7 +64,7 @@ const loops = sheetFile ? (JSON.parse(fs.readFileSync(path.join(detail, sheetFil
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'remerge-'));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const rows: string[] = [];
-const joining = relax ? `bent${relax.turns ? ', turned' : ', shifted only'}` : 'rigid';
+const joining = relax ? `bent${relax.turns ? ', turned' : ''}${relax.scales ? ', scaled' : ''}${!relax.turns && !relax.scales ? ', shifted only' : ''}` : 'rigid';
 try {
   for (const [id, { c, plan }] of proposed.entries()) {
     const pathPoses = c.poses.map((p) => pathPoseOf(p, byIndex.get(p.keyframe)!));
@@ -83,7 +83,7 @@ if (f.record) {
   appendResults(`## Kept models joined again (bench/remerge-replay.ts), ${runDate()}
 
 Machine: ${machine()}.
-Method: the mappers' models a walk-length bench run kept (WALK_BENCH_DETAIL=${path.basename(detail)}) joined again by mergeRigModels${f.merge !== '{}' ? ` with ${f.merge}` : ''} (rigid: one similarity a model; bent: walk-relax.ts, shifts only or the rotations bent first), split into floors and laid on each floor's plan as the bench lays them (start and end pinned where the walk truly was, or the start and the room furthest from it); then the control point the projection asks for, given at its true place, ${f.suggestions} time(s) in a row. Shape: the mean error after the best fit over every room. In silence: rooms off by more than the 0.3 m threshold not flagged unsure.
+Method: the mappers' models a walk-length bench run kept (WALK_BENCH_DETAIL=${path.basename(detail)}) joined again by mergeRigModels${f.merge !== '{}' ? ` with ${f.merge}` : ''} (rigid: one similarity a model; bent: walk-relax.ts, shifts only, the rotations bent first, or each model's scale curve solved with the places), split into floors and laid on each floor's plan as the bench lays them (start and end pinned where the walk truly was, or the start and the room furthest from it); then the control point the projection asks for, given at its true place, ${f.suggestions} time(s) in a row. Shape: the mean error after the best fit over every room. In silence: rooms off by more than the 0.3 m threshold not flagged unsure.
 
 | Walk | Sheet | Joined | Rooms | Placement: mean (shape) | Certainty | With the control points asked for |
 | --- | --- | --- | ---: | --- | --- | --- |

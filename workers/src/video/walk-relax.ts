@@ -62,6 +62,11 @@ export interface ScaleOptions {
 // Not turned by default: on the building's models (bench/remerge-replay.ts, 2026-11-30) turning made floor 0's shape
 // 0.28 m instead of 0.23 (floor 1 0.146 against 0.152), though it took the hard 3-minute walk from 0.088 to 0.065 m and
 // a walk whose windows turn as they go (rig-merge.test.ts) from 0.32 to 0.04 m.
+// Not scaled by default: the building's models do drift in scale inside themselves (bench/model-drift.ts: stretches of
+// 40 keyframes ±2–6 % from their model's whole fit), but on a later run's models scale curves took floor 1's shape from
+// 0.145 to 0.114–0.128 m and made floor 0's worse, 0.174 → 0.18–0.42 m (spacing 16–48, stiffness 0.05–1, pull 1e-6–1).
+// Floor 0's error sits where one window mapped a dead end poorly (its directions broke or kept only half the keyframes),
+// which no other model sees: no way of bending mends what only one model measured.
 export const DEFAULT_RELAX_OPTIONS: RelaxOptions = { neighbours: 16, prior: 1e-5, iterations: 5000, tolerance: 1e-10, turns: false, scales: null };
 
 /** One model's measurement of how keyframe `b` is turned from keyframe `a`: R_a R_bᵀ (world → rig rotations, any frame). */
