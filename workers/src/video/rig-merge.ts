@@ -310,15 +310,16 @@ function relaxCluster(c: Working, own: Map<number, Sighting>[], models: RigModel
     ]),
   );
   const initial = new Map([...places].map(([k, s]) => [k, s.centre]));
-  let relaxed = relaxPlaces(initial, [...byModel.values()].flat(), opts);
-  // With scales: each model's scale curve and the places, together.
+  // With scales, each model's scale curve is solved together with the places.
   const curves = new Map<number, ScaleCurve>();
   const scaleOf = (m: number, e: { a: number; b: number }) => (curves.has(m) ? Math.exp(edgeLogScale(curves.get(m)!, e)) : 1);
+  let relaxed: Map<number, Vec3>;
   if (opts.scales) {
-    const solved = relaxWithScales(initial, mapped.map((m) => ({ edges: byModel.get(m)!, curve: flatScaleCurve(centres(m), opts.scales!.spacing) })), { ...opts, scales: opts.scales });
+    const scales = opts.scales;
+    const solved = relaxWithScales(initial, mapped.map((m) => ({ edges: byModel.get(m)!, curve: flatScaleCurve(centres(m), scales.spacing) })), { ...opts, scales });
     relaxed = solved.places;
     mapped.forEach((m, i) => curves.set(m, solved.curves[i]));
-  }
+  } else relaxed = relaxPlaces(initial, [...byModel.values()].flat(), opts);
   const follow = (m: number) => {
     const ps = moved.get(m);
     if (!ps?.size) return null;

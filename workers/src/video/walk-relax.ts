@@ -41,7 +41,7 @@ export interface RelaxOptions {
    */
   turns: boolean;
   /**
-   * Let each model's scale drift along its keyframes (fitScaleCurve), solved in turn with the places: a window mapped
+   * Let each model's scale drift along its keyframes (relaxWithScales), solved together with the places: a window mapped
    * through plain rooms grows or shrinks as it goes, which neither a shift nor a turn of its keyframes takes up. Null: each
    * model keeps the one scale of its similarity.
    */
@@ -151,9 +151,9 @@ export function nearestPlaces(places: Map<number, Vec3>, cell: number): (q: Vec3
 /**
  * The places that best agree with every measurement (least squares), pulled faintly towards `initial`: minimises
  * Σ w‖X_b − X_a − d‖² + λ Σ ‖X_k − X0_k‖², with λ = `prior` × the mean weight a keyframe has. Keyframes no edge
- * touches keep their place. From `start` when given (a solution of nearly the same problem), else from `initial`.
+ * touches keep their place.
  */
-export function relaxPlaces(initial: Map<number, Vec3>, edges: RelaxEdge[], opts: RelaxOptions = DEFAULT_RELAX_OPTIONS, start?: Map<number, Vec3>): Map<number, Vec3> {
+export function relaxPlaces(initial: Map<number, Vec3>, edges: RelaxEdge[], opts: RelaxOptions = DEFAULT_RELAX_OPTIONS): Map<number, Vec3> {
   const ids = [...initial.keys()];
   const index = new Map(ids.map((k, i) => [k, i]));
   const n = ids.length;
@@ -186,7 +186,7 @@ export function relaxPlaces(initial: Map<number, Vec3>, edges: RelaxEdge[], opts
       rhs[ib[j]] += e.w * e.d[axis];
       rhs[ia[j]] -= e.w * e.d[axis];
     });
-    const x = conjugateGradient(apply, diag, rhs, start ? Float64Array.from(ids, (k) => (start.get(k) ?? initial.get(k)!)[axis]) : x0, opts);
+    const x = conjugateGradient(apply, diag, rhs, x0, opts);
     for (let i = 0; i < n; i++) result[i][axis] = x[i];
   }
   return new Map(ids.map((k, i) => [k, result[i]]));
@@ -251,7 +251,7 @@ export function flatScaleCurve(places: Map<number, Vec3>, spacing: number): Scal
     if (!memo.has(k)) memo.set(k, nearest(places.get(k)!, 1, true)[0]);
     return memo.get(k)!;
   };
-  return { knots: count ? knots : [first], values: new Array(count ? count + 1 : 1).fill(0), own };
+  return { knots, values: new Array<number>(knots.length).fill(0), own };
 }
 
 /** A model's measurements and its scale curve (relaxWithScales). */
