@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MERGE_OPTIONS, mergeRigModels, sightingsOf, type RigModel, type ViewRef } from '../workers/src/video/rig-merge.js';
 import { DEFAULT_RELAX_OPTIONS } from '../workers/src/video/walk-relax.js';
-import type { Vec2, Vec3, Mat3 } from '../workers/src/video/linear-algebra.js';
+import { applySimilarity, type Mat3, type Vec2, type Vec3 } from '../workers/src/video/linear-algebra.js';
 import { fitSimilarity2D } from '../workers/src/video/similarity-fit.js';
 import { topDownFrame, toTopDown, upFromRotations } from '../workers/src/video/projection.js';
 
@@ -39,9 +39,10 @@ function drift(places: Map<number, { centre: Vec3; rotation: Mat3 }>) {
   const real = ks.map((k): Vec2 => [truth.frames[frameOf.get(k)!].x, truth.frames[frameOf.get(k)!].y]);
   const fitOf = (src: Vec2[], dst: Vec2[]) => {
     const s = fitSimilarity2D(src, dst);
-    const c = Math.cos(s.rotation) * s.scale;
-    const n = Math.sin(s.rotation) * s.scale;
-    const res = src.map((p, i) => Math.hypot(c * p[0] - n * p[1] + s.tx - dst[i][0], n * p[0] + c * p[1] + s.ty - dst[i][1]));
+    const res = src.map((p, i) => {
+      const [x, y] = applySimilarity(s, p);
+      return Math.hypot(x - dst[i][0], y - dst[i][1]);
+    });
     return { s, mean: res.reduce((a, b) => a + b, 0) / res.length };
   };
   const [a, b] = [fitOf(mirrored(false), real), fitOf(mirrored(true), real)];

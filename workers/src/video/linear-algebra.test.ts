@@ -15,7 +15,7 @@ import {
   rotate,
   rotationAngleDeg,
   solve3,
-  solveLinear,
+  solve4,
   sub,
   symmetricEigen3,
   transpose,
@@ -95,12 +95,12 @@ describe('linear systems', () => {
     expect(solve3([1, 2, 3, 2, 4, 6, 0, 0, 1], [1, 2, 3])).toBeNull();
   });
 
-  it('solveLinear solves with pivoting, or says singular', () => {
+  it('solve4 solves with pivoting, or says singular', () => {
     const A = [[0, 1, 0, 0], [1, 0, 2, 0], [0, 0, 1, 3], [4, 0, 0, 1]];
     const x = [1, 2, 3, 4];
     const b = A.map((row) => row.reduce((s, a, j) => s + a * x[j], 0));
-    close(solveLinear(A, b)!, x);
-    expect(solveLinear([[1, 2, 0, 0], [2, 4, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], [1, 2, 3, 4])).toBeNull();
+    close(solve4(A, b)!, x);
+    expect(solve4([[1, 2, 0, 0], [2, 4, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], [1, 2, 3, 4])).toBeNull();
   });
 
   it('symmetricEigen3 gives ascending eigenvalues and their vectors', () => {

@@ -139,22 +139,21 @@ export function solve3(m: number[], v: number[]): Vec3 | null {
   return [det3(col(0)) / d, det3(col(1)) / d, det3(col(2)) / d];
 }
 
-/** Solves the n×n system A x = b (Gaussian elimination with partial pivoting); null when singular. */
-export function solveLinear(A: number[][], b: number[]): number[] | null {
-  const n = b.length;
+/** Solves the 4×4 system A x = b (Gaussian elimination with partial pivoting); null when singular. */
+export function solve4(A: number[][], b: number[]): number[] | null {
   const m = A.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
+  for (let c = 0; c < 4; c++) {
     let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
+    for (let r = c + 1; r < 4; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
     if (Math.abs(m[p][c]) < 1e-300) return null;
     [m[c], m[p]] = [m[p], m[c]];
-    for (let r = 0; r < n; r++) {
+    for (let r = 0; r < 4; r++) {
       if (r === c) continue;
       const k = m[r][c] / m[c][c];
-      if (k !== 0) for (let cc = c; cc <= n; cc++) m[r][cc] -= k * m[c][cc];
+      for (let cc = c; cc < 5; cc++) m[r][cc] -= k * m[c][cc];
     }
   }
-  return m.map((row, i) => row[n] / m[i][i]);
+  return m.map((row, i) => row[4] / m[i][i]);
 }
 
 /** Eigen-decomposition of a symmetric 3×3 matrix (Jacobi); eigenvalues ascending, vectors as rows. */

@@ -46,6 +46,56 @@ const FRAME_C: Similarity3 = { scale: 0.4, rotation: mul(rotZ(170), rotY(-20)), 
 
 const close = (a: number[], b: number[], digits = 6) => a.forEach((x, i) => expect(x).toBeCloseTo(b[i], digits));
 
+/** Keyframes a lap of the circle walks below. */
+const LAP = 40;
+/** `laps` laps of a 5 m circle, LAP keyframes a lap: true centres and world → rig rotations. */
+const circleWalk = (laps: number) =>
+  Array.from({ length: laps * LAP }, (_, k) => {
+    const a = (2 * Math.PI * k) / LAP;
+    return { centre: [5 * Math.cos(a), 5 * Math.sin(a), 1.6] as Vec3, rotation: mul(LOOK_NORTH, rotZ((360 * k) / LAP)) };
+  });
+/** A walk of `n` keyframes mapped in windows of 24 that share 6 (as submaps.ts cuts a long walk). */
+const windowsOf = (n: number) => {
+  const windows: number[][] = [];
+  for (let start = 0; start < n - 6; start += 18) windows.push(range(start, Math.min(n, start + 24)));
+  return windows;
+};
+
+/**
+ * A cluster of the circle walks seen from above in the world (its first model's frame undone), fitted onto the truth by
+ * the best rotation about the centroid (as a user places it on the sheet), and with `scale` the best scale too (as two
+ * control points do): each keyframe's mean distance from its true place, and a point's place once fitted so.
+ */
+function fittedOnTruth(c: ReturnType<typeof mergeRigModels>[number], truth: { centre: Vec3 }[], scale: boolean) {
+  const frame = c.models[0] % 2 ? FRAME_B : FRAME_C;
+  const toWorld = (q: Vec3) => rotate(transpose(frame.rotation), sub(q, frame.translation)).map((x) => x / frame.scale) as Vec3;
+  const world = c.poses.map((p) => toWorld(p.centre));
+  const real = c.poses.map((p) => truth[p.keyframe].centre);
+  const mw = meanOf(world);
+  const mt = meanOf(real);
+  let sxx = 0;
+  let sxy = 0;
+  let ww = 0;
+  world.forEach((q, i) => {
+    const a = sub(q, mw);
+    const b = sub(real[i], mt);
+    sxx += a[0] * b[0] + a[1] * b[1];
+    sxy += a[0] * b[1] - a[1] * b[0];
+    ww += a[0] * a[0] + a[1] * a[1];
+  });
+  const t = Math.atan2(sxy, sxx);
+  const s = scale ? Math.hypot(sxx, sxy) / ww : 1;
+  const place = (q: Vec3): [number, number] => {
+    const a = sub(toWorld(q), mw);
+    return [s * (Math.cos(t) * a[0] - Math.sin(t) * a[1]) + mt[0], s * (Math.sin(t) * a[0] + Math.cos(t) * a[1]) + mt[1]];
+  };
+  const gaps = c.poses.map((p, i) => {
+    const q = place(p.centre);
+    return Math.hypot(q[0] - real[i][0], q[1] - real[i][1]);
+  });
+  return { error: gaps.reduce((x, y) => x + y, 0) / gaps.length, place };
+}
+
 describe('joining the view directions of a walk (rig merge)', () => {
   it('brings three directions, each its own model in its own frame, into the first one’s frame exactly', () => {
     const truth = walk(40);
@@ -152,18 +202,14 @@ describe('joining the view directions of a walk (rig merge)', () => {
     // Four laps of a 5 m circle, 40 keyframes a lap, mapped in windows of 24 that share 6; each window places its
     // keyframes a few centimetres off (as a mapper does, differently in each window), and the windows after the first
     // lap also place a few keyframes of the lap before at their places (anchors: loop closure).
-    const lap = 40;
-    const truth = Array.from({ length: 4 * lap }, (_, k) => {
-      const a = (2 * Math.PI * k) / lap;
-      return { centre: [5 * Math.cos(a), 5 * Math.sin(a), 1.6] as Vec3, rotation: mul(LOOK_NORTH, rotZ((360 * k) / lap)) };
-    });
+    const lap = LAP;
+    const truth = circleWalk(4);
     let seed = 7;
     const noise = () => {
       seed = (seed * 16807) % 2147483647;
       return (seed / 2147483647 - 0.5) * 0.3;
     };
-    const windows: number[][] = [];
-    for (let start = 0; start < 4 * lap - 6; start += 18) windows.push(range(start, Math.min(4 * lap, start + 24)));
+    const windows = windowsOf(4 * lap);
     const models = windows.map((keys, w) => {
       const off = truth.map((p) => ({ ...p, centre: [p.centre[0] + noise(), p.centre[1] + noise(), p.centre[2]] as Vec3 }));
       const anchors = keys.filter((k) => k >= lap && k % 4 === 0).map((k) => k - lap).filter((k) => !keys.includes(k));
@@ -194,15 +240,11 @@ describe('joining the view directions of a walk (rig merge)', () => {
     // Three laps of a 5 m circle, 40 keyframes a lap, in windows of 24 sharing 6. Each window's scale drifts 1 % a
     // keyframe (its steps grow as it goes, as a mapper's do through plain rooms), so neither a similarity nor shifts of
     // its keyframes make it agree both with the window before it and with the lap before, whose keyframes it also places.
-    const lap = 40;
+    const lap = LAP;
     const n = 3 * lap;
-    const truth = Array.from({ length: n }, (_, k) => {
-      const a = (2 * Math.PI * k) / lap;
-      return { centre: [5 * Math.cos(a), 5 * Math.sin(a), 1.6] as Vec3, rotation: mul(LOOK_NORTH, rotZ((360 * k) / lap)) };
-    });
+    const truth = circleWalk(3);
     const truePoint = (k: number): Vec3 => [truth[k].centre[0] * 1.4, truth[k].centre[1] * 1.4, 1.6];
-    const windows: number[][] = [];
-    for (let start = 0; start < n - 6; start += 18) windows.push(range(start, Math.min(n, start + 24)));
+    const windows = windowsOf(n);
     const models = windows.map((keys, w) => {
       const off = truth.map((p) => ({ ...p }));
       const grown = (k: number) => Math.exp(0.01 * (k - keys[0]));
@@ -215,37 +257,7 @@ describe('joining the view directions of a walk (rig merge)', () => {
       return model(0, [...keys, ...anchors.map((k) => k - lap)], w % 2 ? FRAME_B : FRAME_C, off, [add(off[mid].centre, scaled(sub(truePoint(mid), truth[mid].centre), mid))]);
     });
     const r = refs(n);
-    // The cluster seen from above in the world, fitted onto the truth by the best similarity (as the control points lay
-    // it on the sheet): each keyframe's mean distance from its true place, and a point's place once fitted so.
-    const fitted = (c: ReturnType<typeof mergeRigModels>[number]) => {
-      const frame = c.models[0] % 2 ? FRAME_B : FRAME_C;
-      const toWorld = (q: Vec3) => rotate(transpose(frame.rotation), sub(q, frame.translation));
-      const world = c.poses.map((p) => toWorld(p.centre));
-      const real = c.poses.map((p) => truth[p.keyframe].centre);
-      const mw = meanOf(world);
-      const mt = meanOf(real);
-      let sxx = 0;
-      let sxy = 0;
-      let ww = 0;
-      world.forEach((q, i) => {
-        const a = sub(q, mw);
-        const b = sub(real[i], mt);
-        sxx += a[0] * b[0] + a[1] * b[1];
-        sxy += a[0] * b[1] - a[1] * b[0];
-        ww += a[0] * a[0] + a[1] * a[1];
-      });
-      const t = Math.atan2(sxy, sxx);
-      const s = Math.hypot(sxx, sxy) / ww;
-      const place = (q: Vec3): [number, number] => {
-        const a = sub(toWorld(q), mw);
-        return [s * (Math.cos(t) * a[0] - Math.sin(t) * a[1]) + mt[0], s * (Math.sin(t) * a[0] + Math.cos(t) * a[1]) + mt[1]];
-      };
-      const gaps = c.poses.map((p, i) => {
-        const q = place(p.centre);
-        return Math.hypot(q[0] - real[i][0], q[1] - real[i][1]);
-      });
-      return { error: gaps.reduce((x, y) => x + y, 0) / gaps.length, place };
-    };
+    const fitted = (c: ReturnType<typeof mergeRigModels>[number]) => fittedOnTruth(c, truth, true);
     const [shifted] = mergeRigModels(models, r, { ...DEFAULT_MERGE_OPTIONS, relax: { ...DEFAULT_RELAX_OPTIONS, scales: null } });
     const [scaled] = mergeRigModels(models, r, { ...DEFAULT_MERGE_OPTIONS, relax: { ...DEFAULT_RELAX_OPTIONS, scales: { spacing: 8, stiffness: 0.05, pull: 1e-6, rounds: 3 } } });
     expect(scaled.poses).toHaveLength(n);
@@ -266,14 +278,10 @@ describe('joining the view directions of a walk (rig merge)', () => {
     // Three laps of a 5 m circle, 40 keyframes a lap, in windows of 24 sharing 6. Each window's heading drifts 0.4° a
     // keyframe (its steps and rig rotations turn as it goes, as a mapper's do), so no similarity makes it agree both
     // with the window before it and with the lap before, whose keyframes it also places (loop closure).
-    const lap = 40;
+    const lap = LAP;
     const n = 3 * lap;
-    const truth = Array.from({ length: n }, (_, k) => {
-      const a = (2 * Math.PI * k) / lap;
-      return { centre: [5 * Math.cos(a), 5 * Math.sin(a), 1.6] as Vec3, rotation: mul(LOOK_NORTH, rotZ((360 * k) / lap)) };
-    });
-    const windows: number[][] = [];
-    for (let start = 0; start < n - 6; start += 18) windows.push(range(start, Math.min(n, start + 24)));
+    const truth = circleWalk(3);
+    const windows = windowsOf(n);
     const models = windows.map((keys, w) => {
       const off = truth.map((p) => ({ ...p }));
       const turned = (k: number) => rotZ(0.4 * (k - keys[0]));
@@ -286,33 +294,7 @@ describe('joining the view directions of a walk (rig merge)', () => {
       return model(0, [...keys, ...anchors.map((k) => k - lap)], w % 2 ? FRAME_B : FRAME_C, off, [point]);
     });
     const r = refs(n);
-    // The cluster seen from above in the world, fitted onto the truth by the best rotation about the centroid (as a user
-    // places it on the sheet): each keyframe's distance from its true place, and a point's place once fitted so.
-    const fitted = (c: ReturnType<typeof mergeRigModels>[number]) => {
-      const frame = c.models[0] % 2 ? FRAME_B : FRAME_C;
-      const toWorld = (q: Vec3) => rotate(transpose(frame.rotation), sub(q, frame.translation)).map((x) => x / frame.scale) as Vec3;
-      const world = c.poses.map((p) => toWorld(p.centre));
-      const mw = meanOf(world);
-      const mt = meanOf(c.poses.map((p) => truth[p.keyframe].centre));
-      let sxx = 0;
-      let sxy = 0;
-      world.forEach((q, i) => {
-        const a = sub(q, mw);
-        const b = sub(truth[c.poses[i].keyframe].centre, mt);
-        sxx += a[0] * b[0] + a[1] * b[1];
-        sxy += a[0] * b[1] - a[1] * b[0];
-      });
-      const t = Math.atan2(sxy, sxx);
-      const place = (q: Vec3): Vec3 => {
-        const a = sub(toWorld(q), mw);
-        return [Math.cos(t) * a[0] - Math.sin(t) * a[1] + mt[0], Math.sin(t) * a[0] + Math.cos(t) * a[1] + mt[1], 0];
-      };
-      const gaps = c.poses.map((p) => {
-        const q = place(p.centre);
-        return Math.hypot(q[0] - truth[p.keyframe].centre[0], q[1] - truth[p.keyframe].centre[1]);
-      });
-      return { error: gaps.reduce((x, y) => x + y, 0) / gaps.length, place };
-    };
+    const fitted = (c: ReturnType<typeof mergeRigModels>[number]) => fittedOnTruth(c, truth, false);
     const [rigid] = mergeRigModels(models, r);
     const [shifted] = mergeRigModels(models, r, { ...DEFAULT_MERGE_OPTIONS, relax: { ...DEFAULT_RELAX_OPTIONS, turns: false } });
     const [bent] = mergeRigModels(models, r, { ...DEFAULT_MERGE_OPTIONS, relax: { ...DEFAULT_RELAX_OPTIONS, turns: true } });

@@ -326,12 +326,13 @@ export function relaxWithScales(initial: Map<number, Vec3>, models: ScaledModel[
       for (let i = 0; i < n; i++) for (let ax = 0; ax < 3; ax++) out[3 * i + ax] = lambda * v[3 * i + ax];
       edges.forEach((e, i) => {
         const dz = e.c.reduce((sum, [j, t]) => sum + t * v[3 * n + j], 0);
-        const u = [0, 1, 2].map((ax) => v[3 * e.b + ax] - v[3 * e.a + ax] - dz * D[i][ax]);
+        let ud = 0;
         for (let ax = 0; ax < 3; ax++) {
-          out[3 * e.b + ax] += e.w * u[ax];
-          out[3 * e.a + ax] -= e.w * u[ax];
+          const u = v[3 * e.b + ax] - v[3 * e.a + ax] - dz * D[i][ax];
+          out[3 * e.b + ax] += e.w * u;
+          out[3 * e.a + ax] -= e.w * u;
+          ud += e.w * u * D[i][ax];
         }
-        const ud = e.w * (u[0] * D[i][0] + u[1] * D[i][1] + u[2] * D[i][2]);
         for (const [j, t] of e.c) out[3 * n + j] -= t * ud;
       });
       for (let j = 0; j < knots; j++) {

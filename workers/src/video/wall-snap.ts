@@ -14,7 +14,7 @@
  * the plan does not draw; the snap is kept only if it lays more wall points
  * on ink and keeps the control points where they were clicked.
  */
-import { applySimilarity, solveLinear, type Similarity2D, type Vec2 } from './linear-algebra.js';
+import { applySimilarity, solve4, type Similarity2D, type Vec2 } from './linear-algebra.js';
 
 /** A greyscale raster of the sheet; `scale` raster pixels per sheet pixel. */
 export interface SheetRaster {
@@ -239,7 +239,7 @@ export function snapToWalls(input: SnapInput): SnapResult {
         }
         // A touch of damping keeps a step within the reach.
         for (let i = 0; i < 4; i++) A[i][i] *= 1.001;
-        const step = solveLinear(A, g.map((x) => -x));
+        const step = solve4(A, g.map((x) => -x));
         if (!step) break;
         params = params.map((x, i) => x + step[i]);
         // Done when the step moves no wall point by more than a thousandth of the reach.
