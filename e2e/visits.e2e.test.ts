@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { saveScreenshot, test } from './browser.js';
 import { createUser, uniqueName } from './support/backend.js';
-import { ACTION_TIMEOUT, EVENTUALLY, expectSignedInLayout, roomsShownOnSheet, signIn } from './support/ui.js';
+import { ACTION_TIMEOUT, EVENTUALLY, expectSignedInLayout, roomsShownOnSheet, settledBox, signIn } from './support/ui.js';
 import { db } from '@sitewalk/core/db';
 import { api } from '../api/test/helpers.js';
 import { newProject } from '../api/test/project-helpers.js';
@@ -221,19 +221,19 @@ describe('visits and the 360 viewer', () => {
       await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.5);
       await expect.poll(() => page.getByTestId('placement-status').textContent(), EVENTUALLY).toContain('Entrance saved on the sheet.');
       await expect.poll(() => page.getByTestId('sheet-room').count(), EVENTUALLY).toBe(1);
-      const placedAt = (await page.getByTestId('sheet-room').boundingBox())!;
+      const placedAt = await settledBox(page.getByTestId('sheet-room'));
 
       await page.reload();
       await expect.poll(() => page.getByTestId('sheet-room').count(), SLOW).toBe(1);
       expect(await page.getByTestId('placement-room').filter({ hasText: 'Entrance' }).getAttribute('data-placed')).toBe('true');
-      const afterReload = (await page.getByTestId('sheet-room').boundingBox())!;
+      const afterReload = await settledBox(page.getByTestId('sheet-room'));
       const centre = (b: { x: number; y: number; width: number; height: number }) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
       expect(Math.abs(centre(afterReload).x - centre(placedAt).x)).toBeLessThan(3);
       expect(Math.abs(centre(afterReload).y - centre(placedAt).y)).toBeLessThan(3);
 
       // Dragged somewhere else, it stays there too.
       const dot = page.getByTestId('sheet-room');
-      const from = (await dot.boundingBox())!;
+      const from = await settledBox(dot);
       await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
       await page.mouse.down();
       await page.mouse.move(from.x + from.width / 2 + 120, from.y + from.height / 2 + 40, { steps: 8 });
@@ -241,7 +241,7 @@ describe('visits and the 360 viewer', () => {
       await expect.poll(() => page.getByTestId('placement-status').textContent(), EVENTUALLY).toContain('Entrance saved on the sheet.');
       await page.reload();
       await expect.poll(() => page.getByTestId('sheet-room').count(), SLOW).toBe(1);
-      const moved = (await page.getByTestId('sheet-room').boundingBox())!;
+      const moved = await settledBox(page.getByTestId('sheet-room'));
       expect(moved.x - from.x).toBeGreaterThan(80);
       await saveScreenshot(page, 'visits--placement');
 

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /**
  * How the tests find things on SiteWalk's screens: by role and accessible
@@ -64,4 +65,25 @@ export async function roomsShownOnSheet(scope: Page | Locator): Promise<number> 
   const dots = await scope.getByTestId('sheet-room').count();
   const clustered = await scope.getByTestId('sheet-room-cluster').evaluateAll((els) => els.reduce((n, el) => n + Number(el.getAttribute('data-count') ?? 0), 0));
   return dots + clustered;
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/**
+ * Where an element stands once it is drawn and still. A map redraws its markers when its data
+ * arrives again (after a reload, a save or a live update), so an element found a moment ago can be
+ * gone, or not yet laid out, when its box is read: read until two reads in a row agree.
+ */
+export async function settledBox(what: Locator): Promise<Box> {
+  let last: Box | null = null;
+  let settled: Box | null = null;
+  await expect
+    .poll(async () => {
+      const box = await what.boundingBox();
+      settled = box && last && Math.abs(box.x - last.x) < 0.5 && Math.abs(box.y - last.y) < 0.5 && box.width > 0 ? box : null;
+      last = box;
+      return settled !== null;
+    }, EVENTUALLY)
+    .toBe(true);
+  return settled!;
 }
