@@ -9,6 +9,7 @@
  *
  * --suggestions n: the control points asked for given one after another, as a user answering each request would.
  * --record: appends the table to bench/RESULTS.md.
+ * WALK_BENCH_SILENT=1: prints each room off in silence after a point asked for, with the error the certainty took.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -141,14 +141,14 @@ export async function judgeOnSheet(
       confidence,
       controls: [poses[0], ...extra.map((k) => poses.find((q) => q.keyframe === k)!), second].map((q) => ({ keyframe: q.keyframe, sheet: toSheet(q.frame) })),
     });
+  const threshold = (proj: ReturnType<typeof projectCluster>) => proj.confidence?.thresholdM ?? 0.3;
   /** Each room's distance to where the walk truly was, how many are flagged unsure, and how many are off in silence. */
   const judge = (proj: ReturnType<typeof projectCluster>) => {
     const placed = proj.rooms.map((q): [number, number] => [(q.x - plan.origin.px) / plan.pxPerMetre, (plan.origin.py - q.y) / plan.pxPerMetre]);
     const real = proj.rooms.map((q): [number, number] => [frames[q.frame].x, frames[q.frame].y]);
     const off = placed.map((p, i) => Math.hypot(p[0] - real[i][0], p[1] - real[i][1]));
     const flagged = new Set(proj.confidence?.unsure ?? []);
-    const threshold = proj.confidence?.thresholdM ?? 0.3;
-    return { placed, real, off, flagged, unsure: flagged.size, silent: proj.rooms.filter((q, i) => off[i] > threshold && !flagged.has(q.keyframe)).length };
+    return { placed, real, off, flagged, unsure: flagged.size, silent: proj.rooms.filter((q, i) => off[i] > threshold(proj) && !flagged.has(q.keyframe)).length };
   };
   const proj = project([]);
   if (proj.rooms.length < 2) return { rooms: proj.rooms.length, off: [], shape: [], unsure: 0, silent: 0 };
@@ -172,6 +172,14 @@ export async function judgeOnSheet(
     answered.push(suggested);
     last = project(answered);
     const j = judge(last);
+    // WALK_BENCH_SILENT=1: each room off in silence after a point asked for, with its certainty and the control points.
+    if (process.env.WALK_BENCH_SILENT) {
+      const c = last.confidence!;
+      const controls = [poses[0].keyframe, ...answered, second.keyframe].join(', ');
+      last.rooms.forEach((q, r) => {
+        if (j.off[r] > threshold(last) && !j.flagged.has(q.keyframe)) console.log(`  +${rounds.length + 1}: keyframe ${q.keyframe} off ${j.off[r].toFixed(2)} m in silence, its error taken as ${c.errorM[r].toFixed(3)} m (controls ${controls}; drift ${c.driftM.toFixed(3)} m/√m, calibration ${c.calibration.toFixed(2)})`);
+      });
+    }
     rounds.push({ off: j.off, unsure: j.unsure, silent: j.silent });
   }
   return {

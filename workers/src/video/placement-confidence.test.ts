@@ -221,6 +221,30 @@ describe('placementConfidence', () => {
     expect(placementConfidence(near).shiftPx.every(([dx, dy]) => dx === 0 && dy === 0)).toBe(true);
   });
 
+  it('counts what a snapped placement misses a control point by in the rooms around it', () => {
+    // A 137 m loop round a 40 × 30 m floor that drifts as the building walk does (0.15 m/√m), snapped to the walls and
+    // pinned at its start and a third and two thirds of the way round; the user put the start 0.4 m (20 px) east of
+    // where the walls' placement has it. That is less than the walk drifts over the 45 m to the next point, so the walls'
+    // turn and scale stand, and the misses are not carried (snapped): the rooms at the start stay about 0.4 m from where
+    // the user says they were. The drift alone made them sure (0.26 m): they must not pass for sure.
+    const track = walkThrough([[0, 0], [40, 0], [40, 30], [0, 30], [0, 3]]);
+    const at = [0, Math.round(track.length / 3), Math.round((2 * track.length) / 3)];
+    const pinned = (eastPx: number) => {
+      const given = input(track, at, { options: { driftM: 0.15 } });
+      given.controls[0].sheet = [given.controls[0].sheet[0] + eastPx, given.controls[0].sheet[1]];
+      given.beforeSnap = fitSimilarity2D(at.map((i) => track[i]), given.controls.map((c) => c.sheet));
+      return placementConfidence(given);
+    };
+    const aside = pinned(20);
+    expect(aside.unsure).toContain(0);
+    expect(aside.unsure).toContain(1);
+    // The other two points, met where the user put them, stay sure.
+    expect(aside.unsure).not.toContain(at[1]);
+    expect(aside.unsure).not.toContain(at[2]);
+    // Met within a click (0.06 m), the same walk is sure at its start.
+    expect(pinned(3).unsure).not.toContain(0);
+  });
+
   it('refuses fewer than two control points', () => {
     const track = walkThrough([[0, 0], [5, 0]]);
     expect(() => placementConfidence(input(track, [0]))).toThrow(/Two or more/);

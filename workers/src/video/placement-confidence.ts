@@ -372,24 +372,32 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   // One kriging of every control serves the certainty, the rooms' bend and the point asked for.
   const allKriged = krige(all);
   const sigma = model(all, allKriged);
-  // With two control points the similarity meets both; with more, it misses them, and the misses are carried along the walk.
-  let shiftPx: Vec2[] = track.map((): Vec2 => [0, 0]);
-  // Not when snapped to the walls: those placed the walk too, and the misses' shared shift moved good rooms off (the
-  // hard walk with the third point asked for: 0.07 → 0.14 m).
-  if (controls.length >= 3 && !before) {
-    const misses = controls.map((c): Vec2 => {
-      const [x, y] = applySimilarity(transform, track[c.index]);
-      return [(c.sheet[0] - x) / pxPerMetre, (c.sheet[1] - y) / pxPerMetre];
-    });
-    const at = allKriged.predictor(misses);
-    // Controls the placement already meets within two clicks move nothing: what is left there is the click and the
-    // keyframe's own noise, and carried along the walk it would only shift good rooms (the hard walk: 0.05 → 0.08 m).
-    if (Math.max(...misses.map(([x, y]) => Math.hypot(x, y))) > 2 * o.clickM) shiftPx = track.map((_, i) => {
-      const [dx, dy] = at(i);
-      return [dx * pxPerMetre, dy * pxPerMetre];
-    });
-  }
-  const errorM = Array.from({ length: n }, (_, i) => calibration * sigma(i));
+  // With two control points the similarity meets both; with more, or snapped to the walls, it misses them: how far
+  // each control's room stands from where the user put it (metres).
+  const misses = controls.map((c): Vec2 => {
+    const [x, y] = applySimilarity(transform, track[c.index]);
+    return [(c.sheet[0] - x) / pxPerMetre, (c.sheet[1] - y) / pxPerMetre];
+  });
+  const missedAt = allKriged.predictor(misses);
+  // The misses carried along the walk move the rooms (walk-kriging.ts) — not when snapped to the walls: those placed the
+  // walk too, and the misses' shared shift moved good rooms off (the hard walk with the third point asked for: 0.07 →
+  // 0.14 m); nor when the placement meets every control within two clicks: what is left there is the click and the
+  // keyframe's own noise, and carried along the walk it would only shift good rooms (the hard walk: 0.05 → 0.08 m).
+  const shifted = controls.length >= 3 && !before && Math.max(...misses.map(([x, y]) => Math.hypot(x, y))) > 2 * o.clickM;
+  const shiftPx: Vec2[] = track.map((_, i): Vec2 => {
+    if (!shifted) return [0, 0];
+    const [dx, dy] = missedAt(i);
+    return [dx * pxPerMetre, dy * pxPerMetre];
+  });
+  // Rooms the misses do not move stand off by about what the placement misses the controls near them by, beyond a
+  // click: the walls' turn and scale met the user's points 0.4 m aside at the start of the building's floor, and the
+  // rooms there, sure by the drift alone, were that far off in silence.
+  const missM = track.map((_, i) => {
+    if (shifted) return 0;
+    const [dx, dy] = missedAt(i);
+    return Math.sqrt(Math.max(0, dx * dx + dy * dy - o.clickM ** 2));
+  });
+  const errorM = Array.from({ length: n }, (_, i) => calibration * Math.hypot(sigma(i), missM[i]));
   const isUnsure = errorM.map((e) => e > o.thresholdM);
   const unsureIdx = errorM.map((_, i) => i).filter((i) => isUnsure[i]);
   const stretches: { from: number; to: number }[] = [];
