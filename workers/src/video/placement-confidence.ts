@@ -31,7 +31,10 @@
  * Snapped to the plan's walls, the walk's turn and scale are the walls'; where
  * the control points alone would have put a room further from the snap than
  * their own uncertainty explains, the two disagree about the walk, and the
- * room is that much less sure.
+ * room is that much less sure. And where the placement misses a control
+ * point (snapped to the walls, or with more points than a similarity meets)
+ * without moving the rooms to it, the rooms around that point are as unsure
+ * as the miss carried to them, beyond a click.
  *
  * A loop closure whose two keyframes the reconstruction still placed apart
  * (the loop did not close) adds half that gap to both. With three or more
