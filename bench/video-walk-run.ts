@@ -13,7 +13,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { EtaSample } from '../core/src/video-eta.js';
 import { processVideo } from '../workers/src/video/process.js';
-import { DEFAULT_RECONSTRUCT_OPTIONS, reconstruct, type Cluster, type ReconstructOptions } from '../workers/src/video/reconstruct.js';
+import { reconstruct, type Cluster, type ReconstructOverrides } from '../workers/src/video/reconstruct.js';
 import { projectCluster } from '../workers/src/video/projection.js';
 import type { ConfidenceOptions } from '../workers/src/video/placement-confidence.js';
 import { shapeErrors } from './shape-error.js';
@@ -219,8 +219,7 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
     const detail = process.env.WALK_BENCH_DETAIL;
     if (detail) fs.mkdirSync(detail, { recursive: true });
     // WALK_BENCH_RECONSTRUCT='{…}': reconstruct options over the defaults, to try them on a walk (run with --no-record).
-    const given = JSON.parse(process.env.WALK_BENCH_RECONSTRUCT ?? '{}') as Partial<ReconstructOptions>;
-    const tried = given.pairs ? { ...given, pairs: { ...DEFAULT_RECONSTRUCT_OPTIONS.pairs, ...given.pairs } } : given;
+    const tried = JSON.parse(process.env.WALK_BENCH_RECONSTRUCT ?? '{}') as ReconstructOverrides;
     const rec = await reconstruct(work, record(steps['generate-ply'], t1), { ...tried, ...(detail ? { keepModels: path.join(detail, 'models.json') } : {}) });
     // And the keyframes' manifest, so that `merge-experiment.ts --work <detail>` finds each keyframe's frame.
     if (detail) fs.copyFileSync(path.join(work, 'manifest.json'), path.join(detail, 'manifest.json'));

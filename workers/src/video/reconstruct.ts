@@ -162,6 +162,9 @@ export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
   bridgeMapper: { abs_pose_min_num_inliers: 15, init_min_num_inliers: 50 },
 };
 
+/** Options over the defaults: the mapper's and the pair choice's each over their own defaults. */
+export type ReconstructOverrides = Partial<Omit<ReconstructOptions, 'pairs'>> & { pairs?: Partial<PairOptions> };
+
 /** Size of the grey equirectangular thumbnails the keyframes are recognised by (loop-closure.ts). */
 const PANORAMA_WIDTH = 128;
 
@@ -274,9 +277,14 @@ async function mapSubmaps(
 export async function reconstruct(
   workDir: string,
   onProgress: OnProgress = () => undefined,
-  options: Partial<ReconstructOptions> = {},
+  options: ReconstructOverrides = {},
 ): Promise<Reconstruction> {
-  const opts = { ...DEFAULT_RECONSTRUCT_OPTIONS, ...options, mapper: { ...DEFAULT_RECONSTRUCT_OPTIONS.mapper, ...options.mapper } };
+  const opts: ReconstructOptions = {
+    ...DEFAULT_RECONSTRUCT_OPTIONS,
+    ...options,
+    mapper: { ...DEFAULT_RECONSTRUCT_OPTIONS.mapper, ...options.mapper },
+    pairs: { ...DEFAULT_RECONSTRUCT_OPTIONS.pairs, ...options.pairs },
+  };
   const manifest = await readManifest(workDir);
   const clock = new StageClock();
   const lap = (name: string) => clock.lap(name);
