@@ -37,7 +37,7 @@ export interface RigModel {
 }
 
 /** A keyframe as one model places it. */
-interface Sighting {
+export interface Sighting {
   centre: Vec3;
   /** World → rig (view 0) rotation. */
   rotation: Mat3;
