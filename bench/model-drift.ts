@@ -75,7 +75,7 @@ for (const [i, m] of models.entries()) {
   if (own.size < stretch * 2) continue;
   console.log(line(`model ${i} (${m.source})`, drift(own)));
 }
-const windows = new Set(models.filter((m) => !m.bridge).map((m) => /(?:^|rig )s(\d+)-/.exec(m.source ?? '')?.[1] ?? '0')).size;
+const windows = new Set(models.filter((m) => !m.bridge).map((m) => /^s(\d+)/.exec(m.source ?? '')?.[1] ?? '0')).size;
 const override = JSON.parse(f.merge!) as { relax?: Record<string, unknown> | null };
 const relax = windows > 1 ? (override.relax === null ? null : { ...DEFAULT_RELAX_OPTIONS, ...override.relax }) : null;
 const joined = mergeRigModels(models, refs, { ...DEFAULT_MERGE_OPTIONS, ...override, relax });

@@ -44,7 +44,7 @@ const models: RigModel[] = kept.models.map((m) => ({
 const manifest = JSON.parse(fs.readFileSync(path.join(detail, 'manifest.json'), 'utf8')) as { keyframes: { index: number; frame: number; time: number }[] };
 const byIndex = new Map(manifest.keyframes.map((k) => [k.index, k]));
 // Bent as reconstruct bends them: only a walk mapped in several windows (the models' sources start with their window).
-const windows = new Set(models.filter((m) => !m.bridge).map((m) => /(?:^|rig )s(\d+)-/.exec(m.source ?? '')?.[1] ?? '0')).size;
+const windows = new Set(models.filter((m) => !m.bridge).map((m) => /^s(\d+)/.exec(m.source ?? '')?.[1] ?? '0')).size;
 const override = JSON.parse(f.merge!) as { relax?: Record<string, unknown> | null };
 const relax = windows > 1 ? (override.relax === null ? null : { ...DEFAULT_RELAX_OPTIONS, ...override.relax }) : null;
 const t0 = performance.now();

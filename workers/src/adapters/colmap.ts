@@ -167,30 +167,3 @@ export async function modelToText(inputDir: string, outputDir: string, signal?: 
   await fsp.mkdir(outputDir, { recursive: true });
   await colmap('model_converter', { input_path: inputDir, output_path: outputDir, output_type: 'TXT' }, undefined, undefined, signal);
 }
-
-/**
- * Bundle adjustment of a model whose images come in rigs (`rigConfig`: cameras by image-name prefix, their poses
- * relative to the reference given and held), intrinsics fixed. Reads a text or binary model, writes a binary one.
- */
-export async function rigBundleAdjust(o: { inputPath: string; outputPath: string; rigConfigPath: string; maxIterations: number; signal?: AbortSignal }): Promise<ToolRun> {
-  await fsp.mkdir(o.outputPath, { recursive: true });
-  return colmap(
-    'rig_bundle_adjuster',
-    {
-      input_path: o.inputPath,
-      output_path: o.outputPath,
-      rig_config_path: o.rigConfigPath,
-      estimate_rig_relative_poses: 0,
-      'RigBundleAdjustment.refine_relative_poses': 0,
-      'BundleAdjustment.max_num_iterations': o.maxIterations,
-      // COLMAP's 0 runs every iteration; this stops once an iteration lowers the cost by less than a millionth.
-      'BundleAdjustment.function_tolerance': 1e-6,
-      'BundleAdjustment.refine_focal_length': 0,
-      'BundleAdjustment.refine_principal_point': 0,
-      'BundleAdjustment.refine_extra_params': 0,
-    },
-    undefined,
-    undefined,
-    o.signal,
-  );
-}

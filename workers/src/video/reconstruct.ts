@@ -14,7 +14,6 @@ import { upFromRotations } from './projection.js';
 import { writePly } from './ply.js';
 import { DEFAULT_MERGE_OPTIONS, mergeRigModels, sightingsOf, type MergedCluster, type MergedPose, type RigModel, type ViewRef } from './rig-merge.js';
 import { DEFAULT_RELAX_OPTIONS, type RelaxOptions } from './walk-relax.js';
-import { adjustRigWindow, type MappedModel, type RigAdjustOptions } from './rig-adjust.js';
 import { readManifest, type OnProgress, type ProcessManifest } from './process.js';
 import { StageClock } from '@sitewalk/core/tools/run-tool.js';
 
@@ -112,8 +111,6 @@ export interface ReconstructOptions {
   loopBridges: LoopBridgeOptions | false;
   /** `Mapper.*` options of a bridge over those of `mapper`. */
   bridgeMapper: Record<string, string | number | boolean>;
-  /** Each window's direction models adjusted together as the rig of one 360 camera (rig-adjust.ts; false: off). */
-  rigAdjust: RigAdjustOptions | false;
   /** Benches only: a JSON file the models' placed views and the views' keyframes are written to, to try merges offline. */
   keepModels?: string;
   signal?: AbortSignal;
@@ -163,7 +160,6 @@ export const DEFAULT_RECONSTRUCT_OPTIONS: ReconstructOptions = {
   // Half of COLMAP's 30 inliers to place a view and of its 100 for the first pair: enough to go through a door into
   // a plain room that every direction's model stopped at, on a stretch short enough not to drift.
   bridgeMapper: { abs_pose_min_num_inliers: 15, init_min_num_inliers: 50 },
-  rigAdjust: false,
 };
 
 /** Options over the defaults: the mapper's and the pair choice's each over their own defaults. */
@@ -207,7 +203,7 @@ async function mapSubmaps(
   submaps: Submap[],
   o: { database: string; imageDir: string; sparse: string; flat: boolean; opts: ReconstructOptions },
   onRegistered: (views: number, total: number) => void,
-): Promise<MappedModel[]> {
+): Promise<RigModel[]> {
   const directions = [...new Set(manifest.keyframes.flatMap((k) => k.views.map((v) => v.view)))].sort((a, b) => a - b);
   const threads = Math.max(1, Math.floor(o.opts.threads / directions.length));
   const viewsOf = new Map(manifest.keyframes.map((k) => [k.index, k.views]));
@@ -237,15 +233,10 @@ async function mapSubmaps(
       onRegistered(done.reduce((sum, c) => sum + c.finished + c.current, 0), total);
     });
     const names = (await fsp.readdir(outputDir)).filter((m) => /^\d+$/.test(m)).sort((a, b) => Number(a) - Number(b));
-    return Promise.all(
-      names.map(async (m) => {
-        const textDir = path.join(outputDir, `txt-${m}`);
-        return { ...(await readComponent(path.join(outputDir, m), textDir, o.opts.signal)), source: `${path.basename(outputDir)}/${m}`, textDir };
-      }),
-    );
+    return Promise.all(names.map(async (m) => ({ ...(await readComponent(path.join(outputDir, m), path.join(outputDir, `txt-${m}`), o.opts.signal)), source: `${path.basename(outputDir)}/${m}` })));
   };
   // As many mappers at once as there are directions: one submap's directions side by side, as before submaps.
-  const runs: PromiseSettledResult<MappedModel[]>[] = new Array(jobs.length);
+  const runs: PromiseSettledResult<RigModel[]>[] = new Array(jobs.length);
   let next = 0;
   await Promise.all(
     directions.map(async () => {
@@ -341,7 +332,7 @@ export async function reconstruct(
     // A long walk is mapped in windows (submaps.ts); the places it comes back to give the later windows their anchors.
     const order = manifest.keyframes.map((k) => k.index);
     const submaps = planSubmaps(order, flat ? [] : loops, opts.submaps);
-    const mapped = await mapSubmaps(manifest, submaps, { database, imageDir, sparse, flat, opts }, (registered, total) => {
+    const models = await mapSubmaps(manifest, submaps, { database, imageDir, sparse, flat, opts }, (registered, total) => {
       lastPlacedAt = Date.now();
       const share = Math.min(1, registered / total);
       onProgress(50 + 45 * share, `Placing the keyframes (${Math.round(share * manifest.keyframes.length)} of ${manifest.keyframes.length})`, { phase: 'mapping', unit: 'images', done: Math.min(registered, total), total, span: [50, 95] });
@@ -350,24 +341,6 @@ export async function reconstruct(
 
     const refs = new Map<string, ViewRef>();
     for (const k of manifest.keyframes) for (const v of k.views) refs.set(v.name, { keyframe: k.index, yawDeg: v.yawDeg });
-    let models: RigModel[] = mapped;
-    if (opts.rigAdjust && !flat) {
-      const rigAdjust = opts.rigAdjust;
-      // Each adjusted window stands where its first model stood (the merge starts from the first model).
-      const standsFor = new Map<MappedModel, RigModel | null>();
-      for (const w of submaps.keys()) {
-        onProgress(95, `Adjusting the views as one 360 camera${submaps.length > 1 ? ` (part ${w + 1} of ${submaps.length})` : ''}`);
-        const rig = await adjustRigWindow(mapped.filter((m) => m.source?.startsWith(`s${w}-`)), refs, stage, rigAdjust, opts.signal);
-        if (!rig) continue;
-        const first = mapped.find((m) => rig.replaced.includes(m));
-        for (const m of rig.replaced) standsFor.set(m, m === first ? rig.model : null);
-      }
-      models = mapped.flatMap((m) => {
-        const rig = standsFor.get(m);
-        return rig === undefined ? [m] : rig ? [rig] : [];
-      });
-      lap('rig');
-    }
     // One window is one rigid picture of the walk (its view directions agree); several may each have drifted.
     const mergeOptions = { ...DEFAULT_MERGE_OPTIONS, relax: submaps.length > 1 && opts.relax ? opts.relax : null };
     let joined = mergeRigModels(models, refs, mergeOptions);

@@ -37,7 +37,7 @@ export interface RigModel {
 }
 
 /** A keyframe as one model places it. */
-export interface Sighting {
+interface Sighting {
   centre: Vec3;
   /** World → rig (view 0) rotation. */
   rotation: Mat3;
