@@ -186,6 +186,22 @@ describe('joining the view directions of a walk (rig merge)', () => {
     expect(mergeRigModels([model(0, range(0, 20), IDENTITY), { ...model(1, range(25, 40), FRAME_B), bridge: true }], refs(40)).map((x) => x.poses.length)).toEqual([20]);
   });
 
+  it('joins mapped models to each other before a bridge, so that a bridge bent inside itself is not the frame they are fitted to', () => {
+    const truth = walk(40);
+    // Two directions of a window that overlap by eight keyframes, and a bridge over most of both that stretches as it goes
+    // (mapped with a lower threshold, it let weak views in): it shares more keyframes with each than they share.
+    const mapped = [model(0, range(0, 24), IDENTITY), model(1, range(16, 40), FRAME_B)];
+    const centre = truth[20].centre;
+    const bent = truth.map((p, k) => ({ ...p, centre: add(centre, sub(p.centre, centre).map((x) => x * (1 + 0.02 * (k - 20))) as Vec3) }));
+    const bridge: RigModel = { ...model(2, range(4, 37), FRAME_C, bent), bridge: true };
+    const [c, ...rest] = mergeRigModels([...mapped, bridge], refs(40));
+    expect(rest).toEqual([]);
+    expect(c.poses.map((p) => p.keyframe)).toEqual(range(0, 40));
+    // The mapped models agree with each other exactly; fitted to the bridge, the second would have been centimetres off.
+    const fit = alignSightings(new Map(c.poses.map((p) => [p.keyframe, p])), new Map(truth.map((p, k) => [k, { ...p, views: 1 }])))!;
+    for (const p of c.poses) expect(norm(sub(applySimilarity3(fit, p.centre), truth[p.keyframe].centre))).toBeLessThan(1e-3);
+  });
+
   it('finds the similarity from keyframes both place, or none without enough of them spread out', () => {
     const a = sightingsOf(model(0, range(0, 40), IDENTITY), refs(40));
     const b = sightingsOf(model(2, range(0, 40), FRAME_B), refs(40));

@@ -43,6 +43,8 @@ interface Sighting {
   rotation: Mat3;
   /** Views of the keyframe in that model. */
   views: number;
+  /** Placed by a bridge (mapped with a lower threshold): a rougher place, counted only where no mapped model has one. */
+  rough?: boolean;
 }
 
 export interface MergedPose {
@@ -201,7 +203,13 @@ const compose = (outer: Similarity3, inner: Similarity3): Similarity3 => ({
 });
 
 /** A sighting moved by a similarity: the centre by it, the world → rig rotation by its inverse rotation. */
-const moveSighting = (sim: Similarity3, s: Sighting): Sighting => ({ centre: applySimilarity3(sim, s.centre), rotation: mul(s.rotation, transpose(sim.rotation)), views: s.views });
+const moveSighting = (sim: Similarity3, s: Sighting): Sighting => ({ centre: applySimilarity3(sim, s.centre), rotation: mul(s.rotation, transpose(sim.rotation)), views: s.views, ...(s.rough ? { rough: true } : {}) });
+
+/** The places to fit to: a bridge's only where no mapped model has one (a bridge's lower threshold lets weak views in). */
+const trusted = (ss: Sighting[]): Sighting[] => {
+  const mapped = ss.filter((s) => !s.rough);
+  return mapped.length ? mapped : ss;
+};
 
 export interface RefineOptions {
   /** Rounds over every model at most. */
@@ -249,16 +257,16 @@ function refineCluster(c: Working, own: Map<number, Sighting>[], opts: MergeOpti
       for (const k of own[m].keys()) {
         const others = placers.get(k)!.filter((n) => n !== m && !disagree.get(n)!.has(k));
         if (!others.length) continue;
-        const places = others.map((n) => moved.get(n)!.get(k)!);
-        target.set(k, { centre: meanOf(places.map((p) => p.centre)), rotation: places[0].rotation, views: 1 });
+        const places = trusted(others.map((n) => moved.get(n)!.get(k)!));
+        target.set(k, { centre: meanOf(places.map((p) => p.centre)), rotation: places[0].rotation, views: 1, ...(places[0].rough ? { rough: true } : {}) });
       }
-      const fit = alignSightings(own[m], target, { ...opts, minResidual: Math.max(opts.minResidual, residual) });
+      const fit = alignPreferMapped(own[m], target, { ...opts, minResidual: Math.max(opts.minResidual, residual) });
       if (!fit) continue;
       const before = moved.get(m)!;
       c.sims.set(m, { scale: fit.scale, rotation: fit.rotation, translation: fit.translation });
       move(m);
       const agreed = new Set(fit.shared);
-      disagree.set(m, new Set([...target.keys()].filter((k) => !agreed.has(k))));
+      disagree.set(m, new Set([...target.keys()].filter((k) => fit.judged(k) && !agreed.has(k))));
       for (const [k, s] of moved.get(m)!) change = Math.max(change, norm(sub(s.centre, before.get(k)!.centre)));
     }
     residual = Math.max(opts.minResidual, residual * refine.shrink);
@@ -336,9 +344,28 @@ function relaxCluster(c: Working, own: Map<number, Sighting>[], models: RigModel
   return { places: relaxed, rotations, follow };
 }
 
-/** One sighting per keyframe of a working cluster: the mean centre, the first rotation. */
+/** One sighting per keyframe of a working cluster: the mean centre, the first rotation (of the mapped models' places when any). */
 const summary = (c: Working): Map<number, Sighting> =>
-  new Map([...c.sightings].map(([k, ss]) => [k, { centre: meanOf(ss.map((s) => s.centre)), rotation: ss[0].rotation, views: ss.reduce((n, s) => n + s.views, 0) }]));
+  new Map(
+    [...c.sightings].map(([k, all]) => {
+      const ss = trusted(all);
+      return [k, { centre: meanOf(ss.map((s) => s.centre)), rotation: ss[0].rotation, views: ss.reduce((n, s) => n + s.views, 0), ...(ss[0].rough ? { rough: true } : {}) }];
+    }),
+  );
+
+/**
+ * alignSightings on the keyframes that mapped models place on both sides when they are enough to fit, else on all: a
+ * bridge's places tie what nothing else ties, but are not what a mapped model is fitted to where mapped places agree.
+ */
+function alignPreferMapped(source: Map<number, Sighting>, target: Map<number, Sighting>, opts: MergeOptions): (Similarity3 & { shared: number[]; judged: (k: number) => boolean }) | null {
+  const mappedOnly = (m: Map<number, Sighting>) => new Map([...m].filter(([, s]) => !s.rough));
+  const [src, dst] = [mappedOnly(source), mappedOnly(target)];
+  const onMapped = src.size === source.size && dst.size === target.size ? null : alignSightings(src, dst, opts);
+  // Which shared keyframes the fit weighed (a keyframe it did not weigh is not one the source disagrees on).
+  if (onMapped) return { ...onMapped, judged: (k) => src.has(k) && dst.has(k) };
+  const all = alignSightings(source, target, opts);
+  return all && { ...all, judged: () => true };
+}
 
 /** Root mean square distance of a keyframe's places from their mean (0 for one place). */
 const spreadOf = (ss: Sighting[]): number => {
@@ -355,7 +382,8 @@ const spreadOf = (ss: Sighting[]): number => {
  * returned by number of keyframes, most first.
  */
 export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, opts: MergeOptions = DEFAULT_MERGE_OPTIONS, refine: RefineOptions = DEFAULT_REFINE_OPTIONS): MergedCluster[] {
-  const own = models.map((m) => sightingsOf(m, refs));
+  // A bridge's own places are marked rough, so that wherever a mapped model places the same keyframe, models are fitted to that.
+  const own = models.map((m) => (m.bridge ? new Map([...sightingsOf(m, refs)].map(([k, s]) => [k, { ...s, rough: true }])) : sightingsOf(m, refs)));
   let clusters: Working[] = models.map((m, i) => ({
     models: [i],
     sims: new Map([[i, IDENTITY]]),
@@ -376,10 +404,14 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
       }
     }
     if (!candidates.length) break;
-    candidates.sort((x, y) => y.shared - x.shared);
+    // Mapped models are joined to each other first, bridges last: a bridge, mapped with a lower threshold, can bend inside
+    // itself, and joined early it becomes the frame the mapped models around it are fitted to (measured on the hard
+    // two-storey walk: one such bridge took floor 0's shape to 1.5–1.6 m in two runs of three).
+    const rough = (x: { a: Working; b: Working }) => Number([...x.a.models, ...x.b.models].some((m) => models[m].bridge));
+    candidates.sort((x, y) => rough(x) - rough(y) || y.shared - x.shared);
     let joined = false;
     for (const { a, b } of candidates) {
-      const sim = alignSightings(summary(b), summary(a), opts);
+      const sim = alignPreferMapped(summary(b), summary(a), opts);
       if (!sim) {
         failed.add(key(a, b));
         continue;
@@ -388,7 +420,7 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
       const agreed = new Set(sim.shared);
       for (const [k, ss] of b.sightings) {
         // A keyframe both place but far off in b (or turned) keeps a's place only.
-        if (a.sightings.has(k) && !agreed.has(k)) continue;
+        if (a.sightings.has(k) && sim.judged(k) && !agreed.has(k)) continue;
         a.sightings.set(k, [...(a.sightings.get(k) ?? []), ...ss.map((s) => moveSighting(sim, s))]);
       }
       for (const m of b.models) a.sims.set(m, compose(sim, b.sims.get(m)!));
