@@ -406,9 +406,9 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
     if (!candidates.length) break;
     // Mapped models are joined to each other first, bridges last: a bridge, mapped with a lower threshold, can bend inside
     // itself, and joined early it becomes the frame the mapped models around it are fitted to (measured on the hard
-    // two-storey walk: one such bridge took floor 0's shape to 1.5–1.6 m in two runs of three).
-    const rough = (x: { a: Working; b: Working }) => Number([...x.a.models, ...x.b.models].some((m) => models[m].bridge));
-    candidates.sort((x, y) => rough(x) - rough(y) || y.shared - x.shared);
+    // two-storey walk: one such bridge took floor 0's shape to 1.3–1.6 m in three runs of four).
+    const takesBridge = (x: { a: Working; b: Working }) => Number([...x.a.models, ...x.b.models].some((m) => models[m].bridge));
+    candidates.sort((x, y) => takesBridge(x) - takesBridge(y) || y.shared - x.shared);
     let joined = false;
     for (const { a, b } of candidates) {
       const sim = alignPreferMapped(summary(b), summary(a), opts);
