@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
+import { connected } from '../../test/support/socket-connected.js';
 import type { AnnotationChangedEvent, AnnotationDetail, ClientToServerEvents, ServerToClientEvents, VisitDetail } from '@sitewalk/proto';
 import { createApp } from '../src/app.js';
 import { Room, Sheet, db } from '@sitewalk/core/db';
@@ -417,10 +418,7 @@ describe('live snag changes', () => {
     const join = async (user: TestUser, projectId: number) => {
       const c: Client = connect(server.url, { auth: { token: user.token }, transports: ['websocket'], reconnection: false, forceNew: true });
       clients.push(c);
-      await new Promise<void>((resolve, reject) => {
-        c.once('connect', () => resolve());
-        c.once('connect_error', reject);
-      });
+      await connected(c);
       const got: AnnotationChangedEvent[] = [];
       c.on('annotation:changed', (e) => got.push(e));
       const ok = await new Promise<boolean>((r) => c.emit('project:join', projectId, r));

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
+import { connected } from '../../test/support/socket-connected.js';
 import type { ClientToServerEvents, Notification as NotificationDto, ServerToClientEvents } from '@sitewalk/proto';
 import { userRoom } from '@sitewalk/proto';
 import { createApp } from '../src/app.js';
@@ -41,12 +42,6 @@ function open(url: string, auth: Record<string, unknown>): Client {
   return c;
 }
 
-/** Resolves when connected; rejects with the server's reason when refused. */
-const connected = (c: Client) =>
-  new Promise<void>((resolve, reject) => {
-    c.once('connect', () => resolve());
-    c.once('connect_error', (err) => reject(err));
-  });
 
 /** Everything a socket received, by event. */
 function record(c: Client) {

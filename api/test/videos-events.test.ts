@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
+import { connected } from '../../test/support/socket-connected.js';
 import type { ClientToServerEvents, JobProgressEvent, ServerToClientEvents, VideoDetail, VideoProgressDetail } from '@sitewalk/proto';
 import { createApp } from '../src/app.js';
 import { closeDb } from '@sitewalk/core/db';
@@ -49,10 +50,7 @@ async function socketOf(token: string): Promise<{ c: Client; got: JobProgressEve
   clients.push(c);
   const got: JobProgressEvent[] = [];
   c.on('job:progress', (e) => got.push(e));
-  await new Promise<void>((resolve, reject) => {
-    c.once('connect', () => resolve());
-    c.once('connect_error', reject);
-  });
+  await connected(c);
   return { c, got };
 }
 

@@ -11,6 +11,7 @@ import { PDFDocument } from 'pdf-lib';
 import { parse as parseCsv } from 'csv-parse/sync';
 import yauzl from 'yauzl';
 import { io as connect, type Socket } from 'socket.io-client';
+import { connected } from '../../test/support/socket-connected.js';
 import type { AnnotationDetail, AnnotationExport, ClientToServerEvents, JobProgressEvent, ServerToClientEvents, VisitDetail } from '@sitewalk/proto';
 import { Room, Sheet, closeDb, db } from '@sitewalk/core/db';
 import { closeQueues } from '@sitewalk/core/queue';
@@ -57,10 +58,7 @@ async function socketOf(user: TestUser): Promise<{ events: JobProgressEvent[] }>
   sockets.push(s);
   const events: JobProgressEvent[] = [];
   s.on('job:progress', (e) => events.push(e));
-  await new Promise<void>((resolve, reject) => {
-    s.once('connect', () => resolve());
-    s.once('connect_error', reject);
-  });
+  await connected(s);
   return { events };
 }
 
