@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import { connected } from '../../test/support/socket-connected.js';
+import { LIVE_WAIT_MS, connected } from '../../test/support/socket-connected.js';
 import type { AnnotationChangedEvent, AnnotationDetail, ClientToServerEvents, ServerToClientEvents, VisitDetail } from '@sitewalk/proto';
 import { createApp } from '../src/app.js';
 import { Room, Sheet, db } from '@sitewalk/core/db';
@@ -421,7 +421,7 @@ describe('live snag changes', () => {
       await connected(c);
       const got: AnnotationChangedEvent[] = [];
       c.on('annotation:changed', (e) => got.push(e));
-      const ok = await new Promise<boolean>((r) => c.emit('project:join', projectId, r));
+      const ok = await c.timeout(LIVE_WAIT_MS).emitWithAck('project:join', projectId);
       return { got, ok };
     };
     const mine = await join(w.owner, w.project);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import { connected } from '../../test/support/socket-connected.js';
+import { LIVE_WAIT_MS, connected } from '../../test/support/socket-connected.js';
 import type { ClientToServerEvents, Notification as NotificationDto, ServerToClientEvents } from '@sitewalk/proto';
 import { userRoom } from '@sitewalk/proto';
 import { createApp } from '../src/app.js';
@@ -41,7 +41,6 @@ function open(url: string, auth: Record<string, unknown>): Client {
   clients.push(c);
   return c;
 }
-
 
 /** Everything a socket received, by event. */
 function record(c: Client) {
@@ -183,7 +182,7 @@ describe('sessions', () => {
     const me = await createUser();
     const c = open(first.url, { token: me.token });
     await connected(c);
-    const allowed = await new Promise<boolean>((r) => c.emit('project:join', 999_999, r));
+    const allowed = await c.timeout(LIVE_WAIT_MS).emitWithAck('project:join', 999_999);
     expect(allowed).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import { connected } from '../../test/support/socket-connected.js';
+import { LIVE_WAIT_MS, connected } from '../../test/support/socket-connected.js';
 import type { ClientToServerEvents, JobProgressEvent, ServerToClientEvents, VideoDetail, VideoProgressDetail } from '@sitewalk/proto';
 import { createApp } from '../src/app.js';
 import { closeDb } from '@sitewalk/core/db';
@@ -66,7 +66,7 @@ it('every move of a run reaches the owner and the project room as job:progress, 
 
   const mine = await socketOf(owner.token);
   const watcher = await socketOf(member.token);
-  expect(await new Promise<boolean>((r) => watcher.c.emit('project:join', project.id, r))).toBe(true);
+  expect(await watcher.c.timeout(LIVE_WAIT_MS).emitWithAck('project:join', project.id)).toBe(true);
 
   await api().post('/api/python/videos/process').set(owner.auth).send({ video_id: v.id });
   await moveRun(v.id, 1, { type: 'active', step: 'process' });

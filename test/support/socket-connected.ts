@@ -1,5 +1,8 @@
 import type { Socket } from 'socket.io-client';
 
+/** How long a test waits for a live connection or an acknowledgement before it fails with a message (a guard, not a measure). */
+export const LIVE_WAIT_MS = 30_000;
+
 /**
  * Resolves once a Socket.IO client is connected, at once when it already is:
  * a test that opens two sockets and waits for them one after the other must
@@ -8,7 +11,7 @@ import type { Socket } from 'socket.io-client';
  * server's reason when the connection is refused, and after `timeoutMs` so a
  * connection that never comes fails with a message instead of hanging the test.
  */
-export function connected(socket: Pick<Socket, 'connected' | 'once' | 'off'>, timeoutMs = 30_000): Promise<void> {
+export function connected(socket: Pick<Socket, 'connected' | 'once' | 'off'>, timeoutMs = LIVE_WAIT_MS): Promise<void> {
   if (socket.connected) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     const done = () => {

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { io as connect, type Socket } from 'socket.io-client';
-import { connected } from '../../test/support/socket-connected.js';
+import { LIVE_WAIT_MS, connected } from '../../test/support/socket-connected.js';
 import type { ClientToServerEvents, JobOf, JobProgressEvent, Room as RoomDto, ServerToClientEvents, VisitDetail } from '@sitewalk/proto';
 import { Room, closeDb } from '@sitewalk/core/db';
 import { closeQueues, queue } from '@sitewalk/core/queue';
@@ -267,7 +267,7 @@ describe('room.tiles through the queue', () => {
       await waitFor(() => editorEvents.some((e) => e.subject.id === hall.id && e.state === 'completed'), "the uploader's completed event");
 
       // Joining the project's room brings the events of rooms others upload.
-      expect(await ownerSocket.timeout(30_000).emitWithAck('project:join', visit.id_project)).toBe(true);
+      expect(await ownerSocket.timeout(LIVE_WAIT_MS).emitWithAck('project:join', visit.id_project)).toBe(true);
       ownerEvents.length = 0;
       const third = (await api().post('/api/rooms').set(editor.auth).field('id_visit', String(visit.id)).attach('file', await equirectangular(2048, 1024), 'Roof.jpg')).body.data as RoomDto;
       await waitFor(() => ownerEvents.filter((e) => e.subject.id === third.id && e.state === 'completed').length === 2, 'the completed event in both of the owner\'s rooms');

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { io as connect, type Socket } from 'socket.io-client';
-import { connected } from '../../test/support/socket-connected.js';
+import { LIVE_WAIT_MS, connected } from '../../test/support/socket-connected.js';
 import { SHEET_RENDERING, withoutIsolates, type ClientToServerEvents, type JobOf, type JobProgressEvent, type SheetDetail, type PdfUpload as PdfUploadDto, type ServerToClientEvents } from '@sitewalk/proto';
 import { Notification, PdfUpload, Sheet, closeDb, db } from '@sitewalk/core/db';
 import { closeQueues, queue } from '@sitewalk/core/queue';
@@ -92,7 +92,7 @@ describe('sheet.from-pdf: a plan set becomes sheets', () => {
     editorSocket.on('job:progress', (e) => editorEvents.push(e));
     try {
       await Promise.all([connected(socket), connected(editorSocket)]);
-      expect(await socket.timeout(30_000).emitWithAck('project:join', project.id)).toBe(true);
+      expect(await socket.timeout(LIVE_WAIT_MS).emitWithAck('project:join', project.id)).toBe(true);
 
       // Cover (A4), ground floor (A1 landscape), roof (A3): labels Cover, A-101, A-102.
       const pdf = await planPdf(
