@@ -245,6 +245,57 @@ describe('placementConfidence', () => {
     expect(pinned(3).unsure).not.toContain(0);
   });
 
+  it('takes a piece of the walk between two placement jumps as possibly turned, and mends it with control points inside it', () => {
+    // A 40 m corridor walked in 0.2 m steps; the reconstruction turned its middle 10 m by 0.15 rad about their middle,
+    // so the piece's ends stand 0.75 m aside of the corridor, joined to it by two jumps of 0.8 m. The control points are
+    // given where the walk truly was, and the fit is the user's (fitted to them).
+    const truth = walkThrough([[0, 0], [40, 0]], 0.2);
+    const turn = 0.15;
+    const track = truth.map(([x, y]): Vec2 => (x >= 15 * UNITS && x <= 25 * UNITS ? [20 * UNITS + (x - 20 * UNITS) * Math.cos(turn), y + (x - 20 * UNITS) * Math.sin(turn)] : [x, y]));
+    const sheetAt = (i: number) => applySimilarity(FIT, truth[i]);
+    // Snapped: the walls give the corridor's true turn and scale, the fit to the control points alone is kept aside.
+    const laid = (at: number[], turnWeight?: number, snapped = false) => {
+      const fit = fitSimilarity2D(at.map((i) => track[i]), at.map(sheetAt));
+      const transform = snapped ? FIT : fit;
+      const c = placementConfidence({ track, keyframes: track.map((_, i) => i), transform, ...(snapped ? { beforeSnap: fit } : {}), controls: at.map((index) => ({ index, sheet: sheetAt(index) })), unitsPerMetre: UNITS, options: turnWeight === undefined ? {} : { turnWeight } });
+      const off = track.map((z, i) => {
+        const [x, y] = applySimilarity(transform, z);
+        const [tx, ty] = sheetAt(i);
+        return Math.hypot(x + c.shiftPx[i][0] - tx, y + c.shiftPx[i][1] - ty) / c.pxPerMetre;
+      });
+      const silent = off.filter((e, i) => e > c.thresholdM && !c.unsure.includes(i)).length;
+      return { c, off, silent };
+    };
+    // Pinned at both ends, the piece's ends are 0.7 m off. The drift alone vouched for them; the turn flags them, and
+    // only them (the rest of the corridor, joined to them by the jumps, is the larger piece and sure), and asks for a
+    // point inside the piece.
+    const ends = [0, track.length - 1];
+    expect(laid(ends, 0).silent).toBeGreaterThan(20);
+    const pinned = laid(ends);
+    expect(pinned.silent).toBe(0);
+    expect(pinned.c.unsure.every((i) => i >= 75 && i <= 125)).toBe(true);
+    expect(pinned.c.suggested).toBeGreaterThanOrEqual(75);
+    expect(pinned.c.suggested).toBeLessThanOrEqual(125);
+    // A point given inside the piece near its end: the turn carries its miss across the piece, and its far end, which
+    // stood 1 m off when the miss was carried by the drift alone, comes within 0.3 m.
+    const inside = [0, 120, track.length - 1];
+    expect(Math.max(...laid(inside, 0).off)).toBeGreaterThan(0.9);
+    const mended = laid(inside);
+    expect(Math.max(...mended.off)).toBeLessThan(0.3);
+    expect(mended.silent).toBe(0);
+    // A second point inside pins the turn: every room within a few centimetres, and all sure.
+    const both = laid([0, 80, 120, track.length - 1]);
+    expect(Math.max(...both.off)).toBeLessThan(0.05);
+    expect(both.c.unsure).toEqual([]);
+    // Snapped to the walls, the walls' one turn leaves the piece 0.7 m off; the point inside it turns that piece alone
+    // to it (the rest of the corridor stays where the walls put it), and none is off in silence.
+    expect(laid(ends, 1, true).silent).toBe(0);
+    const snapped = laid(inside, 1, true);
+    expect(Math.max(...snapped.off)).toBeLessThan(0.15);
+    expect(snapped.silent).toBe(0);
+    expect(Math.max(...snapped.off.slice(0, 70), ...snapped.off.slice(130))).toBeLessThan(0.01);
+  });
+
   it('refuses fewer than two control points', () => {
     const track = walkThrough([[0, 0], [5, 0]]);
     expect(() => placementConfidence(input(track, [0]))).toThrow(/Two or more/);

@@ -36,15 +36,23 @@
  * without moving the rooms to it, the rooms around that point are as unsure
  * as the miss carried to them, beyond a click.
  *
+ * A piece of the walk between two placement jumps (two keyframes taken one
+ * after the other and placed further apart than the walk could go between
+ * them: the join of two stretches mapped on their own) may be turned as a
+ * whole: its error grows with the distance from its middle, as large at its
+ * far side as the jump, and a control point inside it pins only one place of
+ * it (the drift, which grows with the square root of the walk from a point,
+ * vouched for rooms of such a piece a control point could not hold). What the
+ * controls inside such a piece miss turns its rooms to them, snapped or not.
+ *
  * A loop closure whose two keyframes the reconstruction still placed apart
  * (the loop did not close) adds half that gap to both. With three or more
- * control points, each is left out in turn and predicted from the others;
- * how far off they truly were against what the model said scales the model
- * (the walk's own calibration, blended with the prior so that a few controls
- * do not swing it).
+ * control points, each is left out in turn and predicted from the others (as
+ * the placement itself is laid); how far off they truly were against what the
+ * model said scales the model (the walk's own calibration, blended with the
+ * prior so that a few controls do not swing it).
  */
 import { applySimilarity, type Similarity2D, type Vec2 } from './linear-algebra.js';
-import { fitSimilarity2D } from './similarity-fit.js';
 import { walkKriging } from './walk-kriging.js';
 
 export interface ConfidenceOptions {
@@ -78,6 +86,11 @@ export interface ConfidenceOptions {
    * closely enough by the snap that the far rooms passed for sure (workers/test/video-jobs.test.ts).
    */
   snapSigmas: number;
+  /**
+   * How much a placement jump turns the piece of the walk it bounds (0: not at all; 1: the piece's far side off by
+   * the jump, turned about its middle).
+   */
+  turnWeight: number;
 }
 
 /**
@@ -100,6 +113,7 @@ export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
   spreadWeight: 1,
   spreadRefM: 0.04,
   snapSigmas: 2,
+  turnWeight: 1,
 };
 
 export interface ConfidenceInput {
@@ -262,6 +276,67 @@ function walkGraph(input: ConfidenceInput, o: ConfidenceOptions): { graph: Graph
 }
 
 /**
+ * The pieces of the walk between placement jumps, each turned (and scaled) as a whole: the covariance (one component,
+ * m²) that adds between two keyframes of one piece (walk-kriging.ts), 0 across pieces. Two keyframes taken one after
+ * the other and placed further apart than the walk could have gone between them are a weak join of two stretches the
+ * reconstruction mapped on their own (one model's keyframes beside another's); what one stretch is off by there, it is
+ * off by as a turn about its middle, the error growing with the distance from it. On the hard two-storey walk a piece
+ * between jumps of 0.45 and 0.99 m was turned 0.87 m off at one end and 0.39 m near a control point given inside it,
+ * where a drift from that point alone vouched for its rooms within 0.3 m. A turn about the middle leaves no room off by
+ * more than the larger of the piece's two jumps before a control point; one given inside the piece pins it there, and
+ * the rooms across it are then unsure by the turn's lever from that point, until a second one pins the turn.
+ * Each component is taken apart, as the kriging takes them (the turn's x and y errors are correlated across rooms).
+ */
+function pieceTurns(trackM: Vec2[], keyframes: number[], o: ConfidenceOptions): ((a: number, b: number) => number) | undefined {
+  const n = trackM.length;
+  if (!(o.turnWeight > 0) || n < 3) return undefined;
+  const steps = Array.from({ length: n - 1 }, (_, i) => Math.hypot(trackM[i + 1][0] - trackM[i][0], trackM[i + 1][1] - trackM[i][1]));
+  const typical = median(steps) || 1e-3;
+  // A step longer than the keyframes between them explain (some not placed: the walk went on between them).
+  const jump = steps.map((len, i) => {
+    const expected = typical * Math.max(1, keyframes[i + 1] - keyframes[i]);
+    return len > o.jumpFactor * expected ? len - expected : 0;
+  });
+  // The pieces: runs of keyframes without a jump between them.
+  const piece = new Int32Array(n);
+  const spans: [number, number][] = [];
+  for (let a = 0; a < n; ) {
+    let b = a;
+    while (b + 1 < n && jump[b] === 0) b++;
+    spans.push([a, b]);
+    piece.fill(spans.length - 1, a, b + 1);
+    a = b + 1;
+  }
+  // A jump turns the smaller of the two pieces it joins (both, when they are alike): the merge lays the smaller models
+  // onto the larger, whose frame the whole walk takes, so the larger piece is the one the fit to the controls turns.
+  const size = (p: number) => spans[p][1] - spans[p][0] + 1;
+  const bound = new Float64Array(spans.length);
+  for (let p = 0; p + 1 < spans.length; p++) {
+    const j = jump[spans[p][1]];
+    if (size(p) <= size(p + 1)) bound[p] = Math.max(bound[p], j);
+    if (size(p + 1) <= size(p)) bound[p + 1] = Math.max(bound[p + 1], j);
+  }
+  const centre: Vec2[] = [];
+  const variance: number[] = [];
+  spans.forEach(([a, b], p) => {
+    const c: Vec2 = [0, 0];
+    for (let i = a; i <= b; i++) [c[0], c[1]] = [c[0] + trackM[i][0] / size(p), c[1] + trackM[i][1] / size(p)];
+    let radius = typical;
+    for (let i = a; i <= b; i++) radius = Math.max(radius, Math.hypot(trackM[i][0] - c[0], trackM[i][1] - c[1]));
+    // A turn and a scale each of variance ω²/2 put a room d from the middle ω·|d| off, half of it in each component.
+    variance.push(((o.turnWeight * bound[p]) / radius) ** 2 / 2);
+    centre.push(c);
+  });
+  if (variance.every((v) => v === 0)) return undefined;
+  return (a, b) => {
+    const p = piece[a];
+    if (p !== piece[b] || variance[p] === 0) return 0;
+    const c = centre[p];
+    return variance[p] * ((trackM[a][0] - c[0]) * (trackM[b][0] - c[0]) + (trackM[a][1] - c[1]) * (trackM[b][1] - c[1]));
+  };
+}
+
+/**
  * What the models' disagreement says, metres, per keyframe: each model's own error (`oneModel`, NaN where one model
  * places it) and the error left in their mean (`mean`, 0 there). P models each off by σ on their own, independently,
  * scatter round their mean by σ·√((P − 1)/P), and their mean is off by σ/√P.
@@ -306,7 +381,6 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   const pxPerMetre = transform.scale * input.unitsPerMetre;
   const { graph, loopGap } = walkGraph(input, o);
   const fromControl = controls.map((c) => shortestFrom(graph, c.index));
-  const topDown = controls.map((c) => track[c.index]);
 
   // Snapped to the walls, the walk's turn and scale are the walls'; where the control points alone would have put a room
   // elsewhere, the two disagree about the walk, and the room is at least that unsure.
@@ -318,25 +392,46 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
       })
     : [];
   const trackM = track.map(([x, y]): Vec2 => [x / input.unitsPerMetre, y / input.unitsPerMetre]);
+  const local = pieceTurns(trackM, input.keyframes, o);
   /** The model's standard error at keyframe i given the controls `use` (indices into `controls`): walk-kriging.ts. */
   const krige = (use: number[]) =>
-    walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM, trend: before ? 'shift' : 'similarity' });
+    walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM, trend: before ? 'shift' : 'similarity', local });
+  const all = controls.map((_, j) => j);
+  // One kriging of every control serves the certainty, the rooms' bend and the point asked for.
+  const allKriged = krige(all);
+  // With two control points the similarity meets both; with more, or snapped to the walls, it misses them: how far
+  // each control's room stands from where the user put it (metres).
+  const misses = controls.map((c): Vec2 => {
+    const [x, y] = applySimilarity(transform, track[c.index]);
+    return [(c.sheet[0] - x) / pxPerMetre, (c.sheet[1] - y) / pxPerMetre];
+  });
+  const missedAt = allKriged.predictor(misses);
+  // The misses carried along the walk move the rooms (walk-kriging.ts) — not when snapped to the walls: those placed the
+  // walk too, and the misses' shared shift moved good rooms off (the hard walk with the third point asked for: 0.07 →
+  // 0.14 m); nor when the placement meets every control within two clicks: what is left there is the click and the
+  // keyframe's own noise, and carried along the walk it would only shift good rooms (the hard walk: 0.05 → 0.08 m).
+  const carried = controls.length >= 3 && Math.max(...misses.map(([x, y]) => Math.hypot(x, y))) > 2 * o.clickM;
+  const shifted = carried && !before;
+  // Snapped, a piece between placement jumps still takes the misses its own turn explains (that part alone, without
+  // the shared shift or the drift): the walls give one turn to the whole walk, not to a piece turned against it.
+  const turnedAt = carried && before && local ? allKriged.predictor(misses, 'local') : null;
   // The snap is checked against the control points' own uncertainty: the control-point fit alone is off at a room by
   // about what its kriging (turn, scale and shift from the controls) says, so a gap within `snapSigmas` of that is the
   // controls' error, which the snap mended, and only what is beyond it tells the two disagree about the walk.
   // Only while the snap still meets every control point within what a click and the walk's drift from the nearest other
   // control explain (walls give the turn and scale of the whole walk, so where the walk drifted between two controls
   // the snap cannot meet both): a snap that misses one by more says the walls and the user disagree about the walk
-  // (a point clicked 0.3 m aside, a metre from the other).
+  // (a point clicked 0.3 m aside, a metre from the other). What the turn of a piece between placement jumps carries
+  // is not a miss: the rooms of that piece move to it.
   const snapMet = before
     ? controls.every((c, j) => {
-        const [x, y] = applySimilarity(transform, track[c.index]);
         const between = Math.min(...controls.map((d, k) => (k === j ? Infinity : fromControl[j][d.index])));
-        return Math.hypot(x - c.sheet[0], y - c.sheet[1]) / pxPerMetre <= Math.hypot(o.clickM, o.driftM * Math.sqrt(between));
+        const [tx, ty] = turnedAt ? turnedAt(c.index) : [0, 0];
+        return Math.hypot(misses[j][0] - tx, misses[j][1] - ty) <= Math.hypot(o.clickM, o.driftM * Math.sqrt(between));
       })
     : false;
   if (before && o.snapSigmas > 0 && snapMet) {
-    const alone = walkKriging({ track: trackM, controls: controls.map((c) => c.index), fromControl, driftM: o.driftM, clickM: o.clickM, trend: 'similarity' });
+    const alone = walkKriging({ track: trackM, controls: controls.map((c) => c.index), fromControl, driftM: o.driftM, clickM: o.clickM, trend: 'similarity', local });
     for (let i = 0; i < n; i++) snapGap[i] = Math.sqrt(Math.max(0, snapGap[i] ** 2 - o.snapSigmas ** 2 * alone.variance(i)));
   }
   /** What one more control point near keyframe i can lessen (m²): the drift and the fit's; a loop's gap or the models' disagreement stay. */
@@ -351,16 +446,20 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
     let ratio = 0;
     controls.forEach((c, j) => {
       const others = controls.map((_, k) => k).filter((k) => k !== j);
-      let fit: Similarity2D;
+      // Predicted as the placement itself is laid: the trend (the similarity, or snapped only the shift) from the
+      // others' misses, and what is left of them carried along the walk and across a turned piece.
+      let predicted: Vec2, spread: number;
       try {
-        fit = fitSimilarity2D(others.map((k) => topDown[k]), others.map((k) => controls[k].sheet));
+        const k = krige(others);
+        predicted = k.predictor(others.map((q) => misses[q]))(c.index);
+        spread = model(others, k)(c.index);
       } catch {
         return; // the others all at one place: nothing to predict from
       }
-      const [x, y] = applySimilarity(fit, track[c.index]);
-      const errM = Math.hypot(x - c.sheet[0], y - c.sheet[1]) / pxPerMetre;
+      if (![...predicted, spread].every(Number.isFinite)) return;
+      const errM = Math.hypot(misses[j][0] - predicted[0], misses[j][1] - predicted[1]);
       // The model's spread of that prediction: its own error there plus the control's click.
-      const expected = Math.hypot(model(others)(c.index), o.clickM);
+      const expected = Math.hypot(spread, o.clickM);
       leaveOneOutM!.push(errM);
       ratio += (errM / expected) ** 2;
     });
@@ -371,25 +470,9 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
     calibration = Math.min(5, Math.max(1, Math.sqrt((o.priorWeight + ratio) / (o.priorWeight + m))));
   }
 
-  const all = controls.map((_, j) => j);
-  // One kriging of every control serves the certainty, the rooms' bend and the point asked for.
-  const allKriged = krige(all);
   const sigma = model(all, allKriged);
-  // With two control points the similarity meets both; with more, or snapped to the walls, it misses them: how far
-  // each control's room stands from where the user put it (metres).
-  const misses = controls.map((c): Vec2 => {
-    const [x, y] = applySimilarity(transform, track[c.index]);
-    return [(c.sheet[0] - x) / pxPerMetre, (c.sheet[1] - y) / pxPerMetre];
-  });
-  const missedAt = allKriged.predictor(misses);
-  // The misses carried along the walk move the rooms (walk-kriging.ts) — not when snapped to the walls: those placed the
-  // walk too, and the misses' shared shift moved good rooms off (the hard walk with the third point asked for: 0.07 →
-  // 0.14 m); nor when the placement meets every control within two clicks: what is left there is the click and the
-  // keyframe's own noise, and carried along the walk it would only shift good rooms (the hard walk: 0.05 → 0.08 m).
-  const shifted = controls.length >= 3 && !before && Math.max(...misses.map(([x, y]) => Math.hypot(x, y))) > 2 * o.clickM;
   const shiftPx: Vec2[] = track.map((_, i): Vec2 => {
-    if (!shifted) return [0, 0];
-    const [dx, dy] = missedAt(i);
+    const [dx, dy] = shifted ? missedAt(i) : turnedAt ? turnedAt(i) : [0, 0];
     return [dx * pxPerMetre, dy * pxPerMetre];
   });
   // Rooms the misses do not move stand off by about what the placement misses the controls near them by, beyond a
@@ -398,7 +481,8 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   const missM = track.map((_, i) => {
     if (shifted) return 0;
     const [dx, dy] = missedAt(i);
-    return Math.sqrt(Math.max(0, dx * dx + dy * dy - o.clickM ** 2));
+    const [tx, ty] = turnedAt ? turnedAt(i) : [0, 0];
+    return Math.sqrt(Math.max(0, (dx - tx) ** 2 + (dy - ty) ** 2 - o.clickM ** 2));
   });
   const errorM = Array.from({ length: n }, (_, i) => calibration * Math.hypot(sigma(i), missM[i]));
   const isUnsure = errorM.map((e) => e > o.thresholdM);

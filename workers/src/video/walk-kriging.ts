@@ -33,6 +33,11 @@ export interface WalkKrigingInput {
    * are known otherwise (the walk snapped to the plan's walls).
    */
   trend?: 'similarity' | 'shift';
+  /**
+   * Covariance (one component, m²) of an error the drift does not carry, between two keyframes (track indices): a
+   * piece of the walk turned as a whole (placement-confidence.ts). Absent: none.
+   */
+  local?: (a: number, b: number) => number;
 }
 
 export interface WalkKriging {
@@ -40,9 +45,11 @@ export interface WalkKriging {
   variance(i: number): number;
   /**
    * Where keyframe i lies past a placement, given how far that placement leaves each control (metres, x and y): the
-   * trend those misses share, and what is left of them carried along the walk to the rooms near each control.
+   * trend those misses share, and what is left of them carried along the walk to the rooms near each control. With
+   * 'local', only the part the `local` covariance carries (factorial kriging: the error of that component alone,
+   * without the trend or the drift).
    */
-  predictor(misses: Vec2[]): (i: number) => Vec2;
+  predictor(misses: Vec2[], part?: 'all' | 'local'): (i: number) => Vec2;
 }
 
 export function walkKriging(input: WalkKrigingInput): WalkKriging {
@@ -55,8 +62,10 @@ export function walkKriging(input: WalkKrigingInput): WalkKriging {
   // Covariance of the error (one component), the error taken as 0 at the first control: G(a, b) = ½(R(a,g) + R(b,g) − R(a,b)).
   const R = (j: number, i: number) => fromControl[j][i];
   const Gc = (j: number, k: number) => 0.5 * (R(0, controls[j]) + R(0, controls[k]) - R(k, controls[j]));
+  const local = input.local ?? (() => 0);
   const cov = Matrix.zeros(m, m);
-  for (let j = 0; j < m; j++) for (let k = 0; k < m; k++) cov.set(j, k, half * (j === k ? Gc(j, j) : 0.5 * (Gc(j, k) + Gc(k, j))) + (j === k ? nugget : 0));
+  for (let j = 0; j < m; j++)
+    for (let k = 0; k < m; k++) cov.set(j, k, half * (j === k ? Gc(j, j) : 0.5 * (Gc(j, k) + Gc(k, j))) + local(controls[j], controls[k]) + (j === k ? nugget : 0));
   const covInv = inverse(cov);
   // The trend's basis at a place (x, y), per component: x' = a·x − b·y + c, y' = b·x + a·y + d.
   const centre: Vec2 = [controls.reduce((s, i) => s + track[i][0], 0) / m, controls.reduce((s, i) => s + track[i][1], 0) / m];
@@ -85,7 +94,7 @@ export function walkKriging(input: WalkKrigingInput): WalkKriging {
 
   /** Covariance of keyframe i's error with each control's, and its solve against the controls' covariance. */
   const against = (i: number) => {
-    const g = controls.map((_, j) => half * 0.5 * (R(0, i) + R(0, controls[j]) - R(j, i)));
+    const g = controls.map((c, j) => half * 0.5 * (R(0, i) + R(0, c) - R(j, i)) + local(i, c));
     const u = covInv.mmul(Matrix.columnVector(g)).getColumn(0);
     return { g, u };
   };
@@ -99,9 +108,9 @@ export function walkKriging(input: WalkKrigingInput): WalkKriging {
         const r = (comp ? fy : fx).map((f, p) => f - controls.reduce((s, _, j) => s + u[j] * F[j][comp][p], 0));
         for (let p = 0; p < nb; p++) for (let q = 0; q < nb; q++) trend += r[p] * AInv.get(p, q) * r[q];
       }
-      return Math.max(0, 2 * (half * R(0, i) - gu) + trend);
+      return Math.max(0, 2 * (half * R(0, i) + local(i, i) - gu) + trend);
     },
-    predictor(misses) {
+    predictor(misses, part = 'all') {
       // The trend's coefficients by generalised least squares: (Fᵀ K⁻¹ F)⁻¹ Fᵀ K⁻¹ y, over both components.
       const fy = new Array<number>(nb).fill(0);
       for (let j = 0; j < m; j++)
@@ -112,6 +121,11 @@ export function walkKriging(input: WalkKrigingInput): WalkKriging {
       const beta = Array.from({ length: nb }, (_, p) => fy.reduce((s, v, q) => s + AInv.get(p, q) * v, 0));
       const trendAt = (f: number[]) => f.reduce((s, v, p) => s + v * beta[p], 0);
       const left = controls.map((_, j) => [misses[j][0] - trendAt(F[j][0]), misses[j][1] - trendAt(F[j][1])]);
+      if (part === 'local')
+        return (i) => {
+          const u = covInv.mmul(Matrix.columnVector(controls.map((c) => local(i, c)))).getColumn(0);
+          return [u.reduce((s, v, j) => s + v * left[j][0], 0), u.reduce((s, v, j) => s + v * left[j][1], 0)];
+        };
       return (i) => {
         const { u } = against(i);
         const [fx, fyP] = basis(i);
