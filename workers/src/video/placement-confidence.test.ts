@@ -77,6 +77,12 @@ describe('placementConfidence', () => {
     const j = placementConfidence(input(jumped, [0, jumped.length - 1]));
     const even = placementConfidence(input(walkThrough([[0, 0], [30, 0]], 30 / (jumped.length - 1)), [0, jumped.length - 1]));
     expect(j.worstM).toBeGreaterThan(even.worstM);
+    // The same 3 m where the keyframes between were taken but not placed: the walk went on between them, no jump —
+    // only the drift of the walk itself, as sure as the whole walk placed.
+    const keyframes = track.map((_, i) => i).filter((i) => i < 28 || i > 33);
+    const gap = placementConfidence(input(jumped, [0, jumped.length - 1], { keyframes }));
+    expect(gap.worstM).toBeLessThan(j.worstM);
+    expect(gap.worstM).toBeCloseTo(strong.worstM, 2);
   });
 
   it('counts a place passed twice as one when the loop closed, and flags both passes when it did not', () => {

@@ -231,23 +231,45 @@ const median = (xs: number[]) => {
   return s.length ? s[Math.floor(s.length / 2)] : 0;
 };
 
+interface PlacementJumps {
+  /** Metres between each placed keyframe and the next. */
+  steps: number[];
+  /** The walk's median step, metres. */
+  typical: number;
+  /** How much longer each step is than the keyframes between its two ends explain, metres, where it is a jump; else 0. */
+  excess: number[];
+}
+
+/**
+ * The placement jumps: two keyframes taken one after the other (some between them maybe not placed: the walk went on
+ * between them) and placed more than `jumpFactor` times the typical step per keyframe apart — frames lost, or the join
+ * of two stretches the reconstruction mapped on their own. One definition for the walk's graph and its turned pieces.
+ */
+function placementJumps(trackM: Vec2[], keyframes: number[], jumpFactor: number): PlacementJumps {
+  const steps = trackM.slice(1).map((b, i) => Math.hypot(b[0] - trackM[i][0], b[1] - trackM[i][1]));
+  const typical = median(steps) || 1e-3;
+  const excess = steps.map((len, i) => {
+    const expected = typical * Math.max(1, keyframes[i + 1] - keyframes[i]);
+    return len > jumpFactor * expected ? len - expected : 0;
+  });
+  return { steps, typical, excess };
+}
+
 /**
  * The walk as a graph in metres of "drift": consecutive keyframes joined by
  * their step, weighted up where the reconstruction is weak; agreeing loop
  * closures joined by `loopM`. Also the gap of each loop that did not close.
  */
-function walkGraph(input: ConfidenceInput, o: ConfidenceOptions): { graph: Graph; loopGap: Float64Array } {
+function walkGraph(input: ConfidenceInput, jumps: PlacementJumps, o: ConfidenceOptions): { graph: Graph; loopGap: Float64Array } {
   const { track, unitsPerMetre } = input;
   const n = track.length;
-  const step = (i: number) => Math.hypot(track[i + 1][0] - track[i][0], track[i + 1][1] - track[i][1]) / unitsPerMetre;
-  const steps = Array.from({ length: Math.max(0, n - 1) }, (_, i) => step(i));
-  const typical = median(steps) || 1e-3;
+  const { steps, typical, excess } = jumps;
   const maxViews = Math.max(1, ...(input.views ?? [1]));
   const viewWeight = (i: number) => (input.views ? Math.min(4, maxViews / Math.max(1, input.views[i])) : 1);
   const graph: Graph = Array.from({ length: n }, () => []);
   steps.forEach((len, i) => {
     // A jump between consecutive keyframes is a weak join: it counts as several steps more of drift.
-    const jump = len > o.jumpFactor * typical ? o.jumpFactor : 1;
+    const jump = excess[i] > 0 ? o.jumpFactor : 1;
     // A step at least a tenth of the typical one: standing still or turning on the spot still drifts a little.
     const w = Math.max(len, 0.1 * typical) * jump * 0.5 * (viewWeight(i) + viewWeight(i + 1));
     graph[i].push({ to: i + 1, w });
@@ -287,16 +309,10 @@ function walkGraph(input: ConfidenceInput, o: ConfidenceOptions): { graph: Graph
  * the rooms across it are then unsure by the turn's lever from that point, until a second one pins the turn.
  * Each component is taken apart, as the kriging takes them (the turn's x and y errors are correlated across rooms).
  */
-function pieceTurns(trackM: Vec2[], keyframes: number[], o: ConfidenceOptions): ((a: number, b: number) => number) | undefined {
+function pieceTurns(trackM: Vec2[], jumps: PlacementJumps, o: ConfidenceOptions): ((a: number, b: number) => number) | undefined {
   const n = trackM.length;
   if (!(o.turnWeight > 0) || n < 3) return undefined;
-  const steps = Array.from({ length: n - 1 }, (_, i) => Math.hypot(trackM[i + 1][0] - trackM[i][0], trackM[i + 1][1] - trackM[i][1]));
-  const typical = median(steps) || 1e-3;
-  // A step longer than the keyframes between them explain (some not placed: the walk went on between them).
-  const jump = steps.map((len, i) => {
-    const expected = typical * Math.max(1, keyframes[i + 1] - keyframes[i]);
-    return len > o.jumpFactor * expected ? len - expected : 0;
-  });
+  const { typical, excess: jump } = jumps;
   // The pieces: runs of keyframes without a jump between them.
   const piece = new Int32Array(n);
   const spans: [number, number][] = [];
@@ -379,7 +395,9 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   const { oneModel, mean: meanErr } = modelsDisagreement(input);
   const o = { ...given, driftM: walkDrift(oneModel, given) };
   const pxPerMetre = transform.scale * input.unitsPerMetre;
-  const { graph, loopGap } = walkGraph(input, o);
+  const trackM = track.map(([x, y]): Vec2 => [x / input.unitsPerMetre, y / input.unitsPerMetre]);
+  const jumps = placementJumps(trackM, input.keyframes, o.jumpFactor);
+  const { graph, loopGap } = walkGraph(input, jumps, o);
   const fromControl = controls.map((c) => shortestFrom(graph, c.index));
 
   // Snapped to the walls, the walk's turn and scale are the walls'; where the control points alone would have put a room
@@ -391,8 +409,7 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
         return Math.hypot(a[0] - b[0], a[1] - b[1]) / pxPerMetre;
       })
     : [];
-  const trackM = track.map(([x, y]): Vec2 => [x / input.unitsPerMetre, y / input.unitsPerMetre]);
-  const local = pieceTurns(trackM, input.keyframes, o);
+  const local = pieceTurns(trackM, jumps, o);
   /** The model's standard error at keyframe i given the controls `use` (indices into `controls`): walk-kriging.ts. */
   const krige = (use: number[]) =>
     walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM, trend: before ? 'shift' : 'similarity', local });
@@ -448,18 +465,18 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
       const others = controls.map((_, k) => k).filter((k) => k !== j);
       // Predicted as the placement itself is laid: the trend (the similarity, or snapped only the shift) from the
       // others' misses, and what is left of them carried along the walk and across a turned piece.
-      let predicted: Vec2, spread: number;
+      let predicted: Vec2, expectedM: number;
       try {
         const k = krige(others);
         predicted = k.predictor(others.map((q) => misses[q]))(c.index);
-        spread = model(others, k)(c.index);
+        expectedM = model(others, k)(c.index);
       } catch {
         return; // the others all at one place: nothing to predict from
       }
-      if (![...predicted, spread].every(Number.isFinite)) return;
+      if (![...predicted, expectedM].every(Number.isFinite)) return;
       const errM = Math.hypot(misses[j][0] - predicted[0], misses[j][1] - predicted[1]);
-      // The model's spread of that prediction: its own error there plus the control's click.
-      const expected = Math.hypot(spread, o.clickM);
+      // What the model expects that prediction to miss by: its own error there plus the control's click.
+      const expected = Math.hypot(expectedM, o.clickM);
       leaveOneOutM!.push(errM);
       ratio += (errM / expected) ** 2;
     });
