@@ -127,6 +127,8 @@ export interface ConfidenceInput {
   spread?: number[];
   /** How many models place each keyframe (with `spread`). */
   placers?: number[];
+  /** Which models place each keyframe (rig-merge.ts; absent: unknown). */
+  placedBy?: number[][];
   /** Top-down → sheet pixels, as fitted. */
   transform: Similarity2D;
   /** Control points: index into `track`, and the sheet pixel the user gave. */
