@@ -38,7 +38,8 @@
  *
  * A piece of the walk between two placement jumps (two keyframes taken one
  * after the other and placed further apart than the walk could go between
- * them: the join of two stretches mapped on their own) may be turned as a
+ * them, or, where no model places both, a step off the walk's pace and
+ * heading: the join of two stretches mapped on their own) may be turned as a
  * whole: its error grows with the distance from its middle, as large at its
  * far side as the jump, and a control point inside it pins only one place of
  * it (the drift, which grows with the square root of the walk from a point,
@@ -87,6 +88,14 @@ export interface ConfidenceOptions {
    */
   snapSigmas: number;
   /**
+   * Where no model places both of two keyframes one after the other, a step off the walk's pace and heading by more
+   * than this (metres) is a placement jump (0: only steps over `jumpFactor` times the typical one, as elsewhere). On the
+   * hard two-storey walk, a piece between such joins (steps of 0.27 and 0.43 m, off by 0.48 and 0.98 m) was turned
+   * 0.4–0.9 m off, where no step was over 3× the typical one; steps within one model are off by 0.09–0.10 m at the
+   * 90th percentile (turns, a changing pace).
+   */
+  joinJumpM: number;
+  /**
    * How much a placement jump turns the piece of the walk it bounds (0: not at all; 1: the piece's far side off by
    * the jump, turned about its middle).
    */
@@ -109,6 +118,7 @@ export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
   loopM: 1,
   loopGapM: 0.5,
   jumpFactor: 3,
+  joinJumpM: 0.2,
   priorWeight: 2,
   spreadWeight: 1,
   spreadRefM: 0.04,
@@ -238,21 +248,36 @@ interface PlacementJumps {
   steps: number[];
   /** The walk's median step, metres. */
   typical: number;
-  /** How much longer each step is than the keyframes between its two ends explain, metres, where it is a jump; else 0. */
+  /** How far each step is off what the walk explains, metres, where it is a jump; else 0. */
   excess: number[];
 }
 
 /**
  * The placement jumps: two keyframes taken one after the other (some between them maybe not placed: the walk went on
  * between them) and placed more than `jumpFactor` times the typical step per keyframe apart — frames lost, or the join
- * of two stretches the reconstruction mapped on their own. One definition for the walk's graph and its turned pieces.
+ * of two stretches the reconstruction mapped on their own. Where no model places both (`placedBy`), the two are such a
+ * join for certain, and a smaller jump tells: the step off the walk's pace and heading there (the mean of the steps
+ * either side) by more than `joinJumpM`, sideways or along, by that much. One definition for the walk's graph and its
+ * turned pieces.
  */
-function placementJumps(trackM: Vec2[], keyframes: number[], jumpFactor: number): PlacementJumps {
-  const steps = trackM.slice(1).map((b, i) => Math.hypot(b[0] - trackM[i][0], b[1] - trackM[i][1]));
+function placementJumps(trackM: Vec2[], keyframes: number[], o: ConfidenceOptions, placedBy?: number[][]): PlacementJumps {
+  const n = trackM.length;
+  const vec = (i: number): Vec2 => [trackM[i + 1][0] - trackM[i][0], trackM[i + 1][1] - trackM[i][1]];
+  const gap = (i: number) => Math.max(1, keyframes[i + 1] - keyframes[i]);
+  const steps = trackM.slice(1).map((_, i) => Math.hypot(...vec(i)));
   const typical = median(steps) || 1e-3;
+  const joined = (i: number) => !!placedBy && !placedBy[i].some((m) => placedBy[i + 1].includes(m));
   const excess = steps.map((len, i) => {
-    const expected = typical * Math.max(1, keyframes[i + 1] - keyframes[i]);
-    return len > jumpFactor * expected ? len - expected : 0;
+    const expected = typical * gap(i);
+    if (len > o.jumpFactor * expected) return len - expected;
+    if (!(o.joinJumpM > 0) || !joined(i)) return 0;
+    // The walk's own step there, per keyframe, from the steps either side (those that exist).
+    const either = [i - 1, i + 1].filter((j) => j >= 0 && j < n - 1);
+    if (!either.length) return 0;
+    const pace = either.reduce<Vec2>((v, j) => [v[0] + vec(j)[0] / gap(j) / either.length, v[1] + vec(j)[1] / gap(j) / either.length], [0, 0]);
+    const [dx, dy] = vec(i);
+    const off = Math.hypot(dx - pace[0] * gap(i), dy - pace[1] * gap(i));
+    return off > o.joinJumpM ? off : 0;
   });
   return { steps, typical, excess };
 }
@@ -398,7 +423,7 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   const o = { ...given, driftM: walkDrift(oneModel, given) };
   const pxPerMetre = transform.scale * input.unitsPerMetre;
   const trackM = track.map(([x, y]): Vec2 => [x / input.unitsPerMetre, y / input.unitsPerMetre]);
-  const jumps = placementJumps(trackM, input.keyframes, o.jumpFactor);
+  const jumps = placementJumps(trackM, input.keyframes, o, input.placedBy);
   const { graph, loopGap } = walkGraph(input, jumps, o);
   const fromControl = controls.map((c) => shortestFrom(graph, c.index));
 
