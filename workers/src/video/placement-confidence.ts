@@ -266,7 +266,8 @@ function placementJumps(trackM: Vec2[], keyframes: number[], o: ConfidenceOption
   const gap = (i: number) => Math.max(1, keyframes[i + 1] - keyframes[i]);
   const steps = trackM.slice(1).map((_, i) => Math.hypot(...vec(i)));
   const typical = median(steps) || 1e-3;
-  const joined = (i: number) => !!placedBy && !placedBy[i].some((m) => placedBy[i + 1].includes(m));
+  const known = placedBy?.length === n ? placedBy : undefined;
+  const joined = (i: number) => !!known && !known[i].some((m) => known[i + 1].includes(m));
   const excess = steps.map((len, i) => {
     const expected = typical * gap(i);
     if (len > o.jumpFactor * expected) return len - expected;
