@@ -320,13 +320,13 @@ describe('placementConfidence', () => {
       return { c, silent: off.filter((e, i) => e > c.thresholdM && !c.unsure.includes(i)).length };
     };
     // Without knowing the models, or where they share the keyframes, the steps are the walk's: its far rooms pass for sure.
-    expect(laid({}).silent).toBeGreaterThan(3);
-    expect(laid({ placedBy: truth.map(() => [0, 1]) }).silent).toBeGreaterThan(3);
+    expect(laid({ options: { joinJumpM: 0.2 } }).silent).toBeGreaterThan(3);
+    expect(laid({ placedBy: truth.map(() => [0, 1]), options: { joinJumpM: 0.2 } }).silent).toBeGreaterThan(3);
     // Nor with the models known, when jumps are told by the walk's pace alone.
     expect(laid({ placedBy, options: { joinJumpM: 0 } }).silent).toBeGreaterThan(3);
     // Where the two models meet, the 0.4 m off the walk's heading bounds a piece that may be turned: none in silence,
     // and the point asked for is inside it.
-    const joined = laid({ placedBy });
+    const joined = laid({ placedBy, options: { joinJumpM: 0.2 } });
     expect(joined.silent).toBe(0);
     expect(inPiece(truth[joined.c.suggested!])).toBe(true);
   });
