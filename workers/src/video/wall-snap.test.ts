@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { distanceToInk, distanceToInkEdge, snapToWalls, type SheetRaster } from './wall-snap.js';
+import { distanceToInk, distanceToInkEdge, snapStarts, snapToWalls, type SheetRaster } from './wall-snap.js';
 import { applySimilarity, type Similarity2D, type Vec2 } from './linear-algebra.js';
+import { fitSimilarity2D } from './similarity-fit.js';
 
 function random(seed: number) {
   let a = seed >>> 0;
@@ -124,6 +125,31 @@ describe('snapToWalls', () => {
     expect(err(r.transform)).toBeLessThan(1);
     expect(Math.abs(r.transform.rotation - truth.rotation)).toBeLessThan((0.2 * Math.PI) / 180);
     expect(r.transform.scale / truth.scale).toBeCloseTo(1, 2);
+  });
+
+  it('finds the walls when two control points a metre apart turn the first fit 17° off (one clicked 0.3 m aside)', () => {
+    // A metre is 20 px: the walk pinned at its start and a metre on, the second point clicked 6 px aside.
+    const truePlaces: Vec2[] = [[60, 200], [80, 200]];
+    const near = truePlaces.map((to, i) => ({ from: applySimilarity(back, to), to: (i ? [to[0], to[1] + 6] : to) as Vec2 }));
+    const start = fitSimilarity2D(near.map((c) => c.from), near.map((c) => c.to));
+    expect(Math.abs(start.rotation - truth.rotation)).toBeGreaterThan((15 * Math.PI) / 180);
+    const r = snapToWalls({ ...input, start, controls: near });
+    expect(r.kept).toBe(true);
+    // The walls' turn, not the clicks': the room at the far end of the plan is back within a pixel or two.
+    expect(Math.abs(r.transform.rotation - truth.rotation)).toBeLessThan((0.5 * Math.PI) / 180);
+    const far = applySimilarity(r.transform, applySimilarity(back, [380, 40]));
+    expect(Math.hypot(far[0] - 380, far[1] - 40)).toBeLessThan(2);
+    // So the point clicked aside is missed by about as much as it was clicked aside: the user is told (placement-confidence.ts).
+    const miss = applySimilarity(r.transform, near[1].from);
+    expect(Math.hypot(miss[0] - near[1].to[0], miss[1] - near[1].to[1])).toBeGreaterThan(4);
+  });
+
+  it('turns the first fit further only as far as the control points\' lever leaves its turn unknown', () => {
+    const turns = (controls: { to: Vec2 }[]) => Math.max(...snapStarts(controls, 10).map(([t]) => Math.abs(t)));
+    // 20 m apart (400 px), a click 0.5 m aside turns the walk by under 3°: the close starts cover it.
+    expect(turns([{ to: [0, 0] }, { to: [400, 0] }])).toBe(2);
+    // A metre apart, it could be anything up to 45°: starts every 4° up to 30°.
+    expect(turns([{ to: [0, 0] }, { to: [20, 0] }])).toBe(28);
   });
 
   it('keeps the control points\' fit when the plan shows no walls', () => {

@@ -255,17 +255,15 @@ export function snapToWalls(input: SnapInput): SnapResult {
     : applySimilarity(input.start, [0, 0]);
   let best: { transform: Similarity2D; onInk: number; worst: number } | null = null;
   let bestAny: { onInk: number } | null = null;
-  for (const turn of START_TURNS_DEG) {
-    for (const scale of START_SCALES) {
-      const transform = refine(turnedAbout(input.start, centre, (turn * Math.PI) / 180, scale));
-      const score = onInk(shifted, input.offset, transform, dist, raster, narrowest);
-      const worst = Math.max(0, ...controls.map((cp) => {
-        const q = applySimilarity(transform, cp.from);
-        return Math.hypot(q[0] - cp.to[0], q[1] - cp.to[1]);
-      }));
-      if (!bestAny || score > bestAny.onInk) bestAny = { onInk: score };
-      if (worst <= input.controlTolerance && (!best || score > best.onInk)) best = { transform, onInk: score, worst };
-    }
+  for (const [turn, scale] of snapStarts(input.controls, input.controlTolerance)) {
+    const transform = refine(turnedAbout(input.start, centre, (turn * Math.PI) / 180, scale));
+    const score = onInk(shifted, input.offset, transform, dist, raster, narrowest);
+    const worst = Math.max(0, ...controls.map((cp) => {
+      const q = applySimilarity(transform, cp.from);
+      return Math.hypot(q[0] - cp.to[0], q[1] - cp.to[1]);
+    }));
+    if (!bestAny || score > bestAny.onInk) bestAny = { onInk: score };
+    if (worst <= input.controlTolerance && (!best || score > best.onInk)) best = { transform, onInk: score, worst };
   }
   if (!best) return { transform: input.start, onInkBefore, onInkAfter: bestAny!.onInk, kept: false, reason: 'matching the walls would move a control point too far from where it was put' };
   if (!(best.onInk > onInkBefore)) return { transform: input.start, onInkBefore, onInkAfter: best.onInk, kept: false, reason: 'the walls of the walk do not match the plan better than the control points alone' };
@@ -275,6 +273,27 @@ export function snapToWalls(input: SnapInput): SnapResult {
 /** Starts of the refinement: the first fit turned by these angles (degrees) and scaled by these factors about the control points' centre. */
 const START_TURNS_DEG = [-2, 0, 2];
 const START_SCALES = [0.96, 1, 1.04];
+/** Wider turns, this far apart (degrees): within the widest reach's basin for wall points a few metres from the centre. */
+const WIDE_TURN_STEP_DEG = 4;
+/** Never turned further than this (degrees): past it a room's walls meet its neighbour's. */
+const WIDE_TURN_MAX_DEG = 30;
+
+/**
+ * The starts, as (turn in degrees, scale). Two control points close together fix the walk's turn only as well as their
+ * clicks: a control clicked `controlTolerance` aside of the truth turns the first fit by up to atan(tolerance / half the
+ * lever) about their centre, and from a first fit 15° off the refinement settled halfway, against the walls of the
+ * wrong side of the room, still within a click of both controls — rooms 0.8 m off at the far end, vouched for. So the
+ * fit is also turned every few degrees as far as the controls allow; a far pair allows no more than the close turns.
+ */
+export function snapStarts(controls: { to: Vec2 }[], controlTolerance: number): [number, number][] {
+  const starts: [number, number][] = START_TURNS_DEG.flatMap((t) => START_SCALES.map((s): [number, number] => [t, s]));
+  let lever = 0;
+  for (const a of controls) for (const b of controls) lever = Math.max(lever, Math.hypot(a.to[0] - b.to[0], a.to[1] - b.to[1]));
+  if (!(lever > 0)) return starts;
+  const widest = Math.min(WIDE_TURN_MAX_DEG, (Math.atan(controlTolerance / (lever / 2)) * 180) / Math.PI);
+  for (let t = WIDE_TURN_STEP_DEG; t <= widest; t += WIDE_TURN_STEP_DEG) starts.push([t, 1], [-t, 1]);
+  return starts;
+}
 
 /** `t` followed by a turn by `angle` and a scaling by `k` about the sheet point `c`. */
 function turnedAbout(t: Similarity2D, c: Vec2, angle: number, k: number): Similarity2D {
