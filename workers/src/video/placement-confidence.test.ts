@@ -77,6 +77,12 @@ describe('placementConfidence', () => {
     const j = placementConfidence(input(jumped, [0, jumped.length - 1]));
     const even = placementConfidence(input(walkThrough([[0, 0], [30, 0]], 30 / (jumped.length - 1)), [0, jumped.length - 1]));
     expect(j.worstM).toBeGreaterThan(even.worstM);
+    // The same 3 m where the keyframes between were taken but not placed: the walk went on between them, no jump —
+    // only the drift of the walk itself, as sure as the whole walk placed.
+    const keyframes = track.map((_, i) => i).filter((i) => i < 28 || i > 33);
+    const gap = placementConfidence(input(jumped, [0, jumped.length - 1], { keyframes }));
+    expect(gap.worstM).toBeLessThan(j.worstM);
+    expect(gap.worstM).toBeCloseTo(strong.worstM, 2);
   });
 
   it('counts a place passed twice as one when the loop closed, and flags both passes when it did not', () => {
@@ -294,6 +300,35 @@ describe('placementConfidence', () => {
     expect(Math.max(...snapped.off)).toBeLessThan(0.15);
     expect(snapped.silent).toBe(0);
     expect(Math.max(...snapped.off.slice(0, 70), ...snapped.off.slice(130))).toBeLessThan(0.01);
+  });
+
+  it('takes a smaller jump as a piece’s bound where no model places both of its keyframes', () => {
+    // A 40 m corridor walked in 0.5 m steps; its middle 10 m mapped by a model of their own (model 1; the rest by model
+    // 0) and turned 0.08 rad: the piece's ends stand 0.4 m aside, joined to the corridor by steps of 0.64 m — no jump by
+    // the walk's pace (3 × 0.5 m), but a step 0.4 m off the walk's heading where two models meet.
+    const truth = walkThrough([[0, 0], [40, 0]], 0.5);
+    const inPiece = ([x]: Vec2) => x >= 15 * UNITS && x <= 25 * UNITS;
+    const turn = 0.08;
+    const track = truth.map((z): Vec2 => (inPiece(z) ? [20 * UNITS + (z[0] - 20 * UNITS) * Math.cos(turn), z[1] + (z[0] - 20 * UNITS) * Math.sin(turn)] : z));
+    const placedBy = truth.map((z) => (inPiece(z) ? [1] : [0]));
+    const sheetAt = (i: number) => applySimilarity(FIT, truth[i]);
+    const ends = [0, track.length - 1];
+    const laid = (extra: Partial<ConfidenceInput>) => {
+      const transform = fitSimilarity2D(ends.map((i) => track[i]), ends.map(sheetAt));
+      const c = placementConfidence({ track, keyframes: track.map((_, i) => i), transform, controls: ends.map((index) => ({ index, sheet: sheetAt(index) })), unitsPerMetre: UNITS, ...extra });
+      const off = track.map((z, i) => Math.hypot(...(applySimilarity(transform, z).map((v, d) => v - sheetAt(i)[d]) as Vec2)) / c.pxPerMetre);
+      return { c, silent: off.filter((e, i) => e > c.thresholdM && !c.unsure.includes(i)).length };
+    };
+    // Without knowing the models, or where they share the keyframes, the steps are the walk's: its far rooms pass for sure.
+    expect(laid({ options: { joinJumpM: 0.2 } }).silent).toBeGreaterThan(3);
+    expect(laid({ placedBy: truth.map(() => [0, 1]), options: { joinJumpM: 0.2 } }).silent).toBeGreaterThan(3);
+    // Nor with the models known, when jumps are told by the walk's pace alone.
+    expect(laid({ placedBy, options: { joinJumpM: 0 } }).silent).toBeGreaterThan(3);
+    // Where the two models meet, the 0.4 m off the walk's heading bounds a piece that may be turned: none in silence,
+    // and the point asked for is inside it.
+    const joined = laid({ placedBy, options: { joinJumpM: 0.2 } });
+    expect(joined.silent).toBe(0);
+    expect(inPiece(truth[joined.c.suggested!])).toBe(true);
   });
 
   it('refuses fewer than two control points', () => {

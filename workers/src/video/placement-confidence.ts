@@ -38,7 +38,8 @@
  *
  * A piece of the walk between two placement jumps (two keyframes taken one
  * after the other and placed further apart than the walk could go between
- * them: the join of two stretches mapped on their own) may be turned as a
+ * them, or, where no model places both, a step off the walk's pace and
+ * heading: the join of two stretches mapped on their own) may be turned as a
  * whole: its error grows with the distance from its middle, as large at its
  * far side as the jump, and a control point inside it pins only one place of
  * it (the drift, which grows with the square root of the walk from a point,
@@ -87,6 +88,15 @@ export interface ConfidenceOptions {
    */
   snapSigmas: number;
   /**
+   * Where no model places both of two keyframes one after the other, a step off the walk's pace and heading by more
+   * than this (metres) is a placement jump (0: only steps over `jumpFactor` times the typical one, as elsewhere). On the
+   * hard two-storey walk, a piece between such joins (steps of 0.27 and 0.43 m, off by 0.48 and 0.98 m) was turned
+   * 0.4–0.9 m off, where no step was over 3× the typical one; steps within one model are off by 0.09–0.10 m at the
+   * 90th percentile (turns, a changing pace). 0.2 m left no room in silence there in three runs, where 10–33 were
+   * without it (bench/RESULTS.md).
+   */
+  joinJumpM: number;
+  /**
    * How much a placement jump turns the piece of the walk it bounds (0: not at all; 1: the piece's far side off by
    * the jump, turned about its middle).
    */
@@ -109,6 +119,7 @@ export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
   loopM: 1,
   loopGapM: 0.5,
   jumpFactor: 3,
+  joinJumpM: 0.2,
   priorWeight: 2,
   spreadWeight: 1,
   spreadRefM: 0.04,
@@ -127,6 +138,8 @@ export interface ConfidenceInput {
   spread?: number[];
   /** How many models place each keyframe (with `spread`). */
   placers?: number[];
+  /** Which models place each keyframe (rig-merge.ts; absent: unknown). */
+  placedBy?: number[][];
   /** Top-down → sheet pixels, as fitted. */
   transform: Similarity2D;
   /** Control points: index into `track`, and the sheet pixel the user gave. */
@@ -231,23 +244,61 @@ const median = (xs: number[]) => {
   return s.length ? s[Math.floor(s.length / 2)] : 0;
 };
 
+interface PlacementJumps {
+  /** Metres between each placed keyframe and the next. */
+  steps: number[];
+  /** The walk's median step, metres. */
+  typical: number;
+  /** How far each step is off what the walk explains, metres, where it is a jump; else 0. */
+  excess: number[];
+}
+
+/**
+ * The placement jumps: two keyframes taken one after the other (some between them maybe not placed: the walk went on
+ * between them) and placed more than `jumpFactor` times the typical step per keyframe apart — frames lost, or the join
+ * of two stretches the reconstruction mapped on their own. Where no model places both (`placedBy`), the two are such a
+ * join for certain, and a smaller jump tells: the step off the walk's pace and heading there (the mean of the steps
+ * either side) by more than `joinJumpM`, sideways or along, by that much. One definition for the walk's graph and its
+ * turned pieces.
+ */
+function placementJumps(trackM: Vec2[], keyframes: number[], o: ConfidenceOptions, placedBy?: number[][]): PlacementJumps {
+  const n = trackM.length;
+  const vec = (i: number): Vec2 => [trackM[i + 1][0] - trackM[i][0], trackM[i + 1][1] - trackM[i][1]];
+  const gap = (i: number) => Math.max(1, keyframes[i + 1] - keyframes[i]);
+  const steps = trackM.slice(1).map((_, i) => Math.hypot(...vec(i)));
+  const typical = median(steps) || 1e-3;
+  const known = placedBy?.length === n ? placedBy : undefined;
+  const joined = (i: number) => !!known && !known[i].some((m) => known[i + 1].includes(m));
+  const excess = steps.map((len, i) => {
+    const expected = typical * gap(i);
+    if (len > o.jumpFactor * expected) return len - expected;
+    if (!(o.joinJumpM > 0) || !joined(i)) return 0;
+    // The walk's own step there, per keyframe, from the steps either side (those that exist).
+    const either = [i - 1, i + 1].filter((j) => j >= 0 && j < n - 1);
+    if (!either.length) return 0;
+    const pace = either.reduce<Vec2>((v, j) => [v[0] + vec(j)[0] / gap(j) / either.length, v[1] + vec(j)[1] / gap(j) / either.length], [0, 0]);
+    const [dx, dy] = vec(i);
+    const off = Math.hypot(dx - pace[0] * gap(i), dy - pace[1] * gap(i));
+    return off > o.joinJumpM ? off : 0;
+  });
+  return { steps, typical, excess };
+}
+
 /**
  * The walk as a graph in metres of "drift": consecutive keyframes joined by
  * their step, weighted up where the reconstruction is weak; agreeing loop
  * closures joined by `loopM`. Also the gap of each loop that did not close.
  */
-function walkGraph(input: ConfidenceInput, o: ConfidenceOptions): { graph: Graph; loopGap: Float64Array } {
+function walkGraph(input: ConfidenceInput, jumps: PlacementJumps, o: ConfidenceOptions): { graph: Graph; loopGap: Float64Array } {
   const { track, unitsPerMetre } = input;
   const n = track.length;
-  const step = (i: number) => Math.hypot(track[i + 1][0] - track[i][0], track[i + 1][1] - track[i][1]) / unitsPerMetre;
-  const steps = Array.from({ length: Math.max(0, n - 1) }, (_, i) => step(i));
-  const typical = median(steps) || 1e-3;
+  const { steps, typical, excess } = jumps;
   const maxViews = Math.max(1, ...(input.views ?? [1]));
   const viewWeight = (i: number) => (input.views ? Math.min(4, maxViews / Math.max(1, input.views[i])) : 1);
   const graph: Graph = Array.from({ length: n }, () => []);
   steps.forEach((len, i) => {
     // A jump between consecutive keyframes is a weak join: it counts as several steps more of drift.
-    const jump = len > o.jumpFactor * typical ? o.jumpFactor : 1;
+    const jump = excess[i] > 0 ? o.jumpFactor : 1;
     // A step at least a tenth of the typical one: standing still or turning on the spot still drifts a little.
     const w = Math.max(len, 0.1 * typical) * jump * 0.5 * (viewWeight(i) + viewWeight(i + 1));
     graph[i].push({ to: i + 1, w });
@@ -287,16 +338,10 @@ function walkGraph(input: ConfidenceInput, o: ConfidenceOptions): { graph: Graph
  * the rooms across it are then unsure by the turn's lever from that point, until a second one pins the turn.
  * Each component is taken apart, as the kriging takes them (the turn's x and y errors are correlated across rooms).
  */
-function pieceTurns(trackM: Vec2[], keyframes: number[], o: ConfidenceOptions): ((a: number, b: number) => number) | undefined {
+function pieceTurns(trackM: Vec2[], jumps: PlacementJumps, o: ConfidenceOptions): ((a: number, b: number) => number) | undefined {
   const n = trackM.length;
   if (!(o.turnWeight > 0) || n < 3) return undefined;
-  const steps = Array.from({ length: n - 1 }, (_, i) => Math.hypot(trackM[i + 1][0] - trackM[i][0], trackM[i + 1][1] - trackM[i][1]));
-  const typical = median(steps) || 1e-3;
-  // A step longer than the keyframes between them explain (some not placed: the walk went on between them).
-  const jump = steps.map((len, i) => {
-    const expected = typical * Math.max(1, keyframes[i + 1] - keyframes[i]);
-    return len > o.jumpFactor * expected ? len - expected : 0;
-  });
+  const { typical, excess: jump } = jumps;
   // The pieces: runs of keyframes without a jump between them.
   const piece = new Int32Array(n);
   const spans: [number, number][] = [];
@@ -379,7 +424,9 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   const { oneModel, mean: meanErr } = modelsDisagreement(input);
   const o = { ...given, driftM: walkDrift(oneModel, given) };
   const pxPerMetre = transform.scale * input.unitsPerMetre;
-  const { graph, loopGap } = walkGraph(input, o);
+  const trackM = track.map(([x, y]): Vec2 => [x / input.unitsPerMetre, y / input.unitsPerMetre]);
+  const jumps = placementJumps(trackM, input.keyframes, o, input.placedBy);
+  const { graph, loopGap } = walkGraph(input, jumps, o);
   const fromControl = controls.map((c) => shortestFrom(graph, c.index));
 
   // Snapped to the walls, the walk's turn and scale are the walls'; where the control points alone would have put a room
@@ -391,8 +438,7 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
         return Math.hypot(a[0] - b[0], a[1] - b[1]) / pxPerMetre;
       })
     : [];
-  const trackM = track.map(([x, y]): Vec2 => [x / input.unitsPerMetre, y / input.unitsPerMetre]);
-  const local = pieceTurns(trackM, input.keyframes, o);
+  const local = pieceTurns(trackM, jumps, o);
   /** The model's standard error at keyframe i given the controls `use` (indices into `controls`): walk-kriging.ts. */
   const krige = (use: number[]) =>
     walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM, trend: before ? 'shift' : 'similarity', local });
@@ -448,18 +494,18 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
       const others = controls.map((_, k) => k).filter((k) => k !== j);
       // Predicted as the placement itself is laid: the trend (the similarity, or snapped only the shift) from the
       // others' misses, and what is left of them carried along the walk and across a turned piece.
-      let predicted: Vec2, spread: number;
+      let predicted: Vec2, expectedM: number;
       try {
         const k = krige(others);
         predicted = k.predictor(others.map((q) => misses[q]))(c.index);
-        spread = model(others, k)(c.index);
+        expectedM = model(others, k)(c.index);
       } catch {
         return; // the others all at one place: nothing to predict from
       }
-      if (![...predicted, spread].every(Number.isFinite)) return;
+      if (![...predicted, expectedM].every(Number.isFinite)) return;
       const errM = Math.hypot(misses[j][0] - predicted[0], misses[j][1] - predicted[1]);
-      // The model's spread of that prediction: its own error there plus the control's click.
-      const expected = Math.hypot(spread, o.clickM);
+      // What the model expects that prediction to miss by: its own error there plus the control's click.
+      const expected = Math.hypot(expectedM, o.clickM);
       leaveOneOutM!.push(errM);
       ratio += (errM / expected) ** 2;
     });

@@ -205,6 +205,8 @@ export interface PathPoseLike {
   /** How far the models placing it disagree, and how many they are (rig-merge.ts; absent in older reconstructions). */
   spread?: number;
   placers?: number;
+  /** Which models place it (rig-merge.ts; absent in older reconstructions). */
+  models?: number[];
 }
 
 /** A keyframe ↔ sheet pixel correspondence chosen by the user (walk start and end, or any frame). */
@@ -317,6 +319,7 @@ export function projectCluster(input: ProjectionInput): Projection {
           keyframes: path.map((p) => p.keyframe),
           views: path.every((p) => typeof p.views === 'number') ? path.map((p) => p.views!) : undefined,
           ...(path.every((p) => typeof p.spread === 'number' && typeof p.placers === 'number') ? { spread: path.map((p) => p.spread!), placers: path.map((p) => p.placers!) } : {}),
+          ...(path.every((p) => Array.isArray(p.models)) ? { placedBy: path.map((p) => p.models!) } : {}),
           transform,
           controls: controls.map((c) => ({ index: byKey.get(c.keyframe)!, sheet: c.sheet })),
           unitsPerMetre: floor.cameraHeight / EYE_HEIGHT_M,

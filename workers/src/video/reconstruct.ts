@@ -35,6 +35,8 @@ export interface PathPose {
   spread?: number;
   /** How many models place it. */
   placers?: number;
+  /** Which models place it (rig-merge.ts); absent in older reconstructions. */
+  models?: number[];
 }
 
 /** A joined keyframe as the camera path keeps it, with its frame and time in the video. */
@@ -47,6 +49,7 @@ export const pathPoseOf = (p: MergedPose, k: { frame: number; time: number }): P
   views: p.views,
   spread: p.spread,
   placers: p.placers,
+  models: p.models,
 });
 
 export interface Cluster {

@@ -126,7 +126,10 @@ describe('joining the view directions of a walk (rig merge)', () => {
     for (const p of c.poses) close(p.centre, applySimilarity3(FRAME_B, truth[p.keyframe].centre), 5);
     expect(c.poses.find((p) => p.keyframe === 20)!.views).toBe(1);
     expect(c.poses.find((p) => p.keyframe === 10)!.views).toBe(2);
-    expect(c.poses.find((p) => p.keyframe === 20)).toMatchObject({ placers: 1, spread: 0 });
+    expect(c.poses.find((p) => p.keyframe === 20)).toMatchObject({ placers: 1, spread: 0, models: [2] });
+    // Which models place each keyframe: the broken direction's two pieces (models 0 and 1) each with the other direction.
+    expect(c.poses.find((p) => p.keyframe === 17)!.models).toEqual([0, 2]);
+    expect(c.poses.find((p) => p.keyframe === 22)!.models).toEqual([1, 2]);
   });
 
   it('tells how far the models that place a keyframe disagree', () => {

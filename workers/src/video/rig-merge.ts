@@ -45,6 +45,8 @@ interface Sighting {
   views: number;
   /** Placed by a bridge (mapped with a lower threshold): a rougher place, counted only where no mapped model has one. */
   rough?: boolean;
+  /** The model that placed it (index into the models joined; absent in a mean of several). */
+  model?: number;
 }
 
 export interface MergedPose {
@@ -64,6 +66,11 @@ export interface MergedPose {
   spread: number;
   /** How many models place the keyframe. */
   placers: number;
+  /**
+   * Which models place it (indexes into the models joined, ascending): two keyframes one after the other that no model
+   * places both of are joined only through the models' fits to each other (placement-confidence.ts).
+   */
+  models: number[];
 }
 
 export interface MergedCluster {
@@ -203,7 +210,7 @@ const compose = (outer: Similarity3, inner: Similarity3): Similarity3 => ({
 });
 
 /** A sighting moved by a similarity: the centre by it, the world → rig rotation by its inverse rotation. */
-const moveSighting = (sim: Similarity3, s: Sighting): Sighting => ({ centre: applySimilarity3(sim, s.centre), rotation: mul(s.rotation, transpose(sim.rotation)), views: s.views, ...(s.rough ? { rough: true } : {}) });
+const moveSighting = (sim: Similarity3, s: Sighting): Sighting => ({ centre: applySimilarity3(sim, s.centre), rotation: mul(s.rotation, transpose(sim.rotation)), views: s.views, ...(s.rough ? { rough: true } : {}), ...(s.model !== undefined ? { model: s.model } : {}) });
 
 /** The places to fit to: a bridge's only where no mapped model has one (a bridge's lower threshold lets weak views in). */
 const trusted = (ss: Sighting[]): Sighting[] => {
@@ -383,7 +390,7 @@ const spreadOf = (ss: Sighting[]): number => {
  */
 export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, opts: MergeOptions = DEFAULT_MERGE_OPTIONS, refine: RefineOptions = DEFAULT_REFINE_OPTIONS): MergedCluster[] {
   // A bridge's own places are marked rough, so that wherever a mapped model places the same keyframe, models are fitted to that.
-  const own = models.map((m) => (m.bridge ? new Map([...sightingsOf(m, refs)].map(([k, s]) => [k, { ...s, rough: true }])) : sightingsOf(m, refs)));
+  const own = models.map((m, model) => new Map([...sightingsOf(m, refs)].map(([k, s]): [number, Sighting] => [k, { ...s, ...(m.bridge ? { rough: true } : {}), model }])));
   let clusters: Working[] = models.map((m, i) => ({
     models: [i],
     sims: new Map([[i, IDENTITY]]),
@@ -463,7 +470,7 @@ export function mergeRigModels(models: RigModel[], refs: Map<string, ViewRef>, o
       taken.add(k);
       const ss = c.sightings.get(k)!;
       const centre = bend ? bend.places.get(k)! : s.centre;
-      poses.push({ keyframe: k, centre, rotation: bend ? bend.rotations.get(k)! : s.rotation, views: s.views, spread: spreadOf(ss), placers: ss.length });
+      poses.push({ keyframe: k, centre, rotation: bend ? bend.rotations.get(k)! : s.rotation, views: s.views, spread: spreadOf(ss), placers: ss.length, models: [...new Set(ss.flatMap((x) => (x.model !== undefined ? [x.model] : [])))].sort((a, b) => a - b) });
     }
     // Every mapped model's points in the cluster's frame, by its similarity (a bridge's, mapped with a lower threshold, left out).
     const mapped = c.models.filter((m) => !models[m].bridge);
