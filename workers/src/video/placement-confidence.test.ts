@@ -187,6 +187,23 @@ describe('placementConfidence', () => {
     expect(ends.unsure).toContain(middle);
   });
 
+  it('does not take the walls\' turn on the word of two control points a metre apart', () => {
+    // Pinned at the start and a metre on, the second point clicked 0.08 m aside: the points alone turn the walk 4.6°.
+    // The snap meets both within a click, as a wrong match of the walls turned some degrees would too: the points
+    // cannot tell the two apart, so the gap between the snap and their own fit (1.6 m at the far end) counts whole.
+    const track = walkThrough([[0, 0], [3, 0], [3, 20]]);
+    const last = track.length - 1;
+    const given = input(track, [0, 2]);
+    given.controls[1].sheet = [given.controls[1].sheet[0], given.controls[1].sheet[1] + 0.08 * 50];
+    given.beforeSnap = fitSimilarity2D([0, 2].map((i) => track[i]), given.controls.map((c) => c.sheet));
+    const c = placementConfidence(given);
+    expect(c.unsure).toContain(last);
+    expect(c.errorM[last]).toBeGreaterThan(1.2);
+    expect(c.suggested).not.toBeNull();
+    // Told that a metre is enough, the same snap passes for sure: what the option guards.
+    expect(placementConfidence({ ...given, options: { snapLeverM: 1 } }).unsure).not.toContain(last);
+  });
+
   it('trusts a snap that misses two control points by what the walk drifts between them', () => {
     // A 57 m loop round a 20 × 10 m floor, pinned at its start and at its end 3 m from it, each point given 0.12 m aside
     // of where the walls put it, opposite ways: on the points alone the walk turns by 4°, 1.4 m at the far side. That is

@@ -88,6 +88,15 @@ export interface ConfidenceOptions {
    */
   snapSigmas: number;
   /**
+   * Control points closer together than this (metres) do not vouch for the walls' turn: a wrong match of the walls,
+   * turned some degrees, still meets both within the tolerance above, and the snap's gap from the control points' own
+   * fit then counts whole. On the textured minute pinned a metre apart, one point clicked 0.3 m aside, a snap settled
+   * on the wrong walls met both points and left 101 rooms of 127 off in silence, 3 with this; at 2 m and over, no
+   * wrong snap was seen, and a loop pinned at its start and its end 3 m away keeps the walls' turn
+   * (bench/short-lever-replay.ts).
+   */
+  snapLeverM: number;
+  /**
    * Where no model places both of two keyframes one after the other, a step off the walk's pace and heading by more
    * than this (metres) is a placement jump (0: only steps over `jumpFactor` times the typical one, as elsewhere). On the
    * hard two-storey walk, a piece between such joins (steps of 0.27 and 0.43 m, off by 0.48 and 0.98 m) was turned
@@ -124,6 +133,7 @@ export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
   spreadWeight: 1,
   spreadRefM: 0.04,
   snapSigmas: 2,
+  snapLeverM: 2,
   turnWeight: 1,
 };
 
@@ -468,8 +478,11 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   // control explain (walls give the turn and scale of the whole walk, so where the walk drifted between two controls
   // the snap cannot meet both): a snap that misses one by more says the walls and the user disagree about the walk
   // (a point clicked 0.3 m aside, a metre from the other). What the turn of a piece between placement jumps carries
-  // is not a miss: the rooms of that piece move to it.
-  const snapMet = before
+  // is not a miss: the rooms of that piece move to it. And only with the control points far enough apart
+  // (`snapLeverM`) to tell the walls' turn from a wrong match of them.
+  let leverM = 0;
+  for (const a of controls) for (const b of controls) leverM = Math.max(leverM, Math.hypot(a.sheet[0] - b.sheet[0], a.sheet[1] - b.sheet[1]) / pxPerMetre);
+  const snapMet = before && leverM >= o.snapLeverM
     ? controls.every((c, j) => {
         const between = Math.min(...controls.map((d, k) => (k === j ? Infinity : fromControl[j][d.index])));
         const [tx, ty] = turnedAt ? turnedAt(c.index) : [0, 0];
