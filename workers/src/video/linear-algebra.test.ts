@@ -22,6 +22,7 @@ import {
   unit,
   type Mat3,
   type Vec3,
+  widestSpan,
 } from './linear-algebra.js';
 
 const rotZ = (deg: number): Mat3 => {
@@ -109,5 +110,11 @@ describe('linear systems', () => {
     const e = symmetricEigen3(m);
     close(e.values, [1, 3, 5]);
     e.vectors.forEach((v, i) => close(rotate(m, v), v.map((x) => x * e.values[i])));
+  });
+
+  it('measures the widest span of a set of points, 0 for fewer than two', () => {
+    expect(widestSpan([])).toBe(0);
+    expect(widestSpan([[3, 4]])).toBe(0);
+    expect(widestSpan([[0, 0], [3, 4], [1, 1]])).toBe(5);
   });
 });

@@ -27,6 +27,14 @@ export function applySimilarity(t: Similarity2D, p: Vec2): Vec2 {
 
 // --- Vectors -------------------------------------------------------------------------------------
 
+/** The largest distance between any two of the points (0 for fewer than two): how far apart control points are, their lever. */
+export function widestSpan(points: Vec2[]): number {
+  let span = 0;
+  for (let i = 0; i < points.length; i++)
+    for (let j = i + 1; j < points.length; j++) span = Math.max(span, Math.hypot(points[i][0] - points[j][0], points[i][1] - points[j][1]));
+  return span;
+}
+
 export const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 export const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];

@@ -53,7 +53,7 @@
  * model said scales the model (the walk's own calibration, blended with the
  * prior so that a few controls do not swing it).
  */
-import { applySimilarity, type Similarity2D, type Vec2 } from './linear-algebra.js';
+import { applySimilarity, widestSpan, type Similarity2D, type Vec2 } from './linear-algebra.js';
 import { walkKriging } from './walk-kriging.js';
 
 export interface ConfidenceOptions {
@@ -480,9 +480,7 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   // (a point clicked 0.3 m aside, a metre from the other). What the turn of a piece between placement jumps carries
   // is not a miss: the rooms of that piece move to it. And only with the control points far enough apart
   // (`snapLeverM`) to tell the walls' turn from a wrong match of them.
-  let leverM = 0;
-  for (const a of controls) for (const b of controls) leverM = Math.max(leverM, Math.hypot(a.sheet[0] - b.sheet[0], a.sheet[1] - b.sheet[1]) / pxPerMetre);
-  const snapMet = before && leverM >= o.snapLeverM
+  const snapMet = before && widestSpan(controls.map((c) => c.sheet)) / pxPerMetre >= o.snapLeverM
     ? controls.every((c, j) => {
         const between = Math.min(...controls.map((d, k) => (k === j ? Infinity : fromControl[j][d.index])));
         const [tx, ty] = turnedAt ? turnedAt(c.index) : [0, 0];

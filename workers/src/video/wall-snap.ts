@@ -14,7 +14,7 @@
  * the plan does not draw; the snap is kept only if it lays more wall points
  * on ink and keeps the control points where they were clicked.
  */
-import { applySimilarity, solve4, type Similarity2D, type Vec2 } from './linear-algebra.js';
+import { applySimilarity, solve4, widestSpan, type Similarity2D, type Vec2 } from './linear-algebra.js';
 
 /** A greyscale raster of the sheet; `scale` raster pixels per sheet pixel. */
 export interface SheetRaster {
@@ -287,8 +287,7 @@ const WIDE_TURN_MAX_DEG = 30;
  */
 export function snapStarts(controls: { to: Vec2 }[], controlTolerance: number): [number, number][] {
   const starts: [number, number][] = START_TURNS_DEG.flatMap((t) => START_SCALES.map((s): [number, number] => [t, s]));
-  let lever = 0;
-  for (const a of controls) for (const b of controls) lever = Math.max(lever, Math.hypot(a.to[0] - b.to[0], a.to[1] - b.to[1]));
+  const lever = widestSpan(controls.map((c) => c.to));
   if (!(lever > 0)) return starts;
   const widest = Math.min(WIDE_TURN_MAX_DEG, (Math.atan(controlTolerance / (lever / 2)) * 180) / Math.PI);
   for (let t = WIDE_TURN_STEP_DEG; t <= widest; t += WIDE_TURN_STEP_DEG) starts.push([t, 1], [-t, 1]);
