@@ -88,7 +88,9 @@ export default function EditPlanPage() {
           </div>
         </fieldset>
       </EditFormShell>
-      {form.id !== null && <SubscriptionsCard planId={form.id} initial={plan?.id === form.id ? plan.subscriptions : []} />}
+      {/* Once the saved plan is read: right after a create the screen moves to the plan's address and
+          mounts afresh, so a card shown before that would vanish with anything typed into it. */}
+      {plan && <SubscriptionsCard planId={plan.id} initial={plan.subscriptions} />}
     </div>
   );
 }
