@@ -50,7 +50,8 @@ describe('video stepper choices', () => {
     const video = await uploadVideo(owner, visit.id);
 
     // As generate-ply and project-points leave it: three parts (floor 1, the stairs, floor 2), floor 1 laid on
-    // the lower sheet with its start and end pinned, rooms 6 to 9 unsure, keyframe 8 asked for.
+    // the lower sheet with its start and end pinned (the second point marked half a metre from where the walk passes),
+    // rooms 6 to 9 unsure, keyframe 8 asked for.
     const done = { status: 'done', percent: 100, message: '', attempts: 1, started_at: new Date().toISOString(), finished_at: new Date().toISOString(), error: null };
     const w = lower.width!, h = lower.height!;
     const positions = Array.from({ length: 10 }, (_, i) => ({ keyframe: i, x: Math.round(w * (0.2 + 0.06 * i)), y: Math.round(h * 0.5), heading: 0 }));
@@ -64,7 +65,7 @@ describe('video stepper choices', () => {
       projections: [
         {
           osfm_cluster: 0, id_map: lower.id, image_width: w, image_height: h,
-          control_points: [{ keyframe: 0, x: positions[0].x, y: positions[0].y }, { keyframe: 5, x: positions[5].x, y: positions[5].y }],
+          control_points: [{ keyframe: 0, x: positions[0].x, y: positions[0].y }, { keyframe: 5, x: positions[5].x, y: positions[5].y + 20 }],
           positions, scale: 40, residual_px: 0, fitted_by: 'controls', preview_key: null, confirmed_at: null, room_ids: [],
           certainty: { threshold_m: 0.3, error_m: [0.08, 0.1, 0.12, 0.12, 0.1, 0.08, 0.34, 0.45, 0.62, 0.58], worst_m: 0.62, unsure: [6, 7, 8, 9], stretches: [{ from: 6, to: 9 }], suggested_keyframe: 8, px_per_metre: 40, leave_one_out_m: null },
         },
@@ -93,6 +94,8 @@ describe('video stepper choices', () => {
     const unsure = page.getByTestId('projection-unsure');
     await expect.poll(() => unsure.innerText(), EVENTUALLY).toContain('4 rooms may be up to 0.6 m off.');
     expect(await unsure.innerText()).toContain('Add one more control point near them');
+    // The point marked half a metre from the walk is not called a good fit: the sheet's scale is known, so it says how far.
+    expect(await page.getByTestId('fit-quality').innerText()).toContain('The walk passes 0.5 m from a point you marked: check the points.');
     await expect.poll(() => page.getByTestId('projection-overlay').getAttribute('data-target'), EVENTUALLY).toMatch(/^\d+ \d+$/);
 
     // Pinning it: one click on the sheet asks the server again with the two control points and the new one.
@@ -130,6 +133,7 @@ describe('video stepper choices', () => {
     await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('dir')), EVENTUALLY).toBe('rtl');
     await expect.poll(() => page.getByTestId('projection-unsure').innerText(), EVENTUALLY).toContain('أضف نقطة تحكم أخرى قربها');
     expect(await page.getByTestId('pin-unsure').innerText()).toContain('ثبّت هذه الغرفة على اللوحة');
+    expect(await page.getByTestId('fit-quality').innerText()).toContain('من نقطة حددتها: راجع النقاط.');
     expect(await page.getByTestId('parts-hint').innerText()).toContain('صعدت الجولة الدرج');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { MESSAGES, type ControlPoint, type SheetSummary, type VideoCluster, type VideoDetail, type VideoProjection, type VisitDetail } from '@sitewalk/proto';
 import { formatNumber } from '../../lib/format';
 import { dismissToast, showToast } from '../../lib/toast';
-import { fitQuality } from '../../lib/fit-quality';
+import { controlMissesPx, fitQuality } from '../../lib/fit-quality';
 import { tk } from '../../lib/i18n-keys';
 import { viewerPath } from '../../lib/share-links';
 import { IDENTITY, fitTwoPoints, mirrorAbout, overlayCentre, toDegrees, type Point, type Similarity } from '../../lib/projection-transform';
@@ -107,7 +107,12 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
   const positions = projection?.positions ?? [];
   const pivot = useMemo(() => overlayCentre(adjust, positions), [adjust, positions]);
   const sheetName = sheets.find((s) => s.id === sheetId)?.name ?? sheet?.name ?? '';
-  const fit = fitQuality(projection?.residual_px, { width: sheet?.width ?? null, height: sheet?.height ?? null });
+  const fit = fitQuality({
+    residualPx: projection?.residual_px,
+    sheet: { width: sheet?.width ?? null, height: sheet?.height ?? null },
+    metric: projection?.certainty ? { pxPerMetre: projection.certainty.px_per_metre, thresholdM: projection.certainty.threshold_m } : null,
+    missesPx: projection ? controlMissesPx(projection.positions, projection.control_points) : [],
+  });
   // Rooms SiteWalk cannot vouch for (only for the server's own proposal: a hand adjustment is the user's call).
   const certainty = projection && !projection.confirmed_at && !adjusted ? (projection.certainty ?? null) : null;
   const unsure = useMemo(() => new Set(certainty?.unsure ?? []), [certainty]);
@@ -326,7 +331,17 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
               <div className="d-flex flex-wrap align-items-center gap-2">
                 <span className="small text-body-secondary me-auto" data-testid="projection-summary">
                   {t('{n} rooms will be placed on {sheet}.', { count: projection.positions.length, n: n(projection.positions.length), sheet: sheetName })}
-                  {fit && <span data-testid="fit-quality">{` ${fit === 'good' ? t('The walk fits the points you marked well.') : t('The walk and the points you marked disagree: check the points.')}`}</span>}
+                  {fit && (
+                    <span data-testid="fit-quality" data-quality={fit.quality}>
+                      {` ${
+                        fit.quality === 'good'
+                          ? t('The walk fits the points you marked well.')
+                          : fit.worstM !== null
+                            ? t('The walk passes {m} m from a point you marked: check the points.', { m: n(Math.round(fit.worstM * 10) / 10) })
+                            : t('The walk and the points you marked disagree: check the points.')
+                      }`}
+                    </span>
+                  )}
                   {projection.fitted_by === 'plan' && ` ${t("Snapped to the plan's walls.")}`}
                   {certainty && unsure.size === 0 && ` ${t('Every room is placed within {m} m.', { m: n(Math.max(0.1, Math.ceil(certainty.worst_m * 10) / 10)) })}`}
                 </span>
