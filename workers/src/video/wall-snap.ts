@@ -11,8 +11,9 @@
  * (points at wall height, above furniture and below the ceiling) fall on
  * the plan's ink, while the control points stay near where the user put
  * them. A robust cost (Tukey) with a shrinking reach ignores clutter that
- * the plan does not draw; the snap is kept only if it lays more wall points
- * on ink and keeps the control points where they were clicked.
+ * the plan does not draw; the snap is kept only if it lays about as many wall
+ * points on ink as the control points' fit, or more, and keeps the control
+ * points where they were clicked.
  */
 import { applySimilarity, solve4, widestSpan, type Similarity2D, type Vec2 } from './linear-algebra.js';
 
@@ -281,7 +282,7 @@ export function snapToWalls(input: SnapInput): SnapResult {
     if (worst <= input.controlTolerance && (!best || score > best.onInk)) best = { transform, onInk: score, worst };
   }
   if (!best) return { transform: input.start, onInkBefore, onInkAfter: bestAny!.onInk, kept: false, reason: 'matching the walls would move a control point too far from where it was put' };
-  if (!(best.onInk > 0 && best.onInk >= onInkBefore - KEEP_SLACK)) return { transform: input.start, onInkBefore, onInkAfter: best.onInk, kept: false, reason: 'the walls of the walk do not match the plan better than the control points alone' };
+  if (!(best.onInk > 0 && best.onInk >= onInkBefore - KEEP_SLACK)) return { transform: input.start, onInkBefore, onInkAfter: best.onInk, kept: false, reason: 'the walls of the walk match the plan less well than the control points alone' };
   return { transform: best.transform, onInkBefore, onInkAfter: best.onInk, kept: true };
 }
 
