@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobOf, SheetRoom, VideoDetail } from '@sitewalk/proto';
+import type { JobOf, SheetRoom, VideoDetail, VideoPosition } from '@sitewalk/proto';
 import { MESSAGES } from '@sitewalk/proto';
 import { Sheet, Video, closeDb, db } from '@sitewalk/core/db';
 import { closeQueues, queue } from '@sitewalk/core/queue';
@@ -164,15 +164,16 @@ describe('a walk-through video through the four steps', () => {
     const projection = run.artifacts.projections!.find((p) => p.osfm_cluster === 0 && p.id_map === sheet.id)!;
     expect(projection.positions.map((p) => p.keyframe)).toEqual(cluster.keyframes);
     expect(projection.residual_px).not.toBeNull();
-    // The walk was snapped to the walls the sheet draws once its start and end were pinned.
-    expect(projection.fitted_by).toBe('plan');
+    // Pinned exactly, the control points' fit is already on the walls the sheet draws: the snap to them may or may
+    // not be kept (they lay about as many wall points on ink), the rooms stand where they were either way.
+    expect(['controls', 'plan']).toContain(projection.fitted_by);
     // Pinned at both ends of this short walk, every room is vouched for: no warning, no control point asked for.
     expect(projection.certainty).toMatchObject({ unsure: [], suggested_keyframe: null });
     expect(projection.certainty!.error_m).toHaveLength(projection.positions.length);
     expect(run.message).not.toMatch(/add one more control point/);
-    const errors = projection.positions.map((p) => Math.hypot(p.x - truthAt(time.get(p.keyframe)!).x, p.y - truthAt(time.get(p.keyframe)!).y));
-    // Within a metre (50 px) for the typical keyframe.
-    expect(median(errors)).toBeLessThan(walk.plan.pxPerMetre);
+    const offM = (positions: VideoPosition[]) => positions.map((p) => Math.hypot(p.x - truthAt(time.get(p.keyframe)!).x, p.y - truthAt(time.get(p.keyframe)!).y) / walk.plan.pxPerMetre);
+    // Every room within 10 cm of where the camera truly was (1 cm on this machine).
+    expect(Math.max(...offM(projection.positions))).toBeLessThan(0.1);
     const headingErrors = projection.positions.map((p) => angleBetween(p.heading, truthAt(time.get(p.keyframe)!).heading));
     expect(median(headingErrors)).toBeLessThan((25 * Math.PI) / 180);
     const preview = await sharp(localPath(projection.preview_key!)).metadata();
@@ -210,6 +211,9 @@ describe('a walk-through video through the four steps', () => {
     const again = (await waitStatus(v.id, ['needs_confirmation', 'failed'], 5 * 60_000)).artifacts.projections!.find((p) => p.osfm_cluster === 0 && p.id_map === sheet.id)!;
     // The new proposal's picture has a name (and so a URL) of its own: no browser shows the cached earlier one.
     expect(again.preview_key).not.toBe(projection.preview_key);
+    // The end was clicked 0.2 m aside: the plan's walls lay the walk where it truly is, not where that click would turn it.
+    expect(again.fitted_by).toBe('plan');
+    expect(Math.max(...offM(again.positions))).toBeLessThan(0.1);
     expect(await exists(again.preview_key!)).toBe(true);
     await startConfirmProjection(owner.user, { id_map: sheet.id, id_visit: visit.id, osfmCluster: 0 });
     run = await waitStatus(v.id, ['completed', 'failed'], 5 * 60_000);

@@ -8,6 +8,7 @@ import { readBuffer } from '@sitewalk/core/storage';
 import type { StoredProjection } from '@sitewalk/core/services/video-run.service.js';
 import type { Handler } from '../registry.js';
 import { ProjectionFailed } from '@sitewalk/core/tools/errors.js';
+import { logger } from '@sitewalk/core/logger.js';
 import { decodePly } from '../video/ply.js';
 import { applySimilarity, type Vec2 } from '../video/linear-algebra.js';
 import { quatToMat } from '../video/linear-algebra.js';
@@ -116,6 +117,8 @@ export const videoProjectPoints: Handler<'video.project-points'> = (data, job) =
     progress(30, 'Finding the floor and laying the walk on the sheet');
     const loops = await readLoops(workDir);
     const proj = projectCluster({ points: cloud.xyz, path: poses, sheet, controls, plan: plan ?? undefined, loops });
+    // Why a walk was or was not laid on the plan's walls: the operator's first question when rooms look off.
+    if (proj.snap) logger.info({ video: data.id_video, cluster: cluster.osfm_cluster, map: map.id, snap: proj.snap }, 'snap to the plan\'s walls');
     const headings = headingsOf(proj, poses);
     const positions: VideoPosition[] = proj.rooms.map((r, i) => ({ keyframe: r.keyframe, x: r.x, y: r.y, heading: headings[i] }));
     progress(70, 'Drawing the preview');
