@@ -111,6 +111,26 @@ describe('video stepper choices', () => {
     expect(body).toMatchObject({ osfmCluster: 0, id_map: lower.id });
     expect(body.control_points.map((c) => c.keyframe)).toEqual([0, 5, 8]);
 
+    // The point marked half a metre aside is named, at its time in the video, and can be marked again: one click on the
+    // sheet replaces it, the other point stays.
+    await seed();
+    await page.reload();
+    const far = page.getByTestId('far-control-point');
+    await expect.poll(() => far.innerText(), EVENTUALLY).toContain('The point you marked at 0:08 of the video is 0.5 m from where the walk passes.');
+    await far.getByRole('button', { name: 'Mark this point again' }).click();
+    expect(await page.getByTestId('projection-hint').innerText()).toContain('Click on the sheet where the highlighted room’s photo was taken.');
+    await expect.poll(() => far.getByRole('button', { name: 'Cancel pinning' }).isVisible(), EVENTUALLY).toBe(true);
+    await overlay.scrollIntoViewIfNeeded();
+    const [k2, ox2, oy2] = ((await overlay.getAttribute('data-view')) ?? '').split(' ').map(Number);
+    const box2 = (await overlay.boundingBox())!;
+    const again = page.waitForRequest((r) => r.url().endsWith('/python/videos/project-points') && r.method() === 'POST');
+    await page.mouse.click(box2.x + ox2 + positions[5].x * k2, box2.y + oy2 + positions[5].y * k2);
+    const remarked = (await again).postDataJSON() as { control_points: { keyframe: number; x: number; y: number }[] };
+    expect(remarked.control_points.map((c) => c.keyframe)).toEqual([0, 5]);
+    expect(remarked.control_points[0]).toMatchObject({ x: positions[0].x, y: positions[0].y });
+    // Clicked where the walk passes, not 20 px below it.
+    expect(Math.abs(remarked.control_points[1].y - positions[5].y)).toBeLessThan(10);
+
     // Floor 2 gets its own sheet; floor 1 keeps the lower one.
     await parts.selectOption('2');
     await page.getByLabel('Sheet for Floor 2').selectOption(String(upper.id));
@@ -134,6 +154,7 @@ describe('video stepper choices', () => {
     await expect.poll(() => page.getByTestId('projection-unsure').innerText(), EVENTUALLY).toContain('أضف نقطة تحكم أخرى قربها');
     expect(await page.getByTestId('pin-unsure').innerText()).toContain('ثبّت هذه الغرفة على اللوحة');
     expect(await page.getByTestId('fit-quality').innerText()).toContain('من نقطة حددتها: راجع النقاط.');
+    expect(await page.getByTestId('far-control-point').innerText()).toContain('حدّد هذه النقطة مجددًا');
     expect(await page.getByTestId('parts-hint').innerText()).toContain('صعدت الجولة الدرج');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   });

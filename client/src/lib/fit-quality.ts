@@ -24,15 +24,27 @@ export interface FitInput {
   missesPx?: number[];
 }
 
-/** The fit's quality, with the furthest a marked point is from the walk in metres where the scale is known; null when not measured. */
-export function fitQuality({ residualPx, sheet, metric, missesPx }: FitInput): { quality: FitQuality; worstM: number | null } | null {
+export interface Fit {
+  quality: FitQuality;
+  /** How far the walk passes from the furthest marked point, metres; null without a scale. */
+  worstM: number | null;
+  /** Which marked point that is (its index among the control points); null without a scale. */
+  worstIndex: number | null;
+}
+
+/**
+ * The fit's quality, with the furthest a marked point is from the walk in metres, and which point, where the scale is
+ * known; null when not measured.
+ */
+export function fitQuality({ residualPx, sheet, metric, missesPx }: FitInput): Fit | null {
   if (metric && metric.pxPerMetre > 0 && missesPx?.length && missesPx.every(Number.isFinite)) {
-    const worstM = Math.max(...missesPx) / metric.pxPerMetre;
-    return { quality: worstM <= metric.thresholdM ? 'good' : 'check', worstM };
+    const worstIndex = missesPx.indexOf(Math.max(...missesPx));
+    const worstM = missesPx[worstIndex] / metric.pxPerMetre;
+    return { quality: worstM <= metric.thresholdM ? 'good' : 'check', worstM, worstIndex };
   }
   if (residualPx === null || residualPx === undefined || !Number.isFinite(residualPx)) return null;
   if (!sheet.width || !sheet.height) return null;
-  return { quality: residualPx <= GOOD_FIT_SHARE * Math.hypot(sheet.width, sheet.height) ? 'good' : 'check', worstM: null };
+  return { quality: residualPx <= GOOD_FIT_SHARE * Math.hypot(sheet.width, sheet.height) ? 'good' : 'check', worstM: null, worstIndex: null };
 }
 
 /** How far the walk passes from each marked point: the room of its keyframe against where it was marked, sheet pixels. */

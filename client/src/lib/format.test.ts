@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatDay, formatMegabytes, formatNumber } from './format';
+import { formatClock, formatDate, formatDateTime, formatDay, formatMegabytes, formatNumber } from './format';
 
 const arDigits = (s: string) => /[\u0660-\u0669]/.test(s);
 
@@ -36,5 +36,12 @@ describe('dates and numbers in the user language', () => {
     // Whatever digits the platform's Arabic uses, the value is the same number.
     const ar = formatMegabytes(5 * 1024 * 1024, 'ar');
     expect(arDigits(ar) ? ar : ar.replace(/\D/g, '')).toBe(arDigits(ar) ? new Intl.NumberFormat('ar', { minimumFractionDigits: 1 }).format(5) : '50');
+  });
+
+  it('writes a time into a video as minutes and two-digit seconds', () => {
+    expect(formatClock(7.5, 'en')).toBe('0:08');
+    expect(formatClock(67, 'en')).toBe('1:07');
+    expect(formatClock(-3, 'en')).toBe('0:00');
+    expect(formatClock(67, 'ar')).toBe(`${formatNumber(1, 'ar')}:${new Intl.NumberFormat('ar', { minimumIntegerDigits: 2 }).format(7)}`);
   });
 });

@@ -17,3 +17,10 @@ export function formatDate(iso: string, locale: string): string {
 /** A file size in megabytes with one decimal ("12.5"), in the user's digits. */
 export const formatMegabytes = (bytes: number, locale: string): string =>
   formatNumber(bytes / (1024 * 1024), locale, { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+
+/** A time into a video as minutes and seconds ("1:07"), in the user's digits. */
+export function formatClock(seconds: number, locale: string): string {
+  const s = Math.max(0, Math.round(seconds));
+  const pad = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2 });
+  return `${formatNumber(Math.floor(s / 60), locale)}:${pad.format(s % 60)}`;
+}

@@ -15,6 +15,7 @@ import { useShownSheet } from '../../components/use-shown-sheet';
 import type { EditorTool } from './projection-editor';
 import { videoApi } from './video-api';
 import { UnsurePlacement } from './unsure-placement';
+import { FarControlPoint } from './far-control-point';
 
 /**
  * The sheet of a part of the walk: the one the user chose for it, else the
@@ -70,7 +71,7 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
   const [show3d, setShow3d] = useState(true);
   /** The "Placing the rooms…" toast is up until the step ends (the stepper says how it ended). */
   const [placing, setPlacing] = useState(false);
-  /** The keyframe the user is pinning on the sheet (one more control point where the placement is unsure). */
+  /** The keyframe the user is pinning on the sheet: one more control point where the placement is unsure, or a marked one again. */
   const [pinning, setPinning] = useState<number | null>(null);
 
   useEffect(() => {
@@ -118,6 +119,9 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
   const unsure = useMemo(() => new Set(certainty?.unsure ?? []), [certainty]);
   const suggested = certainty?.suggested_keyframe ?? null;
   const suggestedFrame = suggested === null ? null : (keyframes.find((k) => k.index === suggested) ?? null);
+  // The marked point the walk passes far from (the server's own proposal only, as for the unsure rooms).
+  const farPoint = projection && !projection.confirmed_at && !adjusted && fit?.quality === 'check' && fit.worstIndex !== null && fit.worstM !== null ? projection.control_points[fit.worstIndex] : null;
+  const farFrame = farPoint ? (keyframes.find((k) => k.index === farPoint.keyframe) ?? null) : null;
 
   /** Asks the server for a proposal; with control points (sheet pixels) it fits the walk to them, from the reconstruction itself. */
   const project = async (controlPoints?: ControlPoint[]) => {
@@ -278,11 +282,25 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
                   worstM={certainty.worst_m}
                   thresholdM={certainty.threshold_m}
                   frame={suggestedFrame}
-                  pinning={pinning !== null}
+                  pinning={pinning !== null && pinning === suggested}
                   canEdit={video.can_edit}
                   disabled={busy || busyRun}
                   onPin={() => {
                     setPinning(suggested);
+                    setPicks([]);
+                  }}
+                  onCancel={() => setPinning(null)}
+                />
+              )}
+              {farPoint && farFrame && fit?.worstM != null && (
+                <FarControlPoint
+                  frame={farFrame}
+                  distanceM={fit.worstM}
+                  pinning={pinning === farPoint.keyframe}
+                  canEdit={video.can_edit}
+                  disabled={busy || busyRun}
+                  onRepin={() => {
+                    setPinning(farPoint.keyframe);
                     setPicks([]);
                   }}
                   onCancel={() => setPinning(null)}

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { VideoKeyframe } from '@sitewalk/proto';
-import { formatNumber } from '../../lib/format';
+import { formatClock as clock, formatNumber } from '../../lib/format';
 
 interface Props {
   /** How many rooms SiteWalk cannot vouch for. */
@@ -17,13 +17,6 @@ interface Props {
   onPin(): void;
   onCancel(): void;
 }
-
-/** Minutes and seconds of the video, e.g. 1:07. */
-const clock = (seconds: number, language: string) => {
-  const s = Math.max(0, Math.round(seconds));
-  const pad = new Intl.NumberFormat(language, { minimumIntegerDigits: 2 });
-  return `${formatNumber(Math.floor(s / 60), language)}:${pad.format(s % 60)}`;
-};
 
 /**
  * Where the proposal is unsure: says how many rooms may be how far off, shows
