@@ -19,7 +19,8 @@ function ensureChromium(): void {
 
 /**
  * Builds the client once for the run. E2E_CLIENT_DIST names an existing build
- * to reuse instead (handy while writing tests; `make test` always builds).
+ * to reuse instead (`make test` builds once for all the parts it runs at once;
+ * handy while writing tests too).
  */
 function buildClient(outDir: string): void {
   if (process.env.E2E_CLIENT_DIST) {

@@ -29,7 +29,7 @@ export function FarControlPoint({ frame, distanceM, pinning, canEdit, disabled, 
       {frame.image_url && <img src={frame.image_url} alt={t('The point you marked: the video at {time}', { time })} className="sw-unsure-photo rounded" />}
       <div className="flex-grow-1 sw-unsure-text">
         <p className="mb-1 fw-semibold">{t('The point you marked at {time} of the video is {m} m from where the walk passes.', { time, m: formatNumber(Math.round(distanceM * 10) / 10, i18n.language) })}</p>
-        <p className="mb-2 small">{t('If it was marked in the wrong place, mark it again where this photo was taken; the other points stay.')}</p>
+        <p className="mb-2 small">{t('If it was marked in the wrong place, mark it again where the camera was at that moment; the other points stay.')}</p>
         {canEdit &&
           (pinning ? (
             <button type="button" className="btn btn-sm btn-outline-secondary" onClick={onCancel}>
