@@ -19,8 +19,7 @@ function ensureChromium(): void {
 
 /**
  * Builds the client once for the run. E2E_CLIENT_DIST names an existing build
- * to reuse instead (`make test` builds once for all the parts it runs at once;
- * handy while writing tests too).
+ * to reuse instead (handy while writing tests; `make test` always builds).
  */
 function buildClient(outDir: string): void {
   if (process.env.E2E_CLIENT_DIST) {

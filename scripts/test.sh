@@ -21,50 +21,23 @@ export LOG_LEVEL="${LOG_LEVEL:-warn}"
 
 bash "$ROOT/scripts/install-system-deps.sh" test
 
-# The browser suite waits on Chromium, page loads and polling most of its time
-# (about two thirds of a core on average), so it runs beside the other suites
-# instead of after them, split in BROWSER_SHARDS parts that run at once (each a
-# server, workers and Chromium of its own: about a third off `make test` on two
-# cores again). Each part has a database, Redis prefix and data folder of its
-# own; their reports are printed once the other suites are done. The client is
-# built once for all parts, into a folder no part clears.
+# The browser suite waits on Chromium, page loads and polling much of its time,
+# so it runs beside the other suites instead of after them (about a third off
+# `make test` on two cores). It has a database, Redis prefix and data folder of
+# its own; its report is printed once the other suites are done.
 # Beside the record of the servers this run started (.data, or a test's own folder).
-BROWSER_SHARDS="${BROWSER_SHARDS:-2}"
+BROWSER_LOG="$SERVICES_DIR/test-browser.log"
 mkdir -p "$SERVICES_DIR"
-BROWSER_LOGS=()
-for ((i = 1; i <= BROWSER_SHARDS; i++)); do BROWSER_LOGS+=("$SERVICES_DIR/test-browser-$i.log"); done
-log "Browser end-to-end tests: started beside the other suites in $BROWSER_SHARDS parts (report at the end; follow them in .data/test-browser-*.log)"
+log "Browser end-to-end tests: started beside the other suites (report at the end; follow it in .data/test-browser.log)"
 (
-  shard_pids=()
-  # Ending this part of the script (make test stopped, or failed early) ends the parts running.
-  trap 'kill "${shard_pids[@]}" 2>/dev/null; exit 143' TERM INT
-  CLIENT_DIST="$SERVICES_DIR/test-client-dist"
-  # In the background, so that a stop interrupts the wait for it (bash runs a trap only between commands).
-  NODE_ENV=production npm run build -w client -- --outDir "$CLIENT_DIST" --emptyOutDir --logLevel warn >"${BROWSER_LOGS[0]}" 2>&1 &
-  shard_pids=($!)
-  if ! wait "${shard_pids[0]}"; then
-    echo "[e2e] the client did not build" >>"${BROWSER_LOGS[0]}"
-    exit 1
-  fi
-  shard_pids=()
-  for ((i = 1; i <= BROWSER_SHARDS; i++)); do
-    suffix=$([ "$i" -gt 1 ] && echo "$i" || true)
-    (
-      export DATABASE_URL="$DATABASE_SERVER_URL/${TEST_BROWSER_DATABASE:-sitewalk_test_browser}$suffix"
-      export REDIS_PREFIX="$REDIS_PREFIX-browser$suffix"
-      export DATA_DIR="$ROOT/.data/test-browser$suffix"
-      export E2E_CLIENT_DIST="$CLIENT_DIST"
-      exec npx vitest run --config e2e/vitest.config.ts --shard="$i/$BROWSER_SHARDS"
-    ) >>"${BROWSER_LOGS[$((i - 1))]}" 2>&1 &
-    shard_pids+=($!)
-  done
-  status=0
-  for pid in "${shard_pids[@]}"; do wait "$pid" || status=1; done
-  exit "$status"
-) &
+  export DATABASE_URL="$DATABASE_SERVER_URL/${TEST_BROWSER_DATABASE:-sitewalk_test_browser}"
+  export REDIS_PREFIX="$REDIS_PREFIX-browser"
+  export DATA_DIR="$ROOT/.data/test-browser"
+  exec npx vitest run --config e2e/vitest.config.ts
+) >"$BROWSER_LOG" 2>&1 &
 browser_pid=$!
 # Whatever ends this script also ends the browser suite, then the servers it started.
-trap 'kill $browser_pid 2>/dev/null || true; wait $browser_pid 2>/dev/null || true; stop_services' EXIT
+trap 'kill -- -$browser_pid 2>/dev/null || kill $browser_pid 2>/dev/null || true; stop_services' EXIT
 
 failed=()
 failed_logs=()
@@ -96,11 +69,8 @@ step "Features that store files, again with the files in a bucket (a local S3-co
 log "Browser end-to-end tests: waiting for the suite started at the beginning"
 browser_status=0
 wait "$browser_pid" || browser_status=$?
-for ((i = 1; i <= BROWSER_SHARDS; i++)); do
-  log "Browser end-to-end tests, part $i of $BROWSER_SHARDS"
-  cat "${BROWSER_LOGS[$((i - 1))]}"
-done
-if [ "$browser_status" -ne 0 ]; then failed+=("Browser end-to-end tests"); failed_logs+=("${BROWSER_LOGS[@]}"); fi
+cat "$BROWSER_LOG"
+if [ "$browser_status" -ne 0 ]; then failed+=("Browser end-to-end tests"); failed_logs+=("$BROWSER_LOG"); fi
 
 if [ ${#failed[@]} -gt 0 ]; then
   # The failed tests and their first error lines, last, where CI's tail shows them.
