@@ -120,8 +120,8 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
   const suggested = certainty?.suggested_keyframe ?? null;
   const suggestedFrame = suggested === null ? null : (keyframes.find((k) => k.index === suggested) ?? null);
   // The marked point the walk passes far from (the server's own proposal only, as for the unsure rooms).
-  const farPoint = projection && !projection.confirmed_at && !adjusted && fit?.quality === 'check' && fit.worstIndex !== null && fit.worstM !== null ? projection.control_points[fit.worstIndex] : null;
-  const farFrame = farPoint ? (keyframes.find((k) => k.index === farPoint.keyframe) ?? null) : null;
+  const far = projection && !projection.confirmed_at && !adjusted && fit?.quality === 'check' && fit.worstIndex !== null && fit.worstM !== null ? { point: projection.control_points[fit.worstIndex], distanceM: fit.worstM } : null;
+  const farFrame = far ? (keyframes.find((k) => k.index === far.point.keyframe) ?? null) : null;
 
   /** Asks the server for a proposal; with control points (sheet pixels) it fits the walk to them, from the reconstruction itself. */
   const project = async (controlPoints?: ControlPoint[]) => {
@@ -282,7 +282,7 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
                   worstM={certainty.worst_m}
                   thresholdM={certainty.threshold_m}
                   frame={suggestedFrame}
-                  pinning={pinning !== null && pinning === suggested}
+                  pinning={suggested !== null && pinning === suggested}
                   canEdit={video.can_edit}
                   disabled={busy || busyRun}
                   onPin={() => {
@@ -292,15 +292,15 @@ export function ProjectionPanel({ visit, video, sheets, onVideo }: Props) {
                   onCancel={() => setPinning(null)}
                 />
               )}
-              {farPoint && farFrame && fit?.worstM != null && (
+              {far && farFrame && (
                 <FarControlPoint
                   frame={farFrame}
-                  distanceM={fit.worstM}
-                  pinning={pinning === farPoint.keyframe}
+                  distanceM={far.distanceM}
+                  pinning={pinning === far.point.keyframe}
                   canEdit={video.can_edit}
                   disabled={busy || busyRun}
                   onRepin={() => {
-                    setPinning(farPoint.keyframe);
+                    setPinning(far.point.keyframe);
                     setPicks([]);
                   }}
                   onCancel={() => setPinning(null)}

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { VideoKeyframe } from '@sitewalk/proto';
-import { formatClock as clock, formatNumber } from '../../lib/format';
+import { formatClock, formatNumber } from '../../lib/format';
 
 interface Props {
   /** How many rooms SiteWalk cannot vouch for. */
@@ -30,7 +30,7 @@ export function UnsurePlacement({ rooms, worstM, thresholdM, frame, pinning, can
   const metres = (m: number) => n(Math.round(m * 10) / 10);
   return (
     <div className="alert alert-warning d-flex flex-wrap gap-3 align-items-start mb-0" role="status" data-testid="projection-unsure">
-      {frame?.image_url && <img src={frame.image_url} alt={t('The place to pin: the video at {time}', { time: clock(frame.time, i18n.language) })} className="sw-unsure-photo rounded" />}
+      {frame?.image_url && <img src={frame.image_url} alt={t('The place to pin: the video at {time}', { time: formatClock(frame.time, i18n.language) })} className="sw-unsure-photo rounded" />}
       <div className="flex-grow-1 sw-unsure-text">
         <p className="mb-1 fw-semibold">
           {t('{n} rooms may be up to {m} m off.', { count: rooms, n: n(rooms), m: metres(worstM) })}
@@ -38,7 +38,7 @@ export function UnsurePlacement({ rooms, worstM, thresholdM, frame, pinning, can
         <p className="mb-2 small">
           {t('{site} cannot place them within {limit} m from the control points it has. Add one more control point near them: the highlighted room, at {time} of the video.', {
             limit: metres(thresholdM),
-            time: frame ? clock(frame.time, i18n.language) : '–',
+            time: frame ? formatClock(frame.time, i18n.language) : '–',
           })}
         </p>
         {canEdit &&
