@@ -13,6 +13,9 @@ const testEnv = {
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   // Tests solve captchas in Node: little work per try keeps each solve well under a second.
   CAPTCHA_COST: process.env.CAPTCHA_COST ?? '20',
+  // Password hashes (argon2id) at 1 MiB instead of 64: hundreds of accounts are made and signed in, and each hash
+  // would take a core for a third of a second.
+  PASSWORD_HASH_MEMORY_KIB: process.env.PASSWORD_HASH_MEMORY_KIB ?? '1024',
 };
 Object.assign(process.env, testEnv);
 

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import nodePath from 'node:path';
 import { ARTIFACTS_DIR, saveScreenshot, test } from './browser.js';
-import { EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
+import { EVENTUALLY, expectSignedInLayout, settleScreen, signIn } from './support/ui.js';
 import { concretePath, seed } from './support/route-sweep.js';
 import { seriousViolations, useLook, type Violation } from './support/axe.js';
 import { ROUTES } from '../client/src/routes/route-table.js';
@@ -20,13 +19,6 @@ import { BILLING_SETTINGS, billingScreens } from './support/billing-fixtures.js'
 /** Violations as lines a person reads in the failure: the rule, and where (at most three places each). */
 const violationReport = (label: string, found: Violation[]) =>
   `${label}:\n${found.map((v) => `    [${v.impact}] ${v.id}: ${v.help}\n${v.nodes.map((n) => `      ${n.target.join(' ')} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 160)}`).join('\n')}`).join('\n')}`;
-
-/** The screen has its data (no spinner, no placeholder) and its transition ended. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('load');
-  await expect.poll(() => page.locator('.spinner-border, .placeholder-glow').count(), { timeout: 60_000, interval: 200 }).toBe(0);
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
-}
 
 describe('accessibility', () => {
   test(
@@ -45,7 +37,7 @@ describe('accessibility', () => {
             await useLook(page, lang, dark);
             await page.goto(path);
             await expect.poll(() => page.evaluate(() => [document.documentElement.dir, document.documentElement.getAttribute('data-bs-theme')].join(' ')), EVENTUALLY).toBe(`${lang === 'ar' ? 'rtl' : 'ltr'} ${dark ? 'dark' : 'light'}`);
-            await settle(page);
+            await settleScreen(page);
             const found = await seriousViolations(page);
             // Written as it goes: a slow sweep on a busy machine still shows where it is.
             fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
@@ -88,7 +80,7 @@ describe('accessibility of the billing screens', () => {
             await useLook(page, lang, dark);
             await page.goto(path);
             await expect.poll(() => page.evaluate(() => [document.documentElement.dir, document.documentElement.getAttribute('data-bs-theme')].join(' ')), EVENTUALLY).toBe(`${lang === 'ar' ? 'rtl' : 'ltr'} ${dark ? 'dark' : 'light'}`);
-            await settle(page);
+            await settleScreen(page);
             await primary(page).waitFor();
             const found = await seriousViolations(page);
             if (found.length) {

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { saveScreenshot, test } from './browser.js';
 import { createUser, uniqueName } from './support/backend.js';
-import { ACTION_TIMEOUT, EVENTUALLY, expectSignedInLayout, signIn } from './support/ui.js';
+import { ACTION_TIMEOUT, EVENTUALLY, expectSignedInLayout, settleScreen, signIn } from './support/ui.js';
 import { concretePath, seed } from './support/route-sweep.js';
 import { ROUTES } from '../client/src/routes/route-table.js';
 import { api } from '../api/test/helpers.js';
@@ -16,7 +16,6 @@ import { BILLING_SETTINGS, billingScreens } from './support/billing-fixtures.js'
  */
 
 const PHONE = { width: 360, height: 740 } as const;
-const SLOW = { timeout: 60_000, interval: 200 } as const;
 
 async function phoneContext(browser: { newContext: (o: object) => Promise<BrowserContext> }, baseUrl: string, viewport: { width: number; height: number } = PHONE) {
   const context = await browser.newContext({ baseURL: baseUrl, locale: 'en-US', viewport, reducedMotion: 'reduce' });
@@ -30,13 +29,6 @@ async function phoneContext(browser: { newContext: (o: object) => Promise<Browse
   const page = await context.newPage();
   page.setDefaultTimeout(ACTION_TIMEOUT);
   return { context, page };
-}
-
-/** Waits until the screen has loaded its data and stopped moving. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('load');
-  await expect.poll(() => page.locator('.spinner-border, .placeholder-glow').count(), SLOW).toBe(0);
-  await page.waitForTimeout(400);
 }
 
 /**
@@ -99,7 +91,7 @@ describe('on a phone', () => {
           for (const path of paths) {
             await page.goto(path);
             await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('dir')), EVENTUALLY).toBe(lang === 'ar' ? 'rtl' : 'ltr');
-            await settle(page);
+            await settleScreen(page);
             const problems = await overflow(page);
             if (problems.length) {
               failures.push(`${path} (${lang}) → ${new URL(page.url()).pathname}:\n    ${problems.join('\n    ')}`);
@@ -175,7 +167,7 @@ describe('on a phone', () => {
           await useLanguage(page, lang);
           await page.goto('/dashboard');
           await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('dir')), EVENTUALLY).toBe(lang === 'ar' ? 'rtl' : 'ltr');
-          await settle(page);
+          await settleScreen(page);
           await openMenu(`${lang}-notifications`, page.getByTestId('notifications-toggle'), page.locator('.sw-notifications-menu'));
           await openMenu(`${lang}-user-menu`, page.getByTestId('user-menu-toggle'), page.getByTestId('user-menu-toggle').locator('xpath=..').locator('.dropdown-menu'));
           await page.getByTestId('sidebar-toggle').click();
@@ -186,7 +178,7 @@ describe('on a phone', () => {
 
           // The snag list: its export menu, and each row's action button in sight.
           await page.goto('/snaglist');
-          await settle(page);
+          await settleScreen(page);
           await page.getByTestId('snag-row').first().waitFor();
           await check(`${lang}-snaglist-row-action`, page.getByTestId('snag-row').first().locator('td').last().locator('a'));
           // The snag's form (taller than the phone) keeps its Save button on screen.
@@ -199,13 +191,13 @@ describe('on a phone', () => {
 
           // The tiers table scrolls in its own box; the page does not widen.
           await page.goto('/tiers');
-          await settle(page);
+          await settleScreen(page);
           await page.getByTestId('tiers-table').waitFor();
           await check(`${lang}-tiers`);
 
           // The 360 viewer: its share menu, and the snag form keeps its primary action on screen.
           await page.goto(`/viewer/${seeded.visit.code}`);
-          await settle(page);
+          await settleScreen(page);
           await openMenu(`${lang}-viewer-share`, page.getByTestId('viewer-share'), page.getByTestId('viewer-share').locator('xpath=..').locator('.dropdown-menu'));
         }
         expect(failures, `outside the 360 px screen:\n${failures.join('\n')}`).toEqual([]);
@@ -226,7 +218,7 @@ describe('on a phone', () => {
       await signIn(page, { username: user.username, password });
       await page.waitForURL('**/dashboard');
       await expectSignedInLayout(page);
-      await settle(page);
+      await settleScreen(page);
       const aside = page.getByTestId('sidebar');
       const toggle = page.getByTestId('sidebar-toggle');
 
@@ -276,7 +268,7 @@ describe('on a phone', () => {
       await useLanguage(page, 'ar');
       await page.goto('/dashboard');
       await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('dir')), EVENTUALLY).toBe('rtl');
-      await settle(page);
+      await settleScreen(page);
       expect(await aside.isVisible()).toBe(false);
       const mainAr = (await page.locator('.sw-main').boundingBox())!;
       expect(mainAr.x).toBe(0);
@@ -333,7 +325,7 @@ describe('the billing screens on a phone', () => {
             for (const { path, primary } of screens) {
               await page.goto(path);
               await expect.poll(() => page.evaluate(() => document.documentElement.getAttribute('dir')), EVENTUALLY).toBe(lang === 'ar' ? 'rtl' : 'ltr');
-              await settle(page);
+              await settleScreen(page);
               const action = primary(page);
               await action.waitFor();
               await action.scrollIntoViewIfNeeded();

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
-import argon2 from 'argon2';
 import request from 'supertest';
 import type Koa from 'koa';
 import { createApp } from '../src/app.js';
 import { User } from '@sitewalk/core/db';
 import { issueSession } from '@sitewalk/core/services/session.service.js';
+import { hashPassword } from '@sitewalk/core/services/passwords.js';
 
 let app: Koa | null = null;
 /** The Koa app under test (real Postgres and Redis), created once per test file. */
@@ -47,8 +47,8 @@ export interface TestUser {
 /** Creates an active user with a session; `super_admin: true` for an administrator. */
 export async function createUser(over: Partial<User> & { password?: string } = {}): Promise<TestUser> {
   const { password = DEFAULT_PASSWORD, ...fields } = over;
-  defaultHash ??= argon2.hash(DEFAULT_PASSWORD);
-  const hash = password === DEFAULT_PASSWORD ? await defaultHash : await argon2.hash(password);
+  defaultHash ??= hashPassword(DEFAULT_PASSWORD);
+  const hash = password === DEFAULT_PASSWORD ? await defaultHash : await hashPassword(password);
   const username = fields.username ?? uniqueName();
   const user = await User.query().insertAndFetch({
     username,

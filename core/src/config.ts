@@ -54,5 +54,10 @@ export const config = {
   /** The captcha's work: PBKDF2 iterations per try, and the largest number of tries a challenge needs. */
   captchaCost: Math.max(1, int(env.CAPTCHA_COST, 1_000)),
   captchaMaxCounter: Math.max(5, int(env.CAPTCHA_MAX_COUNTER, 5_000)),
+  /**
+   * Memory of each password hash (argon2id, KiB; at least 1,024): the library's 64 MiB unless set. Tests set a small
+   * one, as they set CAPTCHA_COST: a stored hash names its own cost, so any hash verifies whatever this is now.
+   */
+  passwordHashMemoryKib: Math.max(1_024, int(env.PASSWORD_HASH_MEMORY_KIB, 65_536)),
 };
 export type Config = typeof config;

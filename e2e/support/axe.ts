@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
+import { settledTransitions } from './ui.js';
 
 /** axe-core in the browser against WCAG 2.2 A and AA, for the accessibility sweep and the screens other tests open. */
 
@@ -27,26 +28,6 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
     WCAG_TAGS,
   );
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
-
-/**
- * Waits for the page's finite animations and transitions (a button just
- * pressed fades to its new colours in 0.15 s): axe measures colours as they
- * are at that instant, and a person reads them once they have settled.
- * Endless ones (spinners) are left running.
- */
-async function settledTransitions(page: Page) {
-  await page.evaluate(() =>
-    Promise.race([
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
-          .map((a) => a.finished.catch(() => undefined)),
-      ),
-      new Promise((resolve) => setTimeout(resolve, 5_000)),
-    ]),
-  );
 }
 
 /** The language and theme the next page load shows (read from storage as the app keeps them). */

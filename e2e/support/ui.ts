@@ -87,3 +87,34 @@ export async function settledBox(what: Locator): Promise<Box> {
     .toBe(true);
   return settled!;
 }
+
+/**
+ * Waits for the page's finite animations and transitions (a button just pressed fades to its new colours in 0.15 s,
+ * a page slides in): what a person reads, and what a measure of colours or boxes must see, is the screen once they
+ * ended. Endless ones (spinners) are left running; none waits more than 5 s.
+ */
+export async function settledTransitions(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 5_000)),
+    ]),
+  );
+}
+
+/**
+ * A screen ready to be judged as a person sees it: loaded, its data in (no spinner, no placeholder), its fonts in,
+ * its transitions ended, and laid out after that (two frames).
+ */
+export async function settleScreen(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await expect.poll(() => page.locator('.spinner-border, .placeholder-glow').count(), { timeout: 60_000, interval: 200 }).toBe(0);
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await settledTransitions(page);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}

@@ -5,10 +5,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import argon2 from 'argon2';
 import pg from 'pg';
 import { config } from '@sitewalk/core/config.js';
 import { closeDb, db, migrateLatest, User } from '@sitewalk/core/db';
+import { hashPassword } from '@sitewalk/core/services/passwords.js';
 import { ensureDatabase } from './ensure-database.js';
 
 async function createFirstAdmin(): Promise<void> {
@@ -22,7 +22,7 @@ async function createFirstAdmin(): Promise<void> {
   await User.query().insert({
     username,
     email: email.toLowerCase(),
-    password_hash: await argon2.hash(password, { type: argon2.argon2id }),
+    password_hash: await hashPassword(password),
     // No invented name: the dashboard greets the administrator by username until they give theirs.
     super_admin: true,
     active: true,

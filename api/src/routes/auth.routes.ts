@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import type { Context } from 'koa';
-import argon2 from 'argon2';
 import {
   loginSchema,
   twoFactorChallengeSchema,
@@ -14,6 +13,7 @@ import {
 import { db } from '@sitewalk/core/db';
 import { userById } from '@sitewalk/core/repositories/users.repository.js';
 import { findUserByLogin } from '@sitewalk/core/services/users.service.js';
+import { hashPassword, verifyPassword } from '@sitewalk/core/services/passwords.js';
 import { body } from '../http/validate.js';
 import { ok } from '../http/envelope.js';
 import { forbidden, unauthorized } from '@sitewalk/core/errors.js';
@@ -39,7 +39,7 @@ import { signalSessionRevoked } from '@sitewalk/core/realtime/emitter.js';
 import type { RouteModule } from './types.js';
 
 // A hash to verify against when the account does not exist, so both cases take as long.
-const DUMMY_HASH = argon2.hash('not-a-real-password-' + crypto.randomUUID());
+const DUMMY_HASH = hashPassword('not-a-real-password-' + crypto.randomUUID());
 
 // Failures from one address after which every sign-in from it needs the captcha.
 const ipLimiter = () => limiter('login-ip', config.loginLimitPerIp, config.loginLimitWindowSec);
@@ -68,7 +68,7 @@ const authRoutes: RouteModule = (r) => {
     if ((await getSetting('captcha_login')) || (await isBlocked(ipLimiter(), ctx.ip))) await verifyCaptcha(altcha);
     await refuseWhenBlocked(accountLimiter(), account, ACCOUNT_LIMIT_MESSAGE);
     const user = await findUserByLogin(input.username);
-    const valid = user ? await argon2.verify(user.password_hash, input.password) : (await argon2.verify(await DUMMY_HASH, input.password), false);
+    const valid = user ? await verifyPassword(user.password_hash, input.password) : (await verifyPassword(await DUMMY_HASH, input.password), false);
     if (!user || !valid) {
       // Only failed attempts count, per address and per account.
       await ipLimiter().penalty(ctx.ip, 1);

@@ -66,8 +66,10 @@ const openSecret = (row: TwoFactorRow) => secretBox().open(row.secret_sealed, `u
 // Wrong codes count per account like failed passwords (same number, same window).
 const codeLimiter = () => limiter('two-factor-account', config.loginLimitPerAccount, config.loginLimitWindowSec);
 
-// Recovery codes carry ~49 random bits: a lighter argon2id than passwords' (OWASP's minimum) keeps checking ten quick.
-const hashRecoveryCode = (code: string) => argon2.hash(normaliseRecoveryCode(code), { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2 });
+// Recovery codes carry ~49 random bits: a lighter argon2id than passwords' (OWASP's minimum, never heavier than a
+// password's: PASSWORD_HASH_MEMORY_KIB) keeps checking ten quick.
+const hashRecoveryCode = (code: string) =>
+  argon2.hash(normaliseRecoveryCode(code), { type: argon2.argon2id, memoryCost: Math.min(19_456, config.passwordHashMemoryKib), timeCost: 2 });
 
 const rowOf = (userId: number, k: Knex | Knex.Transaction = db()) => twoFactorRow(k, userId);
 
