@@ -50,7 +50,7 @@ describe('POST /api/login', () => {
     expect(res.headers['retry-after']).toBeDefined();
   });
 
-  // Forty and thirty-one password checks in a row (argon2, on purpose slow): generous limits for a busy machine.
+  // Forty and thirty-one password checks in a row (argon2; light in tests, PASSWORD_HASH_MEMORY_KIB): generous limits for a busy machine.
   it('lets a whole office sign in from one address: successful sign-ins never use up its limit', { timeout: 180_000 }, async () => {
     const office = uniqueIp();
     const people = await Promise.all(Array.from({ length: 40 }, () => createUser()));
