@@ -10,6 +10,8 @@
  * --suggestions n: the control points asked for given one after another, as a user answering each request would.
  * --record: appends the table to bench/RESULTS.md.
  * WALK_BENCH_SILENT=1: prints each room off in silence after a point asked for, with the error the certainty took.
+ * WALK_BENCH_BEND='false' (or a JSON of wall-bend.ts options): lays the walk without its bend onto the walls (or with
+ * those options), to compare.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -9,6 +9,7 @@
  *
  *   npx tsx bench/short-lever-replay.ts --run .data/walk-cache/<walk>=/tmp/detail [--run …] [--levers 1,2,4]
  *     [--asides 0,0.3] [--suggestions 3] [--record]
+ * WALK_BENCH_BEND='false' (or a JSON of wall-bend.ts options): lays the walk without its bend onto the walls, to compare.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,7 +66,7 @@ for (const run of values.run) {
           ];
           const cells: string[] = [];
           for (let round = 0; round <= suggestions; round++) {
-            const proj = projectCluster({ plan: sheetPlan, points, path: poses, sheet: { width: plan.imageWidth, height: plan.imageHeight }, loops: kept.loops, controls });
+            const proj = projectCluster({ plan: sheetPlan, points, path: poses, sheet: { width: plan.imageWidth, height: plan.imageHeight }, loops: kept.loops, controls, ...(process.env.WALK_BENCH_BEND ? { bend: JSON.parse(process.env.WALK_BENCH_BEND) } : {}) });
             const c = proj.confidence!;
             const off = proj.rooms.map((r) => Math.hypot((r.x - plan.origin.px) / plan.pxPerMetre - frames[r.frame].x, (plan.origin.py - r.y) / plan.pxPerMetre - frames[r.frame].y));
             const flagged = new Set(c.unsure);

@@ -139,6 +139,7 @@ export async function judgeOnSheet(
       // The loop closures, as the projection job reads them from reconstruction.json.
       loops: loops.map((l) => ({ a: l.a, b: l.b })),
       confidence,
+      ...(process.env.WALK_BENCH_BEND ? { bend: JSON.parse(process.env.WALK_BENCH_BEND) } : {}),
       controls: [poses[0], ...extra.map((k) => poses.find((q) => q.keyframe === k)!), second].map((q) => ({ keyframe: q.keyframe, sheet: toSheet(q.frame) })),
     });
   const threshold = (proj: ReturnType<typeof projectCluster>) => proj.confidence?.thresholdM ?? 0.3;

@@ -161,6 +161,8 @@ export interface ConfidenceInput {
    * the control points alone, before the snap.
    */
   beforeSnap?: Similarity2D;
+  /** Snapped: how far each keyframe was then moved onto the walls its stretch saw (wall-bend.ts), sheet pixels. */
+  bendPx?: Vec2[];
   /** Verified loop closures, keyframe numbers (those not in `keyframes` are ignored). */
   loops?: { a: number; b: number }[];
   options?: Partial<ConfidenceOptions>;
@@ -442,9 +444,15 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   // Snapped to the walls, the walk's turn and scale are the walls'; where the control points alone would have put a room
   // elsewhere, the two disagree about the walk, and the room is at least that unsure.
   const before = input.beforeSnap;
+  /** Where the placement puts keyframe i (sheet pixels): the fit, bent onto the walls when it was. */
+  const placed = (i: number): Vec2 => {
+    const [x, y] = applySimilarity(transform, track[i]);
+    const [bx, by] = input.bendPx?.[i] ?? [0, 0];
+    return [x + bx, y + by];
+  };
   const snapGap = before
-    ? track.map((z) => {
-        const [a, b] = [applySimilarity(transform, z), applySimilarity(before, z)];
+    ? track.map((z, i) => {
+        const [a, b] = [placed(i), applySimilarity(before, z)];
         return Math.hypot(a[0] - b[0], a[1] - b[1]) / pxPerMetre;
       })
     : [];
@@ -458,7 +466,7 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   // With two control points the similarity meets both; with more, or snapped to the walls, it misses them: how far
   // each control's room stands from where the user put it (metres).
   const misses = controls.map((c): Vec2 => {
-    const [x, y] = applySimilarity(transform, track[c.index]);
+    const [x, y] = placed(c.index);
     return [(c.sheet[0] - x) / pxPerMetre, (c.sheet[1] - y) / pxPerMetre];
   });
   const missedAt = allKriged.predictor(misses);

@@ -13,6 +13,7 @@ import { angleDeg, applySimilarity, cross, dot, median, norm, quatToMat, sub, sy
 import { fitSimilarity2D } from './similarity-fit.js';
 import { placementConfidence, type ConfidenceOptions, type PlacementConfidence } from './placement-confidence.js';
 import { distanceToInkEdge, snapToWalls, type SheetRaster, type SnapResult } from './wall-snap.js';
+import { bendToWalls, type BendOptions } from './wall-bend.js';
 
 
 export { fitSimilarity2D } from './similarity-fit.js';
@@ -229,6 +230,8 @@ export interface ProjectionInput {
   loops?: { a: number; b: number }[];
   /** Tuning of how sure each room is (placement-confidence.ts). */
   confidence?: Partial<ConfidenceOptions>;
+  /** Tuning of the bend onto the walls once snapped (wall-bend.ts); false: not bent. */
+  bend?: Partial<BendOptions> | false;
 }
 
 export interface RoomPosition {
@@ -285,6 +288,8 @@ export function projectCluster(input: ProjectionInput): Projection {
   let fittedBy: Projection['fittedBy'] = 'initial';
   let snap: Projection['snap'];
   let controlFit: Similarity2D | undefined;
+  /** Snapped: how far each keyframe moves onto the walls its stretch saw (sheet pixels). */
+  let bend: Vec2[] | undefined;
   const controls = input.controls ?? [];
   const byKey = new Map(path.map((p, i) => [p.keyframe, i]));
   for (const c of controls) {
@@ -296,11 +301,26 @@ export function projectCluster(input: ProjectionInput): Projection {
     controlFit = transform;
     fittedBy = 'controls';
     if (input.plan) {
-      const { transform: snapped, ...found } = snapWalk(pts, floor, frame, track, transform, controls.map((c) => ({ from: track[byKey.get(c.keyframe)!], to: c.sheet })), input.plan);
+      const { snap: result, wall } = snapWalk(pts, floor, frame, track, transform, controls.map((c) => ({ from: track[byKey.get(c.keyframe)!], to: c.sheet })), input.plan);
+      const { transform: snapped, ...found } = result;
       snap = found;
       if (found.kept) {
         transform = snapped;
         fittedBy = 'plan';
+        // Then each stretch of the walk onto the walls it saw (wall-bend.ts).
+        if (input.bend !== false)
+          bend = bendToWalls({
+            track,
+            shifted: wall.walls.map((p, i): Vec2 => [p[0] + wall.offset * wall.toward[i][0], p[1] + wall.offset * wall.toward[i][1]]),
+            toward: wall.toward,
+            nearest: wall.nearest,
+            offset: wall.offset,
+            transform,
+            dist: wall.dist,
+            raster: input.plan,
+            unitsPerMetre: floor.cameraHeight / EYE_HEIGHT_M,
+            options: input.bend,
+          }).shiftPx;
       }
     }
   } else {
@@ -325,6 +345,7 @@ export function projectCluster(input: ProjectionInput): Projection {
           unitsPerMetre: floor.cameraHeight / EYE_HEIGHT_M,
           loops: input.loops,
           ...(fittedBy === 'plan' ? { beforeSnap: controlFit } : {}),
+          ...(bend ? { bendPx: bend } : {}),
           options: input.confidence,
         })
       : null;
@@ -332,7 +353,8 @@ export function projectCluster(input: ProjectionInput): Projection {
   const rooms = path.map((p, i) => {
     const [x, y] = applySimilarity(transform, track[i]);
     const [dx, dy] = confidence?.shiftPx[i] ?? [0, 0];
-    return { keyframe: p.keyframe, frame: p.frame, time: p.time, x: x + dx, y: y + dy };
+    const [bx, by] = bend?.[i] ?? [0, 0];
+    return { keyframe: p.keyframe, frame: p.frame, time: p.time, x: x + bx + dx, y: y + by + dy };
   });
   const controlResiduals = controls.map((c) => {
     const room = rooms[byKey.get(c.keyframe)!];
@@ -352,8 +374,18 @@ const WALL_OFFSET_M = 0.3;
 /** At most this many wall points take part (evenly picked): enough for the fit, bounded work. */
 const MAX_WALL_POINTS = 20_000;
 
-/** The control-point fit snapped to the plan's walls (see wall-snap.ts). */
-function snapWalk(pts: Vec3[], floor: Floor, frame: TopDown, track: Vec2[], start: Similarity2D, controls: { from: Vec2; to: Vec2 }[], plan: SheetRaster): SnapResult {
+/** The wall points a snap and a bend take: top-down, each with the direction to its camera and its nearest keyframe. */
+interface WallPoints {
+  walls: Vec2[];
+  toward: Vec2[];
+  nearest: Int32Array;
+  /** How far a wall point is looked at from its camera's side (reconstruction units). */
+  offset: number;
+  dist: Float32Array;
+}
+
+/** The control-point fit snapped to the plan's walls (see wall-snap.ts), and the wall points it took. */
+function snapWalk(pts: Vec3[], floor: Floor, frame: TopDown, track: Vec2[], start: Similarity2D, controls: { from: Vec2; to: Vec2 }[], plan: SheetRaster): { snap: SnapResult; wall: WallPoints } {
   const h = floor.cameraHeight;
   const band = pts.filter((p) => {
     const z = dot(floor.normal, p) - floor.offset;
@@ -362,25 +394,28 @@ function snapWalk(pts: Vec3[], floor: Floor, frame: TopDown, track: Vec2[], star
   const every = Math.max(1, Math.ceil(band.length / MAX_WALL_POINTS));
   const walls = band.filter((_, i) => i % every === 0).map((p) => toTopDown(frame, p));
   // Each wall point is taken as seen from the nearest place the camera passed.
-  const toward = walls.map((p): Vec2 => {
+  const nearest = new Int32Array(walls.length);
+  const toward = walls.map((p, wi): Vec2 => {
     let best = Infinity, dx = 0, dy = 0;
-    for (const c of track) {
+    track.forEach((c, i) => {
       const d = (c[0] - p[0]) ** 2 + (c[1] - p[1]) ** 2;
-      if (d < best) { best = d; dx = c[0] - p[0]; dy = c[1] - p[1]; }
-    }
+      if (d < best) { best = d; dx = c[0] - p[0]; dy = c[1] - p[1]; nearest[wi] = i; }
+    });
     const n = Math.hypot(dx, dy) || 1;
     return [dx / n, dy / n];
   });
   const metre = h / EYE_HEIGHT_M;
-  return snapToWalls({
+  const wall: WallPoints = { walls, toward, nearest, offset: WALL_OFFSET_M * metre, dist: distanceToInkEdge(plan) };
+  const snap = snapToWalls({
     walls,
     toward,
-    offset: WALL_OFFSET_M * metre,
+    offset: wall.offset,
     start,
     controls,
-    dist: distanceToInkEdge(plan),
+    dist: wall.dist,
     raster: plan,
     reaches: SNAP_REACHES_M.map((m) => m * metre),
     controlTolerance: 0.5 * metre * start.scale,
   });
+  return { snap, wall };
 }

@@ -110,7 +110,7 @@ export function distanceToInkEdge(raster: Pick<SheetRaster, 'width' | 'height' |
 }
 
 /** Bilinear value and gradient of a distance map at a continuous pixel position (pixel centres at +0.5). */
-function sample(dist: Float32Array, w: number, h: number, x: number, y: number): { d: number; gx: number; gy: number } | null {
+export function sample(dist: Float32Array, w: number, h: number, x: number, y: number): { d: number; gx: number; gy: number } | null {
   const fx = x - 0.5, fy = y - 0.5;
   if (!(fx >= 0 && fy >= 0 && fx < w - 1 && fy < h - 1)) return null;
   const i = Math.floor(fx), j = Math.floor(fy);
@@ -172,7 +172,7 @@ const fromParams = ([a, b, tx, ty]: number[]): Similarity2D => ({ scale: Math.hy
  * point less far from the face; taking the whole offset there pulled every wall in (the hard 3-minute walk laid 0.9 %
  * small).
  */
-function offNormal(s: { gx: number; gy: number }, toward: Vec2, t: Similarity2D): number {
+export function offNormal(s: { gx: number; gy: number }, toward: Vec2, t: Similarity2D): number {
   const g = Math.hypot(s.gx, s.gy);
   if (!(g > 0)) return 1;
   const c = Math.cos(t.rotation), sn = Math.sin(t.rotation);

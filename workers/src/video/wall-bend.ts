@@ -1,0 +1,153 @@
+/**
+ * Bending a snapped walk onto its walls, stretch by stretch (pure, framework-free).
+ *
+ * Why: the snap to the plan's walls (wall-snap.ts) gives the whole walk one turn, scale and shift. A long or plain walk
+ * is not that rigid: its models drift inside themselves, so one stretch sits a decimetre or two beside its walls while
+ * the rest fits (the two-storey walk's floors were off by their own shape, 0.12–0.19 m, after the best similarity; the
+ * hard walk's first camera 0.26 m from where the rest of its shape puts it). The walls a stretch saw say where that
+ * stretch is, whatever the control points or the rest of the walk say.
+ *
+ * How: the walk is cut into overlapping windows of about `windowM` of walk. In each, the wall points seen from its
+ * keyframes (each wall point belongs to the keyframe nearest to it) pull the window by one shift onto the plan's ink:
+ * the same robust cost as the snap (Tukey, reach narrowing), on the shift alone, with a prior holding it at zero
+ * (`priorM`): along a corridor, whose walls say nothing about how far along it the walk is, the shift stays as the snap
+ * left it. A window whose walls are too few (`minPoints`) is not moved. Each keyframe then moves by its windows' shifts,
+ * blended along the walk, so the rooms bend smoothly.
+ */
+import { applySimilarity, type Similarity2D, type Vec2 } from './linear-algebra.js';
+import { offNormal, sample, type SheetRaster } from './wall-snap.js';
+
+export interface BendInput {
+  /** Top-down keyframe places, in walking order (reconstruction units). */
+  track: Vec2[];
+  /** Wall points, top-down (reconstruction units), each already shifted `offset` towards `toward` (as the snap takes them). */
+  shifted: Vec2[];
+  /** Unit direction from each wall point towards the camera that saw it. */
+  toward: Vec2[];
+  /** The keyframe (track index) nearest to each wall point. */
+  nearest: ArrayLike<number>;
+  /** How far the wall points were shifted towards their cameras (reconstruction units). */
+  offset: number;
+  /** The snapped similarity (top-down → sheet pixels). */
+  transform: Similarity2D;
+  dist: Float32Array;
+  raster: Pick<SheetRaster, 'width' | 'height' | 'scale'>;
+  /** Reconstruction units per metre. */
+  unitsPerMetre: number;
+  options?: Partial<BendOptions>;
+}
+
+export interface BendOptions {
+  /** Length of walk a window spans, metres (windows overlap by half). */
+  windowM: number;
+  /** Reach of the robust cost, wide to narrow, metres: a shift beyond the widest is not looked for. */
+  reachesM: number[];
+  /** The prior on a window's shift: zero, give or take this, metres. */
+  priorM: number;
+  /** Typical error of one wall point along its wall's normal, metres (weighs the walls against the prior). */
+  wallM: number;
+  /** Fewer wall points in a window than this: the window is not moved. */
+  minPoints: number;
+}
+
+/**
+ * The defaults: windows of 6 m of walk hold a room or two and their doorways, walls in more than one direction; the
+ * widest reach is the snap's middle one, so a window never leaves the walls the snap chose for a neighbouring one.
+ */
+export const DEFAULT_BEND_OPTIONS: BendOptions = { windowM: 6, reachesM: [0.25, 0.12], priorM: 0.1, wallM: 0.05, minPoints: 40 };
+
+export interface WallBend {
+  /** How far each keyframe moves, sheet pixels, in `track` order. */
+  shiftPx: Vec2[];
+  /** The windows: first and last track index, their shift (sheet pixels) and how many wall points pulled them. */
+  windows: { from: number; to: number; shiftPx: Vec2; points: number }[];
+}
+
+/** Cumulative walk length at each keyframe (reconstruction units). */
+function walkedAt(track: Vec2[]): number[] {
+  const s = [0];
+  for (let i = 1; i < track.length; i++) s.push(s[i - 1] + Math.hypot(track[i][0] - track[i - 1][0], track[i][1] - track[i - 1][1]));
+  return s;
+}
+
+/** The shift (sheet pixels) that lays these wall points on ink, robustly, held towards zero by the prior. */
+function windowShift(input: BendInput, o: BendOptions, points: number[]): Vec2 {
+  const { transform: t, dist, raster } = input;
+  const k = raster.scale;
+  const pxPerMetre = t.scale * input.unitsPerMetre;
+  // Normal equations in sheet pixels: walls weigh 1/wallM², the prior 1/priorM² (both per pixel²).
+  const priorW = (o.wallM / o.priorM) ** 2;
+  const sheet = points.map((i) => applySimilarity(t, input.shifted[i]));
+  let s: Vec2 = [0, 0];
+  for (const reachM of o.reachesM) {
+    const c = reachM * pxPerMetre;
+    for (let it = 0; it < 10; it++) {
+      let a00 = priorW, a01 = 0, a11 = priorW, g0 = priorW * s[0], g1 = priorW * s[1];
+      let used = 0;
+      points.forEach((wi, j) => {
+        const q = sheet[j];
+        const smp = sample(dist, raster.width, raster.height, (q[0] + s[0]) * k, (q[1] + s[1]) * k);
+        if (!smp) return;
+        const r = smp.d / k - input.offset * t.scale * offNormal(smp, input.toward[wi], t);
+        if (Math.abs(r) >= c) return;
+        const w = (1 - (r / c) ** 2) ** 2;
+        used += w;
+        a00 += w * smp.gx * smp.gx;
+        a01 += w * smp.gx * smp.gy;
+        a11 += w * smp.gy * smp.gy;
+        g0 += w * smp.gx * r;
+        g1 += w * smp.gy * r;
+      });
+      // Too few walls within reach: the prior alone would only pull it back; the window stays where it is.
+      if (used < o.minPoints / 4) return [0, 0];
+      const det = a00 * a11 - a01 * a01;
+      if (!(det > 0)) break;
+      const step: Vec2 = [-(a11 * g0 - a01 * g1) / det, -(a00 * g1 - a01 * g0) / det];
+      s = [s[0] + step[0], s[1] + step[1]];
+      if (Math.hypot(...step) < 1e-3 * c) break;
+    }
+    // Never further than the widest reach: a window that ran off is not moved.
+    if (Math.hypot(...s) > o.reachesM[0] * pxPerMetre) return [0, 0];
+  }
+  return s;
+}
+
+/**
+ * Each keyframe's shift (sheet pixels) that lays the walls its stretch of walk saw onto the plan's ink, beyond the
+ * snapped similarity.
+ */
+export function bendToWalls(input: BendInput): WallBend {
+  const o = { ...DEFAULT_BEND_OPTIONS, ...input.options };
+  const n = input.track.length;
+  const s = walkedAt(input.track);
+  const windowU = o.windowM * input.unitsPerMetre;
+  // Window starts every half window of walk; each spans a whole window.
+  const starts: number[] = [0];
+  for (let i = 1; i < n; i++) if (s[i] - s[starts.at(-1)!] >= windowU / 2) starts.push(i);
+  const byKeyframe: number[][] = Array.from({ length: n }, () => []);
+  for (let i = 0; i < input.nearest.length; i++) byKeyframe[input.nearest[i]].push(i);
+  const windows: WallBend['windows'] = [];
+  for (const from of starts) {
+    let to = from;
+    while (to + 1 < n && s[to + 1] - s[from] <= windowU) to++;
+    const points = byKeyframe.slice(from, to + 1).flat();
+    const shiftPx = points.length >= o.minPoints ? windowShift(input, o, points) : ([0, 0] as Vec2);
+    windows.push({ from, to, shiftPx, points: points.length });
+    if (to === n - 1) break;
+  }
+  // A keyframe takes the mean of its windows' shifts, each weighed by how near the keyframe is to its middle (a tent
+  // over the window), so the shift changes smoothly from one window to the next.
+  const shiftPx = Array.from({ length: n }, (_, i): Vec2 => {
+    let wx = 0, wy = 0, wsum = 0;
+    for (const w of windows) {
+      if (i < w.from || i > w.to) continue;
+      const mid = (s[w.from] + s[w.to]) / 2, half = Math.max(1e-9, (s[w.to] - s[w.from]) / 2);
+      const weight = Math.max(1e-6, 1 - Math.abs(s[i] - mid) / half);
+      wx += weight * w.shiftPx[0];
+      wy += weight * w.shiftPx[1];
+      wsum += weight;
+    }
+    return wsum > 0 ? [wx / wsum, wy / wsum] : [0, 0];
+  });
+  return { shiftPx, windows };
+}
