@@ -7,7 +7,7 @@
  * hard walk's first camera 0.26 m from where the rest of its shape puts it). The walls a stretch saw say where that
  * stretch is, whatever the control points or the rest of the walk say.
  *
- * How: the walk is cut into overlapping windows of about `windowM` of walk. In each, the wall points seen from its
+ * How: the walk is cut into overlapping windows of about `windowM` of walk (10 m). In each, the wall points seen from its
  * keyframes (each wall point belongs to the keyframe nearest to it) pull the window by one shift onto the plan's ink:
  * the same robust cost as the snap (Tukey, reach narrowing), on the shift alone, with a prior holding it at zero
  * (`priorM`): along a corridor, whose walls say nothing about how far along it the walk is, the shift stays as the snap
@@ -51,10 +51,13 @@ export interface BendOptions {
 }
 
 /**
- * The defaults: windows of 6 m of walk hold a room or two and their doorways, walls in more than one direction; the
- * widest reach is the snap's middle one, so a window never leaves the walls the snap chose for a neighbouring one.
+ * The defaults, from the bench walks (bench/RESULTS.md, 2026-12-02): windows of 10 m of walk hold a room or two and
+ * their doorways, walls in more than one direction (4 m windows saw too few walls and laid the hard 3-minute walk worse
+ * than no bend, 0.062 against 0.064 m; 8–12 m all gave 0.037–0.042 m, 24 m 0.039 m but the textured minute 0.028
+ * against 0.022 m); the prior at 5 cm left no room off in silence after the points asked for, where 10–20 cm left one
+ * at the threshold. The widest reach is the snap's middle one, so a window never leaves the walls the snap chose.
  */
-export const DEFAULT_BEND_OPTIONS: BendOptions = { windowM: 6, reachesM: [0.25, 0.12], priorM: 0.1, wallM: 0.05, minPoints: 40 };
+export const DEFAULT_BEND_OPTIONS: BendOptions = { windowM: 10, reachesM: [0.25, 0.12], priorM: 0.05, wallM: 0.05, minPoints: 40 };
 
 export interface WallBend {
   /** How far each keyframe moves, sheet pixels, in `track` order. */
