@@ -229,9 +229,11 @@ export async function runWalk(walk: CachedWalk, work: string): Promise<WalkRun> 
     // a walk that took the stairs, each floor segment on its own storey's plan with its own start and end pinned.
     const truth = JSON.parse(fs.readFileSync(walk.pathJson, 'utf8')) as { frames: { x: number; y: number; level?: number | 'stairs' }[] };
     const levelled = rec.clusters.filter((c) => c.level);
+    // A building walk too short to take the stairs has one storey's plan among its storeys' (walk.plan-0).
+    const oneStoreyPlan = fs.existsSync(path.join(walk.dir, 'walk.plan.json')) ? 'walk.plan' : 'walk.plan-0';
     const proposed = levelled.length
       ? levelled.filter((c) => c.level!.kind === 'floor' && c.path.length >= 2).map((c) => ({ cluster: c, plan: `walk.plan-${c.level!.floor}` }))
-      : [...rec.clusters].sort((a, b) => b.path.length - a.path.length).slice(0, 1).filter((c) => c.path.length >= 2).map((c) => ({ cluster: c, plan: 'walk.plan' }));
+      : [...rec.clusters].sort((a, b) => b.path.length - a.path.length).slice(0, 1).filter((c) => c.path.length >= 2).map((c) => ({ cluster: c, plan: oneStoreyPlan }));
     const judged = [];
     for (const { cluster, plan } of proposed) judged.push(await judgeOnSheet(walk, cluster, plan, truth.frames, rec.loops ?? []));
     const rooms = judged.reduce((n, j) => n + j.rooms, 0);
