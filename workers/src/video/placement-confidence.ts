@@ -189,9 +189,10 @@ export interface PlacementConfidence {
   /** The drift the model took for this walk, metres per √metre (`driftM`, or more where the models disagree more). */
   driftM: number;
   /**
-   * With three or more control points: how far each room moves past the fitted similarity, sheet pixels, in `track`
-   * order — the controls' misses carried along the walk (walk-kriging.ts), so a control point given where a room is
-   * off mends the rooms around it, as the certainty already counts on. Zeros with two.
+   * With three or more control points: how far each room moves past the fitted similarity (and its bend onto the
+   * walls), sheet pixels, in `track` order — the controls' misses carried along the walk (walk-kriging.ts), so a
+   * control point given where a room is off mends the rooms around it, as the certainty already counts on. Zeros with
+   * two.
    */
   shiftPx: Vec2[];
 }
