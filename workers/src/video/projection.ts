@@ -13,7 +13,7 @@ import { angleDeg, applySimilarity, cross, dot, median, norm, quatToMat, sub, sy
 import { fitSimilarity2D } from './similarity-fit.js';
 import { placementConfidence, type ConfidenceOptions, type PlacementConfidence } from './placement-confidence.js';
 import { distanceToInkEdge, snapToWalls, type SheetRaster, type SnapResult } from './wall-snap.js';
-import { bendToWalls, type BendOptions } from './wall-bend.js';
+import { bendToWalls, nearestOnTrack, type BendOptions } from './wall-bend.js';
 
 
 export { fitSimilarity2D } from './similarity-fit.js';
@@ -332,6 +332,14 @@ export function projectCluster(input: ProjectionInput): Projection {
   }
   const out = new Float32Array(cloud.length * 2);
   cloud.forEach((p, i) => out.set(applySimilarity(transform, p), i * 2));
+  // The points bend with the walk: each by its nearest keyframe's shift, so the preview shows the walls where the rooms are.
+  if (bend) {
+    const nearest = nearestOnTrack(track, Float64Array.from(cloud.flat()), floor.cameraHeight / EYE_HEIGHT_M);
+    nearest.forEach((k, i) => {
+      out[2 * i] += bend![k][0];
+      out[2 * i + 1] += bend![k][1];
+    });
+  }
   const confidence =
     controls.length >= 2
       ? placementConfidence({

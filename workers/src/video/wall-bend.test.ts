@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bendToWalls, type BendInput } from './wall-bend.js';
+import { bendToWalls, nearestOnTrack, type BendInput } from './wall-bend.js';
 import { distanceToInkEdge, type SheetRaster } from './wall-snap.js';
 import type { Similarity2D, Vec2 } from './linear-algebra.js';
 
@@ -107,5 +107,34 @@ describe('bendToWalls', () => {
     const corridor = plan(420, 80, [[0, 20, 420, 26], [0, 54, 420, 60]]);
     const far = bendToWalls(walkPast(corridor, [[[0, 26], [420, 26], [0, 1]], [[0, 54], [420, 54], [0, -1]]], Array.from({ length: 20 }, (_, i): Vec2 => [20 + i * 20, 40]), () => true, [0, 0.6]));
     expect(far.shiftPx.every(([x, y]) => Math.hypot(x, y) / PX <= 0.25 + 1e-9)).toBe(true);
+  });
+});
+
+describe('nearestOnTrack', () => {
+  it('finds the same nearest keyframe as looking at every one, for points on, beside and far from the walk', () => {
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 4294967296);
+    // A wandering walk, with a stop (keyframes at one place) and a pass back over itself.
+    const track: Vec2[] = [];
+    let [x, y] = [0, 0];
+    for (let i = 0; i < 300; i++) {
+      if (i < 100 || i > 110) [x, y] = [x + (rnd() - 0.3) * 0.5, y + (rnd() - 0.5) * 0.5];
+      track.push([x, y]);
+    }
+    const points: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const t = track[Math.floor(rnd() * track.length)];
+      const spread = i % 10 === 0 ? 40 : 3;
+      points.push(t[0] + (rnd() - 0.5) * spread, t[1] + (rnd() - 0.5) * spread);
+    }
+    const near = nearestOnTrack(track, points, 1);
+    for (let p = 0; p < points.length / 2; p++) {
+      let best = Infinity, bestI = 0;
+      track.forEach((t, i) => {
+        const d = (t[0] - points[2 * p]) ** 2 + (t[1] - points[2 * p + 1]) ** 2;
+        if (d < best) [best, bestI] = [d, i];
+      });
+      expect(near[p], `point ${p}`).toBe(bestI);
+    }
   });
 });

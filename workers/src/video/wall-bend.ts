@@ -154,3 +154,48 @@ export function bendToWalls(input: BendInput): WallBend {
   });
   return { shiftPx, windows };
 }
+
+/**
+ * The nearest keyframe to each of many points (xy pairs, the track's units), exactly: the track binned in square
+ * cells, the rings of cells round a point searched outwards until no nearer keyframe can lie further out. Ties go to
+ * the earlier keyframe.
+ */
+export function nearestOnTrack(track: Vec2[], points: ArrayLike<number>, cell: number): Int32Array {
+  const n = Math.floor(points.length / 2);
+  const out = new Int32Array(n);
+  if (!track.length || !(cell > 0)) return out;
+  const cx0 = Math.min(...track.map(([x]) => Math.floor(x / cell))), cy0 = Math.min(...track.map(([, y]) => Math.floor(y / cell)));
+  const w = Math.max(...track.map(([x]) => Math.floor(x / cell))) - cx0 + 1, h = Math.max(...track.map(([, y]) => Math.floor(y / cell))) - cy0 + 1;
+  // The keyframes of each cell, in one array (cell c's are order[start[c]] … order[start[c + 1] − 1]).
+  const cellOf = track.map(([x, y]) => (Math.floor(y / cell) - cy0) * w + (Math.floor(x / cell) - cx0));
+  const start = new Int32Array(w * h + 1);
+  for (const c of cellOf) start[c + 1]++;
+  for (let c = 0; c < w * h; c++) start[c + 1] += start[c];
+  const fill = start.slice(0, w * h);
+  const order = new Int32Array(track.length);
+  cellOf.forEach((c, i) => (order[fill[c]++] = i));
+  for (let p = 0; p < n; p++) {
+    const x = points[2 * p], y = points[2 * p + 1];
+    const cx = Math.floor(x / cell) - cx0, cy = Math.floor(y / cell) - cy0;
+    let best = Infinity, bestI = 0;
+    const visit = (i: number, j: number) => {
+      if (i < 0 || j < 0 || i >= w || j >= h) return;
+      const c = j * w + i;
+      for (let q = start[c]; q < start[c + 1]; q++) {
+        const t = order[q];
+        const d = (track[t][0] - x) ** 2 + (track[t][1] - y) ** 2;
+        if (d < best || (d === best && t < bestI)) [best, bestI] = [d, t];
+      }
+    };
+    // Ring r: the cells r away (Chebyshev); a keyframe there is at least (r − 1) cells away.
+    const farthest = Math.max(Math.abs(cx), Math.abs(cx - w + 1), Math.abs(cy), Math.abs(cy - h + 1));
+    for (let r = 0; r <= farthest; r++) {
+      if (best < ((r - 1) * cell) ** 2) break;
+      if (r === 0) visit(cx, cy);
+      for (let i = -r; i <= r && r > 0; i++) [visit(cx + i, cy - r), visit(cx + i, cy + r)];
+      for (let j = -r + 1; j <= r - 1; j++) [visit(cx - r, cy + j), visit(cx + r, cy + j)];
+    }
+    out[p] = bestI;
+  }
+  return out;
+}
