@@ -280,6 +280,8 @@ export function projectCluster(input: ProjectionInput): Projection {
   const rots = path.map((p) => quatToMat(p.rotation));
   const up = upFromRotations(rots);
   const floor = findFloor(pts, centres, up, input.floor);
+  /** Reconstruction units per metre, from the camera's height over the floor. */
+  const metre = floor.cameraHeight / EYE_HEIGHT_M;
   // "Up the image" = where the first keyframe's view 0 looks (its z axis, third row).
   const frame = topDownFrame(floor.normal, [rots[0][6], rots[0][7], rots[0][8]]);
   const cloud = pts.map((p) => toTopDown(frame, p));
@@ -311,14 +313,14 @@ export function projectCluster(input: ProjectionInput): Projection {
         if (input.bend !== false)
           bend = bendToWalls({
             track,
-            shifted: wall.walls.map((p, i): Vec2 => [p[0] + wall.offset * wall.toward[i][0], p[1] + wall.offset * wall.toward[i][1]]),
+            shifted: wall.shifted,
             toward: wall.toward,
             nearest: wall.nearest,
             offset: wall.offset,
             transform,
             dist: wall.dist,
             raster: input.plan,
-            unitsPerMetre: floor.cameraHeight / EYE_HEIGHT_M,
+            unitsPerMetre: metre,
             options: input.bend,
           }).shiftPx;
       }
@@ -334,7 +336,7 @@ export function projectCluster(input: ProjectionInput): Projection {
   cloud.forEach((p, i) => out.set(applySimilarity(transform, p), i * 2));
   // The points bend with the walk: each by its nearest keyframe's shift, so the preview shows the walls where the rooms are.
   if (bend) {
-    const nearest = nearestOnTrack(track, Float64Array.from(cloud.flat()), floor.cameraHeight / EYE_HEIGHT_M);
+    const nearest = nearestOnTrack(track, Float64Array.from(cloud.flat()), metre);
     nearest.forEach((k, i) => {
       out[2 * i] += bend![k][0];
       out[2 * i + 1] += bend![k][1];
@@ -350,7 +352,7 @@ export function projectCluster(input: ProjectionInput): Projection {
           ...(path.every((p) => Array.isArray(p.models)) ? { placedBy: path.map((p) => p.models!) } : {}),
           transform,
           controls: controls.map((c) => ({ index: byKey.get(c.keyframe)!, sheet: c.sheet })),
-          unitsPerMetre: floor.cameraHeight / EYE_HEIGHT_M,
+          unitsPerMetre: metre,
           loops: input.loops,
           ...(fittedBy === 'plan' ? { beforeSnap: controlFit } : {}),
           ...(bend ? { bendPx: bend } : {}),
@@ -386,6 +388,8 @@ const MAX_WALL_POINTS = 20_000;
 interface WallPoints {
   walls: Vec2[];
   toward: Vec2[];
+  /** Each wall point moved `offset` towards its camera: where it is looked at from (wall-snap.ts). */
+  shifted: Vec2[];
   nearest: Int32Array;
   /** How far a wall point is looked at from its camera's side (reconstruction units). */
   offset: number;
@@ -401,19 +405,17 @@ function snapWalk(pts: Vec3[], floor: Floor, frame: TopDown, track: Vec2[], star
   });
   const every = Math.max(1, Math.ceil(band.length / MAX_WALL_POINTS));
   const walls = band.filter((_, i) => i % every === 0).map((p) => toTopDown(frame, p));
+  const metre = h / EYE_HEIGHT_M;
   // Each wall point is taken as seen from the nearest place the camera passed.
-  const nearest = new Int32Array(walls.length);
+  const nearest = nearestOnTrack(track, Float64Array.from(walls.flat()), metre);
   const toward = walls.map((p, wi): Vec2 => {
-    let best = Infinity, dx = 0, dy = 0;
-    track.forEach((c, i) => {
-      const d = (c[0] - p[0]) ** 2 + (c[1] - p[1]) ** 2;
-      if (d < best) { best = d; dx = c[0] - p[0]; dy = c[1] - p[1]; nearest[wi] = i; }
-    });
+    const [dx, dy] = [track[nearest[wi]][0] - p[0], track[nearest[wi]][1] - p[1]];
     const n = Math.hypot(dx, dy) || 1;
     return [dx / n, dy / n];
   });
-  const metre = h / EYE_HEIGHT_M;
-  const wall: WallPoints = { walls, toward, nearest, offset: WALL_OFFSET_M * metre, dist: distanceToInkEdge(plan) };
+  const offset = WALL_OFFSET_M * metre;
+  const shifted = walls.map((p, i): Vec2 => [p[0] + offset * toward[i][0], p[1] + offset * toward[i][1]]);
+  const wall: WallPoints = { walls, toward, shifted, nearest, offset, dist: distanceToInkEdge(plan) };
   const snap = snapToWalls({
     walls,
     toward,
