@@ -204,6 +204,36 @@ describe('projectCluster', () => {
     expect(error(snapped)).toBeLessThan(2);
   });
 
+  it('lets the walls lay a walk whose pinned camera sits 0.6 m from where the rest of its shape puts it, and says the point is missed', () => {
+    // A long walk's pinned cameras are its least tied places: the two-storey walk's sat 0.43–0.59 m from where their
+    // floors' own shapes put them. The walls must still decide, the point missed by what the camera is off.
+    const w = syntheticWalk({ outliers: 0.1, seed: 12, fourWalls: true });
+    const grey = new Uint8Array(sheet.width * sheet.height).fill(255);
+    const [x0, y1] = plan([-0.2, -0.2, 0]);
+    const [x1, y0] = plan([8.2, 6.2, 0]);
+    const [ix0, iy1] = plan([0, 0, 0]);
+    const [ix1, iy0] = plan([8, 6, 0]);
+    for (let y = Math.round(y0); y < Math.round(y1); y++) {
+      for (let x = Math.round(x0); x < Math.round(x1); x++) {
+        if (x < ix0 || x >= ix1 || y < iy0 || y >= iy1) grey[y * sheet.width + x] = 0;
+      }
+    }
+    const last = w.path.length - 1;
+    const [ex, ey] = plan(w.walk[last].p);
+    // 0.6 m (30 px) from where the walk truly ended, along the walk's last leg.
+    const controls = [{ keyframe: 0, sheet: plan(w.walk[0].p) }, { keyframe: last, sheet: [ex, ey - 30] as Vec2 }];
+    const snapped = projectCluster({ points: w.points, path: w.path, sheet, controls, plan: { width: sheet.width, height: sheet.height, grey, scale: 1 } });
+    expect(snapped.fittedBy).toBe('plan');
+    const error = Math.max(...snapped.rooms.slice(1, -1).map((q, i) => {
+      const [x, y] = plan(w.walk[i + 1].p);
+      return Math.hypot(q.x - x, q.y - y);
+    }));
+    expect(error).toBeLessThan(3);
+    // The end point is left where the walls have it, and the rooms round it are flagged as that far off.
+    expect(snapped.controlResiduals[1]).toBeGreaterThan(25);
+    expect(snapped.confidence?.unsure).toContain(last);
+  });
+
   it('without control points proposes a placement inside the sheet, not mirrored', () => {
     const w = syntheticWalk({ outliers: 0, seed: 2 });
     const result = projectCluster({ points: w.points, path: w.path, sheet });

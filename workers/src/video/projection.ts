@@ -381,6 +381,14 @@ const WALL_BAND: [number, number] = [0.9, 1.5];
 const SNAP_REACHES_M = [0.5, 0.25, 0.12];
 /** How far a wall point is looked at from its camera's side: thicker than most walls, metres. */
 const WALL_OFFSET_M = 0.3;
+/**
+ * How far the snap may leave a control point from where it was given, metres. A long walk's pinned cameras sit up to
+ * 0.6 m from where the rest of its own shape puts them (the two-storey walk's floors, pinned at their true places,
+ * 0.43–0.59 m): at 0.5 m every start near the walls' true placement was turned away, and the snap settled 0.27 and
+ * 0.53 m off where the truth's best similarity was 0.16 and 0.17 m (bench/RESULTS.md, 2026-12-02). What the snap then
+ * misses a control point by, the certainty counts in the rooms around it.
+ */
+const SNAP_CONTROL_TOLERANCE_M = 1;
 /** At most this many wall points take part (evenly picked): enough for the fit, bounded work. */
 const MAX_WALL_POINTS = 20_000;
 
@@ -425,7 +433,7 @@ function snapWalk(pts: Vec3[], floor: Floor, frame: TopDown, track: Vec2[], star
     dist: wall.dist,
     raster: plan,
     reaches: SNAP_REACHES_M.map((m) => m * metre),
-    controlTolerance: 0.5 * metre * start.scale,
+    controlTolerance: SNAP_CONTROL_TOLERANCE_M * metre * start.scale,
   });
   return { snap, wall };
 }

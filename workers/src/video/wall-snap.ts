@@ -290,10 +290,12 @@ export function snapToWalls(input: SnapInput): SnapResult {
  * What the control points weigh together in the refinement, as a share of the wall points: enough to keep the fit in
  * the basin the user chose, little enough that the walls decide the walk's turn and scale. The cameras the points pin
  * are placed less well than the walls: the hard 3-minute walk's first camera sits 0.26 m from where the rest of its
- * shape puts it, and at a twentieth the two points dragged the whole walk 0.17 m off its walls (0.07 m at a fortieth,
- * the shape itself being 0.07 m; bench/RESULTS.md).
+ * shape puts it, and at a twentieth the two points dragged the whole walk 0.17 m off its walls (0.07 m at a fortieth);
+ * the two-storey walk's pinned cameras sit 0.43–0.59 m from where their floors' shapes put them, and at a fortieth they
+ * held the floors 0.22 and 0.52 m off where their walls lay them, 0.09 and 0.14 m at a four-hundredth (bench/RESULTS.md,
+ * 2026-12-02). The textured minute is the same at either (0.03 m).
  */
-const CONTROL_SHARE = 1 / 40;
+const CONTROL_SHARE = 1 / 400;
 
 /**
  * The snap is kept unless it lays fewer wall points on ink than the control points' fit by more than this share: a fit
