@@ -143,6 +143,20 @@ describe('projectCluster', () => {
   const sheet = { width: 1200, height: 900 };
   /** Plan of the synthetic world: 50 px per metre, origin at (100, 800), y up the plan. */
   const plan = (p: Vec3): Vec2 => [100 + 50 * p[0], 800 - 50 * p[1]];
+  /** The sheet's picture of the synthetic room: its walls, 20 cm thick, drawn black outside its 8 m × 6 m. */
+  const roomPlan = (): Uint8Array => {
+    const grey = new Uint8Array(sheet.width * sheet.height).fill(255);
+    const [x0, y1] = plan([-0.2, -0.2, 0]);
+    const [x1, y0] = plan([8.2, 6.2, 0]);
+    const [ix0, iy1] = plan([0, 0, 0]);
+    const [ix1, iy0] = plan([8, 6, 0]);
+    for (let y = Math.round(y0); y < Math.round(y1); y++) {
+      for (let x = Math.round(x0); x < Math.round(x1); x++) {
+        if (x < ix0 || x >= ix1 || y < iy0 || y >= iy1) grey[y * sheet.width + x] = 0;
+      }
+    }
+    return grey;
+  };
 
   it('places every keyframe on the plan exactly from the start and end of the walk', () => {
     const w = syntheticWalk({ outliers: 0.3, seed: 9 });
@@ -172,17 +186,7 @@ describe('projectCluster', () => {
 
   it('snaps the walk to the walls the sheet draws when the end camera is placed 15 cm off', () => {
     const w = syntheticWalk({ outliers: 0.1, seed: 12, fourWalls: true });
-    // The sheet's picture: the room's walls, 20 cm thick, drawn black outside its 8 m × 6 m.
-    const grey = new Uint8Array(sheet.width * sheet.height).fill(255);
-    const [x0, y1] = plan([-0.2, -0.2, 0]);
-    const [x1, y0] = plan([8.2, 6.2, 0]);
-    const [ix0, iy1] = plan([0, 0, 0]);
-    const [ix1, iy0] = plan([8, 6, 0]);
-    for (let y = Math.round(y0); y < Math.round(y1); y++) {
-      for (let x = Math.round(x0); x < Math.round(x1); x++) {
-        if (x < ix0 || x >= ix1 || y < iy0 || y >= iy1) grey[y * sheet.width + x] = 0;
-      }
-    }
+    const grey = roomPlan();
     const last = w.path.length - 1;
     // The user clicks where the walk truly ended; the reconstruction put that camera 15 cm (7.5 px) away.
     const [ex, ey] = plan(w.walk[last].p);
@@ -208,16 +212,7 @@ describe('projectCluster', () => {
     // A long walk's pinned cameras are its least tied places: the two-storey walk's sat 0.43–0.59 m from where their
     // floors' own shapes put them. The walls must still decide, the point missed by what the camera is off.
     const w = syntheticWalk({ outliers: 0.1, seed: 12, fourWalls: true });
-    const grey = new Uint8Array(sheet.width * sheet.height).fill(255);
-    const [x0, y1] = plan([-0.2, -0.2, 0]);
-    const [x1, y0] = plan([8.2, 6.2, 0]);
-    const [ix0, iy1] = plan([0, 0, 0]);
-    const [ix1, iy0] = plan([8, 6, 0]);
-    for (let y = Math.round(y0); y < Math.round(y1); y++) {
-      for (let x = Math.round(x0); x < Math.round(x1); x++) {
-        if (x < ix0 || x >= ix1 || y < iy0 || y >= iy1) grey[y * sheet.width + x] = 0;
-      }
-    }
+    const grey = roomPlan();
     const last = w.path.length - 1;
     const [ex, ey] = plan(w.walk[last].p);
     // 0.6 m (30 px) from where the walk truly ended, along the walk's last leg.
