@@ -84,6 +84,21 @@ describe('bendToWalls', () => {
     });
   });
 
+  it('does not move a window over a place where the walk turns round, and still bends the rest', () => {
+    // Through the first two rooms and back, turning round in the second; the whole walk 0.15 m east and 0.10 m north.
+    const out: Vec2[] = Array.from({ length: 52 }, (_, i): Vec2 => [40 + i * 9, 75]);
+    const back: Vec2[] = Array.from({ length: 51 }, (_, i): Vec2 => [490 - i * 9, 85]);
+    const track = [...out, ...back];
+    const { shiftPx } = bendToWalls(walkPast(rooms, roomFaces, track, () => true, [0.15, -0.1]));
+    // Where it turns, every window holds both passes: not moved.
+    expect(shiftPx[51]).toEqual([0, 0]);
+    // Far from the turn, back by the drift within 3 cm.
+    for (const i of [0, 3, 100]) expect(Math.hypot(shiftPx[i][0] / PX + 0.15, shiftPx[i][1] / PX - 0.1), `keyframe ${i}`).toBeLessThan(0.03);
+    // Without the rule, the window over the turn is moved like the rest.
+    const bentThrough = bendToWalls({ ...walkPast(rooms, roomFaces, track, () => true, [0.15, -0.1]), options: { turnM: 0 } }).shiftPx;
+    expect(Math.hypot(bentThrough[51][0] / PX + 0.15, bentThrough[51][1] / PX - 0.1)).toBeLessThan(0.03);
+  });
+
   it('along a corridor, whose walls say nothing about how far along it the walk is, moves it only across', () => {
     const corridor = plan(420, 80, [[0, 20, 420, 26], [0, 54, 420, 60]]);
     const faces: Face[] = [[[0, 26], [420, 26], [0, 1]], [[0, 54], [420, 54], [0, -1]]];
