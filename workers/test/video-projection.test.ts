@@ -157,6 +157,12 @@ describe('projectCluster', () => {
     }
     return grey;
   };
+  /** The farthest keyframe between the walk's two ends from where it truly was (sheet pixels). */
+  const worstBetweenEnds = (w: ReturnType<typeof syntheticWalk>, r: Projection) =>
+    Math.max(...r.rooms.slice(1, -1).map((q, i) => {
+      const [x, y] = plan(w.walk[i + 1].p);
+      return Math.hypot(q.x - x, q.y - y);
+    }));
 
   it('places every keyframe on the plan exactly from the start and end of the walk', () => {
     const w = syntheticWalk({ outliers: 0.3, seed: 9 });
@@ -191,10 +197,7 @@ describe('projectCluster', () => {
     // The user clicks where the walk truly ended; the reconstruction put that camera 15 cm (7.5 px) away.
     const [ex, ey] = plan(w.walk[last].p);
     const controls = [{ keyframe: 0, sheet: plan(w.walk[0].p) }, { keyframe: last, sheet: [ex + 6, ey - 4.5] as Vec2 }];
-    const error = (r: Projection) => Math.max(...r.rooms.slice(1, -1).map((q, i) => {
-      const [x, y] = plan(w.walk[i + 1].p);
-      return Math.hypot(q.x - x, q.y - y);
-    }));
+    const error = (r: Projection) => worstBetweenEnds(w, r);
     const byControls = projectCluster({ points: w.points, path: w.path, sheet, controls });
     const snapped = projectCluster({ points: w.points, path: w.path, sheet, controls, plan: { width: sheet.width, height: sheet.height, grey, scale: 1 } });
     expect(byControls.fittedBy).toBe('controls');
@@ -219,11 +222,7 @@ describe('projectCluster', () => {
     const controls = [{ keyframe: 0, sheet: plan(w.walk[0].p) }, { keyframe: last, sheet: [ex, ey - 30] as Vec2 }];
     const snapped = projectCluster({ points: w.points, path: w.path, sheet, controls, plan: { width: sheet.width, height: sheet.height, grey, scale: 1 } });
     expect(snapped.fittedBy).toBe('plan');
-    const error = Math.max(...snapped.rooms.slice(1, -1).map((q, i) => {
-      const [x, y] = plan(w.walk[i + 1].p);
-      return Math.hypot(q.x - x, q.y - y);
-    }));
-    expect(error).toBeLessThan(3);
+    expect(worstBetweenEnds(w, snapped)).toBeLessThan(3);
     // The end point is left where the walls have it, and the rooms round it are flagged as that far off.
     expect(snapped.controlResiduals[1]).toBeGreaterThan(25);
     expect(snapped.confidence?.unsure).toContain(last);

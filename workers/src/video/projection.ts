@@ -12,7 +12,7 @@ import { ProjectionFailed } from '@sitewalk/core/tools/errors.js';
 import { angleDeg, applySimilarity, cross, dot, median, norm, quatToMat, sub, symmetricEigen3, unit, type Similarity2D, type Vec2, type Vec3 } from './linear-algebra.js';
 import { fitSimilarity2D } from './similarity-fit.js';
 import { placementConfidence, type ConfidenceOptions, type PlacementConfidence } from './placement-confidence.js';
-import { distanceToInkEdge, snapToWalls, type SheetRaster, type SnapResult } from './wall-snap.js';
+import { distanceToInkEdge, lookedFrom, snapToWalls, type SheetRaster, type SnapResult } from './wall-snap.js';
 import { bendToWalls, nearestOnTrack, type BendOptions } from './wall-bend.js';
 
 
@@ -422,8 +422,7 @@ function snapWalk(pts: Vec3[], floor: Floor, frame: TopDown, track: Vec2[], star
     return [dx / n, dy / n];
   });
   const offset = WALL_OFFSET_M * metre;
-  const shifted = walls.map((p, i): Vec2 => [p[0] + offset * toward[i][0], p[1] + offset * toward[i][1]]);
-  const wall: WallPoints = { walls, toward, shifted, nearest, offset, dist: distanceToInkEdge(plan) };
+  const wall: WallPoints = { walls, toward, shifted: lookedFrom(walls, toward, offset), nearest, offset, dist: distanceToInkEdge(plan) };
   const snap = snapToWalls({
     walls,
     toward,

@@ -179,6 +179,11 @@ export function offNormal(s: { gx: number; gy: number }, toward: Vec2, t: Simila
   return Math.max(0, ((c * toward[0] - sn * toward[1]) * s.gx + (sn * toward[0] + c * toward[1]) * s.gy) / g);
 }
 
+/** Each wall point moved `offset` towards its camera (`toward`): where the snap and the bend look at it from. */
+export function lookedFrom(walls: Vec2[], toward: Vec2[], offset: number): Vec2[] {
+  return walls.map((p, i): Vec2 => [p[0] + offset * toward[i][0], p[1] + offset * toward[i][1]]);
+}
+
 /** Share of wall points (already shifted towards their cameras) within `reachPx` of where they belong (sheet pixels). */
 function onInk(shifted: Vec2[], toward: Vec2[], offset: number, t: Similarity2D, dist: Float32Array, raster: SnapInput['raster'], reachPx: number): number {
   if (!shifted.length) return 0;
@@ -206,7 +211,7 @@ export function snapToWalls(input: SnapInput): SnapResult {
   const { walls, controls, dist, raster } = input;
   const k = raster.scale;
   if (input.toward.length !== walls.length) throw new Error('snapToWalls: one direction per wall point');
-  const shifted = walls.map((p, i): Vec2 => [p[0] + input.offset * input.toward[i][0], p[1] + input.offset * input.toward[i][1]]);
+  const shifted = lookedFrom(walls, input.toward, input.offset);
   const narrowest = Math.min(...input.reaches) * input.start.scale;
   /** How far the wall points lie from the reconstruction's origin: a change of the similarity's (a, b) moves them up to this much times it. */
   const extent = Math.max(0, ...shifted.map((p) => Math.hypot(p[0], p[1])));
