@@ -268,6 +268,32 @@ describe('placementConfidence', () => {
     expect(pinned(3).unsure).not.toContain(0);
   });
 
+  it('takes a room the walls hold as sure within their ring, unless the model lets it lie beyond the ring', () => {
+    // The long walk pinned only at its ends: its middle is unsure by the drift. The walls hold every keyframe of the
+    // first half (no shift 0.2–1.4 m away lays their walls as well), none of the second.
+    const track = walkThrough([[0, 0], [40, 0], [40, 30], [0, 30], [0, 2]]);
+    const last = track.length - 1;
+    const alone = placementConfidence(input(track, [0, last]));
+    const held = track.map((_, i) => i < last / 2);
+    const withWalls = placementConfidence(input(track, [0, last], { wallsHold: { held, holdRingM: [0.2, 1.4] } }));
+    for (let i = 0; i <= last; i++) {
+      // Within the ring by three standard errors of the model: sure within its inner radius.
+      if (held[i] && 3 * alone.errorM[i] <= 1.4) expect(withWalls.errorM[i], `keyframe ${i}`).toBe(Math.min(alone.errorM[i], 0.2));
+      else expect(withWalls.errorM[i], `keyframe ${i}`).toBe(alone.errorM[i]);
+    }
+    const vouched = alone.unsure.filter((k) => held[k] && 3 * alone.errorM[k] <= 1.4);
+    expect(vouched.length).toBeGreaterThan(0);
+    expect(withWalls.unsure).toEqual(alone.unsure.filter((k) => !vouched.includes(k)));
+    // Where the model lets a room lie further than the ring reaches, the walls' best in the ring says nothing.
+    const drifting = input(track, [0, last], { options: { driftM: 0.2 }, wallsHold: { held, holdRingM: [0.2, 1.4] } });
+    const far = placementConfidence(drifting);
+    const beyond = far.errorM.map((e, i) => i).filter((i) => held[i] && 3 * far.errorM[i] > 1.4);
+    expect(beyond.length).toBeGreaterThan(0);
+    for (const i of beyond) expect(far.unsure).toContain(i);
+    // Off (holdSigmas 0): the walls vouch for nothing.
+    expect(placementConfidence({ ...drifting, options: { driftM: 0.2, holdSigmas: 0 } }).unsure).toEqual(placementConfidence({ ...drifting, wallsHold: undefined }).unsure);
+  });
+
   it('takes a piece of the walk between two placement jumps as possibly turned, and mends it with control points inside it', () => {
     // A 40 m corridor walked in 0.2 m steps; the reconstruction turned its middle 10 m by 0.15 rad about their middle,
     // so the piece's ends stand 0.75 m aside of the corridor, joined to it by two jumps of 0.8 m. The control points are

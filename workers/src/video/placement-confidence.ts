@@ -36,6 +36,11 @@
  * without moving the rooms to it, the rooms around that point are as unsure
  * as the miss carried to them, beyond a click.
  *
+ * Bent onto the walls stretch by stretch, a room whose stretch the walls hold
+ * (no shift of it within a ring of 0.2–1.4 m lays its walls as well:
+ * wall-bend.ts) is as sure as the ring's inner radius, as long as the model
+ * keeps it within the ring: there the walls, not the drift, say where it is.
+ *
  * A piece of the walk between two placement jumps (two keyframes taken one
  * after the other and placed further apart than the walk could go between
  * them, or, where no model places both, a step off the walk's pace and
@@ -110,6 +115,13 @@ export interface ConfidenceOptions {
    * the jump, turned about its middle).
    */
   turnWeight: number;
+  /**
+   * A room the walls hold (wall-bend.ts: no shift of its stretch from the ring's inner to its outer radius lays its
+   * walls better) is taken as sure within the ring's inner radius, when the model puts it within the outer radius by
+   * this many of its own standard errors (0: the walls never vouch). Past that, a better place of its walls may lie
+   * beyond the ring, and the model's error stands.
+   */
+  holdSigmas: number;
 }
 
 /**
@@ -135,6 +147,7 @@ export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
   snapSigmas: 2,
   snapLeverM: 2,
   turnWeight: 1,
+  holdSigmas: 3,
 };
 
 export interface ConfidenceInput {
@@ -163,6 +176,8 @@ export interface ConfidenceInput {
   beforeSnap?: Similarity2D;
   /** Snapped: how far each keyframe was then moved onto the walls its stretch saw (wall-bend.ts), sheet pixels. */
   bendPx?: Vec2[];
+  /** Snapped and bent: the keyframes the walls hold, and the ring of shifts (metres) they were tried over (wall-bend.ts). */
+  wallsHold?: { held: boolean[]; holdRingM: [number, number] };
   /** Verified loop closures, keyframe numbers (those not in `keyframes` are ignored). */
   loops?: { a: number; b: number }[];
   options?: Partial<ConfidenceOptions>;
@@ -425,6 +440,17 @@ function walkDrift(oneModel: number[], o: ConfidenceOptions): number {
 }
 
 /**
+ * Whether the walls vouch for room i: they hold its stretch (no other place within their ring lays its walls better),
+ * and the model puts it within the ring's outer radius by `sigmas` standard errors, so no better place of its walls
+ * it could be at was left unsearched. The walls' check alone is what tells a room in a row of like rooms from one
+ * that only fits where it is; vouching for every room whose walls were seen in two directions, without it, left
+ * 37 rooms of the two-storey walk 0.6–0.8 m off in silence (bench/RESULTS.md, 2026-12-02).
+ */
+function heldByWalls(hold: ConfidenceInput['wallsHold'], i: number, errorM: number, sigmas: number): boolean {
+  return !!hold?.held[i] && sigmas > 0 && sigmas * errorM <= hold.holdRingM[1];
+}
+
+/**
  * How sure each room's place is. Needs two or more control points (fewer fix
  * no scale: the whole placement is a guess to adjust, not a measurement).
  */
@@ -550,7 +576,8 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
     const [tx, ty] = turnedAt ? turnedAt(i) : [0, 0];
     return Math.sqrt(Math.max(0, (dx - tx) ** 2 + (dy - ty) ** 2 - o.clickM ** 2));
   });
-  const errorM = Array.from({ length: n }, (_, i) => calibration * Math.hypot(sigma(i), missM[i]));
+  const modelled = Array.from({ length: n }, (_, i) => calibration * Math.hypot(sigma(i), missM[i]));
+  const errorM = modelled.map((e, i) => (heldByWalls(input.wallsHold, i, e, o.holdSigmas) ? Math.min(e, input.wallsHold!.holdRingM[0]) : e));
   const isUnsure = errorM.map((e) => e > o.thresholdM);
   const unsureIdx = errorM.map((_, i) => i).filter((i) => isUnsure[i]);
   const stretches: { from: number; to: number }[] = [];

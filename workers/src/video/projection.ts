@@ -13,7 +13,7 @@ import { angleDeg, applySimilarity, cross, dot, median, norm, quatToMat, sub, sy
 import { fitSimilarity2D } from './similarity-fit.js';
 import { placementConfidence, type ConfidenceOptions, type PlacementConfidence } from './placement-confidence.js';
 import { distanceToInkEdge, lookedFrom, snapToWalls, type SheetRaster, type SnapResult } from './wall-snap.js';
-import { bendToWalls, nearestOnTrack, type BendOptions } from './wall-bend.js';
+import { bendToWalls, nearestOnTrack, type BendOptions, type WallBend } from './wall-bend.js';
 
 
 export { fitSimilarity2D } from './similarity-fit.js';
@@ -290,8 +290,9 @@ export function projectCluster(input: ProjectionInput): Projection {
   let fittedBy: Projection['fittedBy'] = 'initial';
   let snap: Projection['snap'];
   let controlFit: Similarity2D | undefined;
-  /** Snapped: how far each keyframe moves onto the walls its stretch saw (sheet pixels). */
+  /** Snapped: how far each keyframe moves onto the walls its stretch saw (sheet pixels), and where the walls hold it. */
   let bend: Vec2[] | undefined;
+  let held: Pick<WallBend, 'held' | 'holdRingM'> | undefined;
   const controls = input.controls ?? [];
   const byKey = new Map(path.map((p, i) => [p.keyframe, i]));
   for (const c of controls) {
@@ -310,8 +311,8 @@ export function projectCluster(input: ProjectionInput): Projection {
         transform = snapped;
         fittedBy = 'plan';
         // Then each stretch of the walk onto the walls it saw (wall-bend.ts).
-        if (input.bend !== false)
-          bend = bendToWalls({
+        if (input.bend !== false) {
+          const bent = bendToWalls({
             track,
             shifted: wall.shifted,
             toward: wall.toward,
@@ -322,7 +323,10 @@ export function projectCluster(input: ProjectionInput): Projection {
             raster: input.plan,
             unitsPerMetre: metre,
             options: input.bend,
-          }).shiftPx;
+          });
+          bend = bent.shiftPx;
+          held = { held: bent.held, holdRingM: bent.holdRingM };
+        }
       }
     }
   } else {
@@ -356,6 +360,7 @@ export function projectCluster(input: ProjectionInput): Projection {
           loops: input.loops,
           ...(fittedBy === 'plan' ? { beforeSnap: controlFit } : {}),
           ...(bend ? { bendPx: bend } : {}),
+          ...(held ? { wallsHold: held } : {}),
           options: input.confidence,
         })
       : null;

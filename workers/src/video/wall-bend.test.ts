@@ -123,6 +123,21 @@ describe('bendToWalls', () => {
     const far = bendToWalls(walkPast(corridor, [[[0, 26], [420, 26], [0, 1]], [[0, 54], [420, 54], [0, -1]]], Array.from({ length: 20 }, (_, i): Vec2 => [20 + i * 20, 40]), () => true, [0, 0.6]));
     expect(far.shiftPx.every(([x, y]) => Math.hypot(x, y) / PX <= 0.25 + 1e-9)).toBe(true);
   });
+
+  it('holds a stretch whose walls fit only where it is, and not one along a corridor whose walls fit as well a step on', () => {
+    // Through the three rooms, placed where they are: the partitions and end walls fit only here.
+    const rooms3 = bendToWalls(walkPast(rooms, roomFaces, through, () => false, [0, 0]));
+    const overPartition = rooms3.windows.filter((w) => w.points >= 40 && [280, 560].some((x) => through[w.from][0] < x && through[w.to][0] > x + 6));
+    expect(overPartition.length).toBeGreaterThan(0);
+    for (const w of overPartition) expect(w.held, `window ${w.from}–${w.to}`).toBe(true);
+    expect(rooms3.held.filter(Boolean).length).toBeGreaterThan(through.length / 2);
+    expect(rooms3.holdRingM).toEqual([0.2, 1.4]);
+    // Along a corridor without a cross wall, a shift along lays its walls as well: no window is held, nor any keyframe.
+    const corridor = plan(420, 80, [[0, 20, 420, 26], [0, 54, 420, 60]]);
+    const along = bendToWalls(walkPast(corridor, [[[0, 26], [420, 26], [0, 1]], [[0, 54], [420, 54], [0, -1]]], Array.from({ length: 41 }, (_, i): Vec2 => [20 + i * 9.5, 40]), () => false, [0, 0]));
+    expect(along.windows.some((w) => w.points >= 40)).toBe(true);
+    expect(along.held.some(Boolean)).toBe(false);
+  });
 });
 
 describe('nearestOnTrack', () => {

@@ -54,6 +54,17 @@ export interface BendOptions {
    * the spot at a dead end left 9 rooms 0.30–0.37 m off in silence (2 without the bend, 2 with this; bench/RESULTS.md).
    */
   turnM: number;
+  /**
+   * The walls hold a window where every shift this far from its placement (metres, nearest and furthest) lays fewer of
+   * its wall points on ink (`holdMargin`): the placement is then the walls' own best for a stretch of that size, and nothing within the
+   * ring looks as right. Narrower than the inner radius the walls cannot tell one shift from the next.
+   */
+  holdRingM: [number, number];
+  /**
+   * A shift in the ring beats the placement when it lays no fewer of the window's wall points on ink than this share
+   * below it: along a corridor a shift lays about as many, and that says the walls cannot tell, not that they hold.
+   */
+  holdMargin: number;
 }
 
 /**
@@ -63,13 +74,20 @@ export interface BendOptions {
  * against 0.022 m); the prior at 5 cm left no room off in silence after the points asked for, where 10–20 cm left one
  * at the threshold. The widest reach is the snap's middle one, so a window never leaves the walls the snap chose.
  */
-export const DEFAULT_BEND_OPTIONS: BendOptions = { windowM: 10, reachesM: [0.25, 0.12], priorM: 0.05, wallM: 0.05, minPoints: 40, turnM: 2 };
+export const DEFAULT_BEND_OPTIONS: BendOptions = { windowM: 10, reachesM: [0.25, 0.12], priorM: 0.05, wallM: 0.05, minPoints: 40, turnM: 2, holdRingM: [0.2, 1.4], holdMargin: 0.02 };
 
 export interface WallBend {
   /** How far each keyframe moves, sheet pixels, in `track` order. */
   shiftPx: Vec2[];
-  /** The windows: first and last track index, their shift (sheet pixels) and how many wall points pulled them. */
-  windows: { from: number; to: number; shiftPx: Vec2; points: number }[];
+  /**
+   * The windows: first and last track index, their shift (sheet pixels), how many wall points pulled them, and whether
+   * the walls hold it (`holdRingM`).
+   */
+  windows: { from: number; to: number; shiftPx: Vec2; points: number; held: boolean }[];
+  /** Each keyframe every window of which the walls hold (none over a turn round, none with too few walls), `track` order. */
+  held: boolean[];
+  /** The ring the walls were searched over, metres (`holdRingM`). */
+  holdRingM: [number, number];
 }
 
 /**
@@ -140,6 +158,54 @@ function windowShift(input: BendInput, o: BendOptions, points: number[]): Vec2 {
   return s;
 }
 
+/** At most this many of a window's wall points (evenly picked) are counted when its ring of shifts is searched. */
+const HOLD_POINTS = 300;
+/** The ring is searched on a grid this fine (metres), then round its best few cells at half of it. */
+const HOLD_STEP_M = 0.1;
+
+/**
+ * Whether the walls hold a window placed at `shift` (sheet pixels): every shift `holdRingM` away from it lays fewer of
+ * its wall points within the narrowest reach of their faces, by `holdMargin` at least. A window beside a row of like rooms, or along a corridor,
+ * finds as good a place a room or a step away, and is not held; a window whose walls only fit where it is, is.
+ */
+function wallsHold(input: BendInput, o: BendOptions, points: number[], shift: Vec2): boolean {
+  const { transform: t, dist, raster } = input;
+  const k = raster.scale;
+  const pxPerMetre = t.scale * input.unitsPerMetre;
+  const reach = Math.min(...o.reachesM) * pxPerMetre;
+  const every = Math.max(1, Math.ceil(points.length / HOLD_POINTS));
+  const picked = points.filter((_, j) => j % every === 0);
+  const sheet = picked.map((i) => applySimilarity(t, input.shifted[i]));
+  const onInk = (dx: number, dy: number) => {
+    let n = 0;
+    picked.forEach((wi, j) => {
+      const smp = sample(dist, raster.width, raster.height, (sheet[j][0] + shift[0] + dx) * k, (sheet[j][1] + shift[1] + dy) * k);
+      if (smp && Math.abs(smp.d / k - input.offset * t.scale * offNormal(smp, input.toward[wi], t)) < reach) n++;
+    });
+    return n;
+  };
+  // A shift laying this many or more beats the placement.
+  const beaten = onInk(0, 0) - o.holdMargin * picked.length;
+  if (!(beaten > 0)) return false;
+  const [near, far] = o.holdRingM.map((m) => m * pxPerMetre);
+  const inRing = (dx: number, dy: number) => Math.hypot(dx, dy) >= near && Math.hypot(dx, dy) <= far;
+  const step = HOLD_STEP_M * pxPerMetre;
+  const cells: { dx: number; dy: number; n: number }[] = [];
+  for (let dx = -far; dx <= far + 1e-9; dx += step)
+    for (let dy = -far; dy <= far + 1e-9; dy += step) {
+      if (!inRing(dx, dy)) continue;
+      const n = onInk(dx, dy);
+      if (n >= beaten) return false;
+      cells.push({ dx, dy, n });
+    }
+  // Round the best cells, at half the step: a face's fit is sharper than the grid.
+  cells.sort((a, b) => b.n - a.n);
+  for (const c of cells.slice(0, 5))
+    for (const [ex, ey] of [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]])
+      if (inRing(c.dx + (ex * step) / 2, c.dy + (ey * step) / 2) && onInk(c.dx + (ex * step) / 2, c.dy + (ey * step) / 2) >= beaten) return false;
+  return true;
+}
+
 /**
  * Each keyframe's shift (sheet pixels) that lays the walls its stretch of walk saw onto the plan's ink, beyond the
  * snapped similarity.
@@ -163,8 +229,9 @@ export function bendToWalls(input: BendInput): WallBend {
     // A window over a turn round on the spot holds both passes, which the reconstruction may have laid apart: one shift
     // serves neither, and it is not moved.
     const turns = reversed.subarray(from, to + 1).includes(1);
-    const shiftPx = points.length >= o.minPoints && !turns ? windowShift(input, o, points) : ([0, 0] as Vec2);
-    windows.push({ from, to, shiftPx, points: points.length });
+    const moved = points.length >= o.minPoints && !turns;
+    const shiftPx = moved ? windowShift(input, o, points) : ([0, 0] as Vec2);
+    windows.push({ from, to, shiftPx, points: points.length, held: moved && wallsHold(input, o, points, shiftPx) });
     if (to === n - 1) break;
   }
   // A keyframe takes the mean of its windows' shifts, each weighed by how near the keyframe is to its middle (a tent
@@ -181,7 +248,11 @@ export function bendToWalls(input: BendInput): WallBend {
     }
     return wsum > 0 ? [wx / wsum, wy / wsum] : [0, 0];
   });
-  return { shiftPx, windows };
+  const held = Array.from({ length: n }, (_, i) => {
+    const mine = windows.filter((w) => i >= w.from && i <= w.to);
+    return mine.length > 0 && mine.every((w) => w.held);
+  });
+  return { shiftPx, windows, held, holdRingM: o.holdRingM };
 }
 
 /**
