@@ -13,6 +13,10 @@
  * (`priorM`): along a corridor, whose walls say nothing about how far along it the walk is, the shift stays as the snap
  * left it. A window whose walls are too few (`minPoints`) is not moved. Each keyframe then moves by its windows' shifts,
  * blended along the walk, so the rooms bend smoothly.
+ *
+ * Each moved window is then asked whether its walls hold it: whether every shift of it within a ring (0.2–1.4 m) lays
+ * fewer of its wall points on ink. The certainty (placement-confidence.ts) takes a room every window of which is held
+ * as sure as the ring's inner radius while its own model keeps it within the ring.
  */
 import { applySimilarity, type Similarity2D, type Vec2 } from './linear-algebra.js';
 import { offNormal, sample, type SheetRaster } from './wall-snap.js';
