@@ -19,7 +19,7 @@
  * as sure as the ring's inner radius while its own model keeps it within the ring.
  */
 import { applySimilarity, type Similarity2D, type Vec2 } from './linear-algebra.js';
-import { offNormal, sample, type SheetRaster } from './wall-snap.js';
+import { offNormal, onInk, sample, type SheetRaster } from './wall-snap.js';
 
 export interface BendInput {
   /** Top-down keyframe places, in walking order (reconstruction units). */
@@ -168,45 +168,40 @@ const HOLD_POINTS = 300;
 const HOLD_STEP_M = 0.1;
 
 /**
- * Whether the walls hold a window placed at `shift` (sheet pixels): every shift `holdRingM` away from it lays fewer of
- * its wall points within the narrowest reach of their faces, by `holdMargin` at least. A window beside a row of like rooms, or along a corridor,
- * finds as good a place a room or a step away, and is not held; a window whose walls only fit where it is, is.
+ * Whether the walls hold a window placed at `shift` (sheet pixels): every shift `holdRingM` away from it lays a smaller
+ * share of its wall points within the narrowest reach of their faces, by `holdMargin` at least. A window beside a row
+ * of like rooms, or along a corridor, finds as good a place a room or a step away, and is not held; a window whose
+ * walls only fit where it is, is.
  */
 function wallsHold(input: BendInput, o: BendOptions, points: number[], shift: Vec2): boolean {
   const { transform: t, dist, raster } = input;
-  const k = raster.scale;
   const pxPerMetre = t.scale * input.unitsPerMetre;
   const reach = Math.min(...o.reachesM) * pxPerMetre;
   const every = Math.max(1, Math.ceil(points.length / HOLD_POINTS));
   const picked = points.filter((_, j) => j % every === 0);
-  const sheet = picked.map((i) => applySimilarity(t, input.shifted[i]));
-  const onInk = (dx: number, dy: number) => {
-    let n = 0;
-    picked.forEach((wi, j) => {
-      const smp = sample(dist, raster.width, raster.height, (sheet[j][0] + shift[0] + dx) * k, (sheet[j][1] + shift[1] + dy) * k);
-      if (smp && Math.abs(smp.d / k - input.offset * t.scale * offNormal(smp, input.toward[wi], t)) < reach) n++;
-    });
-    return n;
-  };
-  // A shift laying this many or more beats the placement.
-  const beaten = onInk(0, 0) - o.holdMargin * picked.length;
+  const shifted = picked.map((i) => input.shifted[i]);
+  const toward = picked.map((i) => input.toward[i]);
+  // The window moved by its shift and by (dx, dy) more, sheet pixels.
+  const share = (dx: number, dy: number) => onInk(shifted, toward, input.offset, { ...t, tx: t.tx + shift[0] + dx, ty: t.ty + shift[1] + dy }, dist, raster, reach);
+  // A shift laying this share or more beats the placement.
+  const beaten = share(0, 0) - o.holdMargin;
   if (!(beaten > 0)) return false;
   const [near, far] = o.holdRingM.map((m) => m * pxPerMetre);
   const inRing = (dx: number, dy: number) => Math.hypot(dx, dy) >= near && Math.hypot(dx, dy) <= far;
   const step = HOLD_STEP_M * pxPerMetre;
-  const cells: { dx: number; dy: number; n: number }[] = [];
+  const cells: { dx: number; dy: number; share: number }[] = [];
   for (let dx = -far; dx <= far + 1e-9; dx += step)
     for (let dy = -far; dy <= far + 1e-9; dy += step) {
       if (!inRing(dx, dy)) continue;
-      const n = onInk(dx, dy);
-      if (n >= beaten) return false;
-      cells.push({ dx, dy, n });
+      const here = share(dx, dy);
+      if (here >= beaten) return false;
+      cells.push({ dx, dy, share: here });
     }
   // Round the best cells, at half the step: a face's fit is sharper than the grid.
-  cells.sort((a, b) => b.n - a.n);
+  cells.sort((a, b) => b.share - a.share);
   for (const c of cells.slice(0, 5))
     for (const [ex, ey] of [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]])
-      if (inRing(c.dx + (ex * step) / 2, c.dy + (ey * step) / 2) && onInk(c.dx + (ex * step) / 2, c.dy + (ey * step) / 2) >= beaten) return false;
+      if (inRing(c.dx + (ex * step) / 2, c.dy + (ey * step) / 2) && share(c.dx + (ex * step) / 2, c.dy + (ey * step) / 2) >= beaten) return false;
   return true;
 }
 

@@ -185,7 +185,7 @@ export function lookedFrom(walls: Vec2[], toward: Vec2[], offset: number): Vec2[
 }
 
 /** Share of wall points (already shifted towards their cameras) within `reachPx` of where they belong (sheet pixels). */
-function onInk(shifted: Vec2[], toward: Vec2[], offset: number, t: Similarity2D, dist: Float32Array, raster: SnapInput['raster'], reachPx: number): number {
+export function onInk(shifted: Vec2[], toward: Vec2[], offset: number, t: Similarity2D, dist: Float32Array, raster: SnapInput['raster'], reachPx: number): number {
   if (!shifted.length) return 0;
   let n = 0;
   shifted.forEach((p, i) => {
