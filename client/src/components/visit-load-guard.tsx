@@ -28,12 +28,7 @@ function VisitLoadState({ visitId, load, retry }: { visitId: number | null; load
       </div>
     );
   }
-  // Centred with room round it: at a phone's edge the turning spinner stood half outside the screen.
-  return (
-    <div className="d-flex justify-content-center p-4">
-      <Spinner size="lg" />
-    </div>
-  );
+  return <Spinner size="lg" />;
 }
 
 /**

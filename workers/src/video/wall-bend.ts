@@ -60,8 +60,8 @@ export interface BendOptions {
   turnM: number;
   /**
    * The walls hold a window where every shift this far from its placement (metres, nearest and furthest) lays fewer of
-   * its wall points on ink (`holdMargin`): the placement is then the walls' own best for a stretch of that size, and nothing within the
-   * ring looks as right. Narrower than the inner radius the walls cannot tell one shift from the next.
+   * its wall points on ink (`holdMargin`): the placement is then the walls' own best for a stretch of that size, and
+   * nothing within the ring looks as right. Narrower than the inner radius the walls cannot tell one shift from the next.
    */
   holdRingM: [number, number];
   /**
