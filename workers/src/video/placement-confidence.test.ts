@@ -294,6 +294,47 @@ describe('placementConfidence', () => {
     expect(placementConfidence({ ...drifting, options: { driftM: 0.2, holdSigmas: 0 } }).unsure).toEqual(placementConfidence({ ...drifting, wallsHold: undefined }).unsure);
   });
 
+  it('takes the windows the walls hold as control points of their own, from the user\'s points outwards, never from a window out of reach', () => {
+    // The long walk pinned at its ends and snapped to the walls, drifting three times as much as the textured minute:
+    // alone, every room but those next to the points is unsure, and the walls' hold on a room far from them cannot
+    // count (the model lets it lie further off than the ring searched).
+    const track = walkThrough([[0, 0], [40, 0], [40, 30], [0, 30], [0, 2]]);
+    const last = track.length - 1;
+    // Windows of 10 m of walk (20 keyframes), starting every 5 m, as wall-bend.ts cuts them.
+    const hold = (isHeld: (from: number) => boolean) => {
+      const windows: { from: number; to: number; held: boolean }[] = [];
+      for (let from = 0; from < last; from += 10) windows.push({ from, to: Math.min(last, from + 20), held: isHeld(from) });
+      const held = track.map((_, i) => windows.filter((w) => i >= w.from && i <= w.to).every((w) => w.held));
+      return { held, holdRingM: [0.2, 1.4] as [number, number], windows };
+    };
+    const judge = (wallsHold?: ReturnType<typeof hold>, options: Partial<ConfidenceInput['options']> = {}) =>
+      placementConfidence(input(track, [0, last], { beforeSnap: FIT, options: { driftM: 0.15, ...options }, ...(wallsHold ? { wallsHold } : {}) }));
+    const alone = judge();
+    expect(alone.unsure.length).toBeGreaterThan(last * 0.8);
+    // Every window held: each one the points keep within the ring joins them, and the next comes within it in turn.
+    const everywhere = judge(hold(() => true));
+    expect(everywhere.unsure).toEqual([]);
+    expect(everywhere.worstM).toBeLessThanOrEqual(0.2);
+    // Without the windows as control points, the walls vouch only for the rooms the user's points keep within the ring.
+    expect(judge(hold(() => true), { holdControls: false }).unsure.length).toBeGreaterThan(last * 0.8);
+    // Held windows that no chain of held windows joins to a control point stay unsure: the model lets their rooms lie
+    // beyond the ring, so their walls' best within it may be a room's pitch off.
+    expect(judge(hold((from) => from >= 80 && from <= 140)).unsure).toEqual(alone.unsure);
+    // Joined to the start by held windows, the same stretch is sure; the point asked for lies beyond it.
+    const joined = judge(hold((from) => from <= 140));
+    for (let i = 0; i <= 140; i++) expect(joined.unsure, `keyframe ${i}`).not.toContain(i);
+    expect(joined.unsure.length).toBeGreaterThan(last * 0.3);
+    expect(joined.suggested).toBeGreaterThan(140);
+    // Two windows the walls do not hold, amid held ones: the rooms only they cover are unsure (the drift across 10 m of
+    // walk from the held windows either side), and one more point is asked for there.
+    const gap = judge(hold((from) => from !== 100 && from !== 110));
+    expect(gap.unsure.length).toBeGreaterThan(0);
+    expect(Math.min(...gap.unsure)).toBeGreaterThanOrEqual(100);
+    expect(Math.max(...gap.unsure)).toBeLessThanOrEqual(130);
+    expect(gap.suggested).toBeGreaterThanOrEqual(100);
+    expect(gap.suggested).toBeLessThanOrEqual(130);
+  });
+
   it('takes a piece of the walk between two placement jumps as possibly turned, and mends it with control points inside it', () => {
     // A 40 m corridor walked in 0.2 m steps; the reconstruction turned its middle 10 m by 0.15 rad about their middle,
     // so the piece's ends stand 0.75 m aside of the corridor, joined to it by two jumps of 0.8 m. The control points are

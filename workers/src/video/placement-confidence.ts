@@ -59,7 +59,7 @@
  * prior so that a few controls do not swing it).
  */
 import { applySimilarity, widestSpan, type Similarity2D, type Vec2 } from './linear-algebra.js';
-import { walkKriging } from './walk-kriging.js';
+import { walkKriging, type WalkKriging } from './walk-kriging.js';
 
 export interface ConfidenceOptions {
   /** A room further off than this (one standard error, metres) is unsure. */
@@ -122,6 +122,13 @@ export interface ConfidenceOptions {
    * beyond the ring, and the model's error stands.
    */
   holdSigmas: number;
+  /**
+   * A window of walk the walls hold, and the model keeps within the ring (`holdSigmas`), is a control point of its own,
+   * off by the ring's inner radius: the drift then grows only from it, not from the user's points hundreds of metres of
+   * walk away, and the next window along may come within the ring in turn (false: the walls vouch for their own rooms
+   * only).
+   */
+  holdControls: boolean;
 }
 
 /**
@@ -148,6 +155,7 @@ export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
   snapLeverM: 2,
   turnWeight: 1,
   holdSigmas: 3,
+  holdControls: true,
 };
 
 export interface ConfidenceInput {
@@ -176,8 +184,11 @@ export interface ConfidenceInput {
   beforeSnap?: Similarity2D;
   /** Snapped: how far each keyframe was then moved onto the walls its stretch saw (wall-bend.ts), sheet pixels. */
   bendPx?: Vec2[];
-  /** Snapped and bent: the keyframes the walls hold, and the ring of shifts (metres) they were tried over (wall-bend.ts). */
-  wallsHold?: { held: boolean[]; holdRingM: [number, number] };
+  /**
+   * Snapped and bent: the keyframes the walls hold, the ring of shifts (metres) they were tried over, and the windows of
+   * walk they were tried in, track indices (wall-bend.ts).
+   */
+  wallsHold?: { held: boolean[]; holdRingM: [number, number]; windows?: { from: number; to: number; held: boolean }[] };
   /** Verified loop closures, keyframe numbers (those not in `keyframes` are ignored). */
   loops?: { a: number; b: number }[];
   options?: Partial<ConfidenceOptions>;
@@ -530,6 +541,39 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   const reducible = (k: ReturnType<typeof krige>, i: number) => k.variance(i) + (snapGap[i] ?? 0) ** 2;
   const model = (use: number[], k = krige(use)) => (i: number) => Math.sqrt(reducible(k, i) + loopGap[i] ** 2 + (o.spreadWeight * meanErr[i]) ** 2);
 
+  /**
+   * The user's control points and, as soft ones, the windows the walls hold (`holdControls`): each held window whose
+   * middle the model, given the points so far, keeps within the ring (`holdSigmas`) is placed within the ring's inner
+   * radius, and the model is kriged again with it; the windows it brings within the ring then join, until none does.
+   * Only a window the model already keeps within the ring joins, so a window held a room's pitch off, beyond the ring,
+   * never vouches for its neighbours.
+   */
+  const heldWindowsKriged = (start: WalkKriging, errorWith: (k: WalkKriging) => (i: number) => number): WalkKriging => {
+    const hold = input.wallsHold;
+    if (!o.holdControls || !(o.holdSigmas > 0) || !hold?.windows) return start;
+    const middles = [...new Set(hold.windows.filter((w) => w.held).map((w) => Math.round((w.from + w.to) / 2)))];
+    const distance = new Map<number, Float64Array>();
+    const from = (i: number) => distance.get(i) ?? distance.set(i, shortestFrom(graph, i)).get(i)!;
+    const adopted: number[] = [];
+    let k = start;
+    for (;;) {
+      const error = errorWith(k);
+      const next = middles.filter((i) => !adopted.includes(i) && o.holdSigmas * error(i) <= hold.holdRingM[1]);
+      if (!next.length) return k;
+      adopted.push(...next);
+      k = walkKriging({
+        track: trackM,
+        controls: [...controls.map((c) => c.index), ...adopted],
+        fromControl: [...fromControl, ...adopted.map(from)],
+        driftM: o.driftM,
+        clickM: o.clickM,
+        clickMs: [...controls.map(() => o.clickM), ...adopted.map(() => hold.holdRingM[0])],
+        trend: before ? 'shift' : 'similarity',
+        local,
+      });
+    }
+  };
+
   // Leave-one-out: each control predicted from the others, against what the model expected there.
   let leaveOneOutM: number[] | null = null;
   let calibration = 1;
@@ -562,7 +606,6 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
     calibration = Math.min(5, Math.max(1, Math.sqrt((o.priorWeight + ratio) / (o.priorWeight + m))));
   }
 
-  const sigma = model(all, allKriged);
   const shiftPx: Vec2[] = track.map((_, i): Vec2 => {
     const [dx, dy] = shifted ? missedAt(i) : turnedAt ? turnedAt(i) : [0, 0];
     return [dx * pxPerMetre, dy * pxPerMetre];
@@ -576,6 +619,8 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
     const [tx, ty] = turnedAt ? turnedAt(i) : [0, 0];
     return Math.sqrt(Math.max(0, (dx - tx) ** 2 + (dy - ty) ** 2 - o.clickM ** 2));
   });
+  const kriged = heldWindowsKriged(allKriged, (k) => (i) => calibration * Math.hypot(model(all, k)(i), missM[i]));
+  const sigma = model(all, kriged);
   const modelled = Array.from({ length: n }, (_, i) => calibration * Math.hypot(sigma(i), missM[i]));
   const errorM = modelled.map((e, i) => (heldByWalls(input.wallsHold, i, e, o.holdSigmas) ? Math.min(e, input.wallsHold!.holdRingM[0]) : e));
   const isUnsure = errorM.map((e) => e > o.thresholdM);
@@ -590,7 +635,7 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
     const last = stretches.at(-1);
     if (last && i > 0 && isUnsure[i - 1]) last.to = input.keyframes[i];
     else stretches.push({ from: input.keyframes[i], to: input.keyframes[i] });
-    const r = reducible(allKriged, i);
+    const r = reducible(kriged, i);
     if (!pinned.has(i) && r > worstReducible) [worstI, worstReducible] = [i, r];
   }
   return {

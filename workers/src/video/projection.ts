@@ -292,7 +292,7 @@ export function projectCluster(input: ProjectionInput): Projection {
   let controlFit: Similarity2D | undefined;
   /** Snapped: how far each keyframe moves onto the walls its stretch saw (sheet pixels), and where the walls hold it. */
   let bend: Vec2[] | undefined;
-  let held: Pick<WallBend, 'held' | 'holdRingM'> | undefined;
+  let held: Pick<WallBend, 'held' | 'holdRingM' | 'windows'> | undefined;
   const controls = input.controls ?? [];
   const byKey = new Map(path.map((p, i) => [p.keyframe, i]));
   for (const c of controls) {
@@ -325,7 +325,7 @@ export function projectCluster(input: ProjectionInput): Projection {
             options: input.bend,
           });
           bend = bent.shiftPx;
-          held = { held: bent.held, holdRingM: bent.holdRingM };
+          held = { held: bent.held, holdRingM: bent.holdRingM, windows: bent.windows };
         }
       }
     }

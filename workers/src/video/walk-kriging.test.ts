@@ -26,6 +26,20 @@ describe('walkKriging', () => {
     expect(k.variance(0)).toBeCloseTo(0.08 ** 2, 9);
   });
 
+  it('takes a soft control point (a place the walls vouch for) at its own error, between a click and no control', () => {
+    const { track, along } = walk([[0, 0], [40, 0]]);
+    const controls = [0, 40, 80];
+    const soft = (errorM: number) =>
+      walkKriging({ track, controls, fromControl: controls.map((c) => track.map((_, i) => along(c, i))), driftM: 0.05, clickM: 0.08, clickMs: [0.08, errorM, 0.08], trend: 'shift' });
+    const hard = soft(0.08).variance(40), loose = soft(0.2).variance(40);
+    const none = walkKriging({ track, controls: [0, 80], fromControl: [0, 80].map((c) => track.map((_, i) => along(c, i))), driftM: 0.05, clickM: 0.08, trend: 'shift' }).variance(40);
+    expect(hard).toBeLessThan(loose);
+    expect(loose).toBeLessThan(none);
+    // Never surer than its own error at the soft point itself.
+    expect(loose).toBeLessThan(0.2 ** 2);
+    expect(loose).toBeGreaterThan(0.2 ** 2 / 4);
+  });
+
   it('grows with the lever beyond the controls: the drift between them turns the walk', () => {
     // Pinned 10 m apart along x, then the walk turns and goes 20 m up: its end swings on the 10 m lever.
     const { track, along } = walk([[0, 0], [10, 0], [10, 20]]);

@@ -28,6 +28,8 @@ export interface WalkKrigingInput {
   driftM: number;
   /** Error of one control point, metres. */
   clickM: number;
+  /** Each control's own error where they differ (metres; absent: `clickM` for all): a place the walls vouch for is a soft control. */
+  clickMs?: number[];
   /**
    * What the controls must fix of the trend: 'similarity' (turn, scale and shift), or 'shift' when the turn and scale
    * are known otherwise (the walk snapped to the plan's walls).
@@ -58,14 +60,14 @@ export function walkKriging(input: WalkKrigingInput): WalkKriging {
   if (m < 2) throw new Error('Kriging the walk needs two or more control points.');
   const half = input.driftM ** 2 / 2;
   // A click of at least a millimetre keeps the system solvable when two controls share a keyframe.
-  const nugget = Math.max(input.clickM, 1e-3) ** 2 / 2;
+  const nugget = (j: number) => Math.max(input.clickMs?.[j] ?? input.clickM, 1e-3) ** 2 / 2;
   // Covariance of the error (one component), the error taken as 0 at the first control: G(a, b) = ½(R(a,g) + R(b,g) − R(a,b)).
   const R = (j: number, i: number) => fromControl[j][i];
   const Gc = (j: number, k: number) => 0.5 * (R(0, controls[j]) + R(0, controls[k]) - R(k, controls[j]));
   const local = input.local ?? (() => 0);
   const cov = Matrix.zeros(m, m);
   for (let j = 0; j < m; j++)
-    for (let k = 0; k < m; k++) cov.set(j, k, half * (j === k ? Gc(j, j) : 0.5 * (Gc(j, k) + Gc(k, j))) + local(controls[j], controls[k]) + (j === k ? nugget : 0));
+    for (let k = 0; k < m; k++) cov.set(j, k, half * (j === k ? Gc(j, j) : 0.5 * (Gc(j, k) + Gc(k, j))) + local(controls[j], controls[k]) + (j === k ? nugget(j) : 0));
   const covInv = inverse(cov);
   // The trend's basis at a place (x, y), per component: x' = a·x − b·y + c, y' = b·x + a·y + d.
   const centre: Vec2 = [controls.reduce((s, i) => s + track[i][0], 0) / m, controls.reduce((s, i) => s + track[i][1], 0) / m];
