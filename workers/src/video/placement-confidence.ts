@@ -40,6 +40,9 @@
  * (no shift of it within a ring of 0.2–1.4 m lays its walls as well:
  * wall-bend.ts) is as sure as the ring's inner radius, as long as the model
  * keeps it within the ring: there the walls, not the drift, say where it is.
+ * Each window of walk so held is then a control point of its own, as sure as
+ * the ring's inner radius, so the drift grows from it too, and the next held
+ * window along may come within the ring in turn (`holdControls`).
  *
  * A piece of the walk between two placement jumps (two keyframes taken one
  * after the other and placed further apart than the walk could go between
