@@ -106,6 +106,26 @@ describe('placementConfidence', () => {
     }
   });
 
+  it('takes a loop closure between two places further apart than the walk could drift as two like places, not a loop', () => {
+    // A square of rooms 16 m a side, walked round once, pinned at its start and end: a closure between two corners
+    // 16 m apart and 16 m of walk from each other (0.2 m of drift) is two like rooms taken for one.
+    const track = walkThrough([[0, 0], [16, 0], [16, 16], [0, 16], [0, 1]]);
+    const last = track.length - 1;
+    const at = (x: number, y: number) => track.findIndex(([tx, ty]) => Math.hypot(tx / UNITS - x, ty / UNITS - y) < 0.01);
+    const alone = placementConfidence(input(track, [0, last]));
+    const like = [{ a: at(16, 0), b: at(16, 16) }];
+    expect(placementConfidence(input(track, [0, last], { loops: like })).unsure).toEqual(alone.unsure);
+    // Counted as a loop that did not close (loopFalseSigmas 0), both corners stay unsure whatever is pinned there.
+    const counted = placementConfidence(input(track, [0, last], { loops: like, options: { loopFalseSigmas: 0 } }));
+    expect(counted.unsure).toContain(like[0].a);
+    expect(counted.unsure).toContain(like[0].b);
+    // A closure whose two passes lie about a metre apart, a few times the drift between them, still counts.
+    const near = [{ a: at(2, 0), b: at(0, 2) }];
+    const open = placementConfidence(input(track, [0, last], { loops: near }));
+    expect(open.unsure).toContain(near[0].a);
+    expect(open.unsure).toContain(near[0].b);
+  });
+
   it('learns from control points that disagree with each other (leave one out), and never grows surer from ones that agree', () => {
     const track = walkThrough([[0, 0], [12, 0], [12, 8]]);
     const ends = [0, 24, track.length - 1];

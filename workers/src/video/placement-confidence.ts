@@ -75,6 +75,15 @@ export interface ConfidenceOptions {
   loopM: number;
   /** Two keyframes of a loop closure placed further apart than this (metres) did not close the loop. */
   loopGapM: number;
+  /**
+   * A loop closure whose two keyframes lie this many times further apart than the model lets them drift between them
+   * (along the walk, the loops left out, and the turn of the pieces they lie in) is two like places taken for one, and
+   * says nothing of the rooms (0: every loop that did not close counts). On the textured minute three closures between
+   * two like rooms 16 m apart, 15 m of walk from each other (0.2 m of drift), kept their four rooms unsure through
+   * every control point asked for, 0.01–0.03 m off; loops that did not close on the hard walks were 0.5–1 m apart,
+   * a few standard errors.
+   */
+  loopFalseSigmas: number;
   /** A step this many times the walk's median step is a jump (frames lost, a weak join): weighted by it. */
   jumpFactor: number;
   /** Weight of the prior (in control points) when the leave-one-out errors calibrate the model. */
@@ -149,6 +158,7 @@ export const DEFAULT_CONFIDENCE_OPTIONS: ConfidenceOptions = {
   driftM: 0.05,
   loopM: 1,
   loopGapM: 0.5,
+  loopFalseSigmas: 10,
   jumpFactor: 3,
   joinJumpM: 0.2,
   priorWeight: 2,
@@ -331,13 +341,15 @@ function placementJumps(trackM: Vec2[], keyframes: number[], o: ConfidenceOption
  * their step, weighted up where the reconstruction is weak; agreeing loop
  * closures joined by `loopM`. Also the gap of each loop that did not close.
  */
-function walkGraph(input: ConfidenceInput, jumps: PlacementJumps, o: ConfidenceOptions): { graph: Graph; loopGap: Float64Array } {
+function walkGraph(input: ConfidenceInput, jumps: PlacementJumps, o: ConfidenceOptions, local?: (a: number, b: number) => number): { graph: Graph; loopGap: Float64Array } {
   const { track, unitsPerMetre } = input;
   const n = track.length;
   const { steps, typical, excess } = jumps;
   const maxViews = Math.max(1, ...(input.views ?? [1]));
   const viewWeight = (i: number) => (input.views ? Math.min(4, maxViews / Math.max(1, input.views[i])) : 1);
   const graph: Graph = Array.from({ length: n }, () => []);
+  // Metres of drift along the walk from its start, the loops left out.
+  const along = new Float64Array(n);
   steps.forEach((len, i) => {
     // A jump between consecutive keyframes is a weak join: it counts as several steps more of drift.
     const jump = excess[i] > 0 ? o.jumpFactor : 1;
@@ -345,7 +357,14 @@ function walkGraph(input: ConfidenceInput, jumps: PlacementJumps, o: ConfidenceO
     const w = Math.max(len, 0.1 * typical) * jump * 0.5 * (viewWeight(i) + viewWeight(i + 1));
     graph[i].push({ to: i + 1, w });
     graph[i + 1].push({ to: i, w });
+    along[i + 1] = along[i] + w;
   });
+  // How far apart the model lets the two keyframes of a loop lie when the loop did not close (metres, one standard
+  // error): the drift along the walk between them and the turn of the pieces they lie in.
+  const apart = (a: number, b: number) => {
+    const turn = local ? 2 * (local(a, a) + local(b, b) - 2 * local(a, b)) : 0;
+    return Math.sqrt(o.driftM ** 2 * Math.abs(along[b] - along[a]) + Math.max(0, turn));
+  };
   const at = new Map(input.keyframes.map((k, i) => [k, i]));
   const loopGap = new Float64Array(n);
   for (const l of input.loops ?? []) {
@@ -359,11 +378,12 @@ function walkGraph(input: ConfidenceInput, jumps: PlacementJumps, o: ConfidenceO
       const w = o.loopM + (gap / o.driftM) ** 2;
       graph[a].push({ to: b, w });
       graph[b].push({ to: a, w });
-    } else {
+    } else if (gap <= o.loopFalseSigmas * apart(a, b)) {
       // The two passes saw the same place but were placed apart: one of them (which, unknown) is off.
       loopGap[a] = Math.max(loopGap[a], gap / 2);
       loopGap[b] = Math.max(loopGap[b], gap / 2);
     }
+    // Further apart than the walk could have drifted, by `loopFalseSigmas`: two like places taken for one, not a loop.
   }
   return { graph, loopGap };
 }
@@ -479,7 +499,8 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
   const pxPerMetre = transform.scale * input.unitsPerMetre;
   const trackM = track.map(([x, y]): Vec2 => [x / input.unitsPerMetre, y / input.unitsPerMetre]);
   const jumps = placementJumps(trackM, input.keyframes, o, input.placedBy);
-  const { graph, loopGap } = walkGraph(input, jumps, o);
+  const local = pieceTurns(trackM, jumps, o);
+  const { graph, loopGap } = walkGraph(input, jumps, o, local);
   const fromControl = controls.map((c) => shortestFrom(graph, c.index));
 
   // Snapped to the walls, the walk's turn and scale are the walls'; where the control points alone would have put a room
@@ -497,7 +518,6 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
         return Math.hypot(a[0] - b[0], a[1] - b[1]) / pxPerMetre;
       })
     : [];
-  const local = pieceTurns(trackM, jumps, o);
   /** The model's standard error at keyframe i given the controls `use` (indices into `controls`): walk-kriging.ts. */
   const krige = (use: number[]) =>
     walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM, trend: before ? 'shift' : 'similarity', local });
