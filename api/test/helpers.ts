@@ -23,6 +23,9 @@ let server: http.Server | null = null;
 export function api() {
   if (!server) {
     server = http.createServer(testApp().callback());
+    // The client's idle keep-alive sockets (Node's agent: 5 s) are closed before the server's: with both at 5 s, a
+    // request sent on a socket the server was closing at that moment failed with EPIPE on a loaded machine.
+    server.keepAliveTimeout = 30_000;
     server.listen(0, '127.0.0.1');
     // Never what keeps a test process alive.
     server.unref();
