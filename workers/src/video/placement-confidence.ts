@@ -518,9 +518,21 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
         return Math.hypot(a[0] - b[0], a[1] - b[1]) / pxPerMetre;
       })
     : [];
-  /** The model's standard error at keyframe i given the controls `use` (indices into `controls`): walk-kriging.ts. */
-  const krige = (use: number[]) =>
-    walkKriging({ track: trackM, controls: use.map((j) => controls[j].index), fromControl: use.map((j) => fromControl[j]), driftM: o.driftM, clickM: o.clickM, trend: before ? 'shift' : 'similarity', local });
+  /**
+   * The model's standard error at keyframe i given the controls `use` (indices into `controls`) and, as soft control
+   * points, the keyframes `soft` known within `softM` each, with their graph distances `softFrom`: walk-kriging.ts.
+   */
+  const krige = (use: number[], soft: { at: number[]; from: Float64Array[]; errorM: number } = { at: [], from: [], errorM: 0 }) =>
+    walkKriging({
+      track: trackM,
+      controls: [...use.map((j) => controls[j].index), ...soft.at],
+      fromControl: [...use.map((j) => fromControl[j]), ...soft.from],
+      driftM: o.driftM,
+      clickM: o.clickM,
+      clickMs: [...use.map(() => o.clickM), ...soft.at.map(() => soft.errorM)],
+      trend: before ? 'shift' : 'similarity',
+      local,
+    });
   const all = controls.map((_, j) => j);
   // One kriging of every control serves the certainty, the rooms' bend and the point asked for.
   const allKriged = krige(all);
@@ -575,25 +587,15 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
     const hold = input.wallsHold;
     if (!o.holdControls || !(o.holdSigmas > 0) || !hold?.windows) return start;
     const middles = [...new Set(hold.windows.filter((w) => w.held).map((w) => Math.round((w.from + w.to) / 2)))];
-    const distance = new Map<number, Float64Array>();
-    const from = (i: number) => distance.get(i) ?? distance.set(i, shortestFrom(graph, i)).get(i)!;
-    const adopted: number[] = [];
+    const adopted = { at: [] as number[], from: [] as Float64Array[], errorM: hold.holdRingM[0] };
     let k = start;
     for (;;) {
       const error = errorWith(k);
-      const next = middles.filter((i) => !adopted.includes(i) && o.holdSigmas * error(i) <= hold.holdRingM[1]);
+      const next = middles.filter((i) => !adopted.at.includes(i) && o.holdSigmas * error(i) <= hold.holdRingM[1]);
       if (!next.length) return k;
-      adopted.push(...next);
-      k = walkKriging({
-        track: trackM,
-        controls: [...controls.map((c) => c.index), ...adopted],
-        fromControl: [...fromControl, ...adopted.map(from)],
-        driftM: o.driftM,
-        clickM: o.clickM,
-        clickMs: [...controls.map(() => o.clickM), ...adopted.map(() => hold.holdRingM[0])],
-        trend: before ? 'shift' : 'similarity',
-        local,
-      });
+      adopted.at.push(...next);
+      adopted.from.push(...next.map((i) => shortestFrom(graph, i)));
+      k = krige(all, adopted);
     }
   };
 
@@ -642,9 +644,14 @@ export function placementConfidence(input: ConfidenceInput): PlacementConfidence
     const [tx, ty] = turnedAt ? turnedAt(i) : [0, 0];
     return Math.sqrt(Math.max(0, (dx - tx) ** 2 + (dy - ty) ** 2 - o.clickM ** 2));
   });
-  const kriged = heldWindowsKriged(allKriged, (k) => (i) => calibration * Math.hypot(model(all, k)(i), missM[i]));
-  const sigma = model(all, kriged);
-  const modelled = Array.from({ length: n }, (_, i) => calibration * Math.hypot(sigma(i), missM[i]));
+  /** Each room's error as the model takes it, given a kriging: calibrated, with what the placement misses near it. */
+  const roomError = (k: WalkKriging) => {
+    const sigma = model(all, k);
+    return (i: number) => calibration * Math.hypot(sigma(i), missM[i]);
+  };
+  const kriged = heldWindowsKriged(allKriged, roomError);
+  const errorAt = roomError(kriged);
+  const modelled = Array.from({ length: n }, (_, i) => errorAt(i));
   const errorM = modelled.map((e, i) => (heldByWalls(input.wallsHold, i, e, o.holdSigmas) ? Math.min(e, input.wallsHold!.holdRingM[0]) : e));
   const isUnsure = errorM.map((e) => e > o.thresholdM);
   const unsureIdx = errorM.map((_, i) => i).filter((i) => isUnsure[i]);
